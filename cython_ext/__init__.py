@@ -1,0 +1,1 @@
+"""Compiled counting kernels (Cython).  Python code imports them through `analyzer`."""
