@@ -1,0 +1,139 @@
+"""The `analyzer` command line: one subcommand per game, plus `all`.
+
+Exit status: 0 on success, 2 on bad input (rule file, cards, options), 1 on any
+other failure.  Results are written under --out (default ./results), one folder per
+game and rule set, atomically.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from importlib import import_module
+
+from analyzer import __version__
+from analyzer.errors import InputError
+from analyzer.exact import decimal_str, fraction_str
+from analyzer.rules import builtin_rule_paths
+
+EXIT_BAD_INPUT = 2
+
+# Each game module provides run(rule_path, out_root, argv, progress) -> results folder.
+GAMES = {
+    "baccarat": "analyzer.baccarat",
+}
+
+DESCRIPTION = """\
+Exact combinatorial analysis of casino table games.  Every deal is enumerated (no
+sampling); every probability, EV, RTP and house edge is an exact fraction, with its
+decimal derived from it.  Results go to --out/<game>/<rule set>/: summary.json,
+PAR sheet (Markdown and CSV), strategy file where the game has decisions, the rule
+file analysed, and manifest.json with the sha256 of every file.
+"""
+
+RULES_HELP = ("TOML rule file describing a variant (deck, paytables, qualifier, commission, limits); "
+              "default: the operator's built-in rules")
+
+
+class BadInput(InputError):
+    """Input the user can fix; reported as one line, exit 2."""
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", default="results", metavar="DIR",
+                        help="results root folder (default: ./results)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="analyzer", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    bac = commands.add_parser(
+        "baccarat", help="punto banco: BANKER, PLAYER, TIE exactly, for any shoe",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Punto banco, every round dealt from a full shoe.  Without --remove/--counts: the "
+                    "full analysis (exact outcome counts over every ordered 6-card sequence, house "
+                    "edge and RTP of each bet, the BANKER commission-rounding table by stake, the "
+                    "effect of removing one card of each value), written to --out.  With "
+                    "--remove or --counts: the live-shoe question 'what does each bet return now?', "
+                    "printed, nothing written.",
+        epilog="examples:\n  analyzer baccarat\n  analyzer baccarat --rules six_decks.toml\n"
+               "  analyzer baccarat --remove 5,5,9,K\n  analyzer baccarat --counts 128,32,32,32,32,31,32,32,32,30 --json")
+    bac.add_argument("--rules", metavar="FILE", help=RULES_HELP)
+    shoe = bac.add_mutually_exclusive_group()
+    shoe.add_argument("--remove", metavar="CARDS",
+                      help="cards already dealt from the full shoe, by rank: e.g. 5,5,9,K (suits optional)")
+    shoe.add_argument("--counts", metavar="N0,...,N9",
+                      help="the shoe as 10 counts of card values 0 (T J Q K), 1 (A), 2, ..., 9")
+    bac.add_argument("--json", action="store_true", help="with --remove/--counts: print one JSON object")
+    add_common(bac)
+
+    every = commands.add_parser("all", help="every analysis on every built-in rule set (the main job)",
+                                description="Run every game's analysis on each of its built-in rule "
+                                            "sets and write all results under --out.")
+    add_common(every)
+    return parser
+
+
+def progress_bar(quiet: bool):
+    """A factory for tqdm bars on stderr (or silent ones)."""
+    from tqdm import tqdm
+
+    def make(**kwargs):
+        return tqdm(disable=quiet, file=sys.stderr, dynamic_ncols=True, **kwargs)
+    return make
+
+
+def run_game(game: str, rule_path, args, argv) -> None:
+    module = import_module(GAMES[game])
+    started = time.perf_counter()
+    folder = module.run(rule_path, args.out, argv, progress_bar(args.quiet))
+    print(f"{game}: wrote {folder} ({time.perf_counter() - started:.2f} s)")
+
+
+def baccarat_query(args) -> None:
+    from analyzer import baccarat
+    _, rules = baccarat.load_rules(args.rules)
+    if args.counts:
+        counts = baccarat.parse_counts(args.counts)
+    else:
+        counts = baccarat.remove_cards(rules.full_shoe(), args.remove)
+    answer = baccarat.shoe_query(counts, rules)
+    if args.json:
+        print(json.dumps({"decision": answer["best_bet"], "shoe": answer["shoe"],
+                          "ev": {bet: fraction_str(ev) for bet, ev in answer["ev"].items()},
+                          "margin": fraction_str(sorted(answer["ev"].values())[-1]
+                                                 - sorted(answer["ev"].values())[-2])}, sort_keys=True))
+        return
+    print(f"shoe: {answer['cards']} cards, by value 0..9: {answer['shoe']}")
+    for bet, ev in answer["ev"].items():
+        print(f"  {bet:<7} EV per unit {decimal_str(ev, 8):>12}  ({fraction_str(ev)})")
+    print(f"best bet: {answer['best_bet']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "all":
+            for game in GAMES:
+                for path in builtin_rule_paths(game):
+                    run_game(game, path, args, argv)
+        elif args.command == "baccarat" and (args.remove or args.counts):
+            baccarat_query(args)
+        elif args.command == "baccarat" and args.json:
+            raise BadInput("--json answers a live-shoe query: give --remove or --counts with it")
+        else:
+            run_game(args.command, args.rules, args, argv)
+    except InputError as error:
+        print(f"analyzer: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("analyzer: interrupted; results already published are complete, nothing partial was left",
+              file=sys.stderr)
+        return 130
+    return 0

@@ -1,0 +1,34 @@
+"""Punto banco by brute force: every ordered 6-card sequence of individual cards, played out."""
+from __future__ import annotations
+
+from collections import Counter
+from itertools import permutations
+
+
+def play_round(cards, rules) -> tuple[int, int, int]:
+    """Play one round from the top of a sequence of card values; (player, banker, cards used)."""
+    player = (cards[0] + cards[2]) % 10
+    banker = (cards[1] + cards[3]) % 10
+    if player in rules.natural or banker in rules.natural:
+        return player, banker, 4
+    if player in rules.player_draws_on:
+        third = cards[4]
+        player = (player + third) % 10
+        if third in rules.banker_draws[banker]:
+            return player, (banker + cards[5]) % 10, 6
+        return player, banker, 5
+    if banker in rules.banker_draws_when_player_stands:
+        return player, (banker + cards[4]) % 10, 5
+    return player, banker, 4
+
+
+def count_every_sequence(deck_values: list[int], rules) -> Counter:
+    """Outcome -> number of ordered 6-card sequences of the deck's individual cards.
+
+    deck_values lists one value (0..9) per physical card; equal values are still
+    different cards, so every ordered sequence is visited once.
+    """
+    outcomes = Counter()
+    for sequence in permutations(deck_values, 6):
+        outcomes[play_round(sequence, rules)] += 1
+    return outcomes

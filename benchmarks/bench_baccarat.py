@@ -1,0 +1,39 @@
+"""Baccarat speed: the full 8-deck analysis (target < 0.1 s) and one depleted-shoe query (target < 1 ms).
+
+Run: python benchmarks/bench_baccarat.py [--runs N]
+"""
+import argparse
+import random
+
+from _timing import machine, median_seconds
+
+from analyzer import baccarat
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    rule_file, rules = baccarat.load_rules()
+    print(machine())
+
+    full, _ = median_seconds(lambda: baccarat.analyse(rule_file, rules), args.runs)
+    print(f"full 8-deck analysis (11 shoe enumerations, figures, stake table): median {full * 1e3:.1f} ms "
+          f"over {args.runs} runs (target < 100 ms)")
+
+    rng = random.Random(1)
+    shoes = []
+    for _ in range(200):
+        shoe = list(rules.full_shoe())
+        for _ in range(rng.randrange(0, 300)):
+            value = rng.choice([v for v in range(10) if shoe[v]])
+            shoe[value] -= 1
+        shoes.append(tuple(shoe))
+    it = iter(shoes * args.runs)
+    per_query, _ = median_seconds(lambda: baccarat.shoe_query(next(it), rules), len(shoes) * args.runs)
+    print(f"depleted-shoe query (EV of all three bets, exact): median {per_query * 1e6:.0f} us "
+          f"over {len(shoes) * args.runs} random shoes (target < 1000 us)")
+
+
+if __name__ == "__main__":
+    main()

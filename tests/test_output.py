@@ -1,0 +1,82 @@
+"""Results folders: manifest hashes, byte-identical reruns, atomic publication."""
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from analyzer import baccarat, output
+
+
+def run_cli(*args, **kwargs):
+    return subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True, text=True, **kwargs)
+
+
+def test_manifest_hashes_every_file(tmp_path):
+    folder = baccarat.run(out_root=tmp_path, argv=["baccarat"])
+    manifest = json.loads((folder / "manifest.json").read_text())
+    files = {p.name for p in folder.iterdir()} - {"manifest.json"}
+    assert set(manifest["files"]) == files
+    for name, digest in manifest["files"].items():
+        assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest
+    assert manifest["rule_file"]["sha256"] == manifest["files"]["rules.toml"]
+    assert manifest["package"]["version"] and manifest["command"] == "analyzer baccarat"
+
+
+def test_two_runs_are_byte_identical(tmp_path):
+    first = baccarat.run(out_root=tmp_path / "a", argv=["baccarat"])
+    second = baccarat.run(out_root=tmp_path / "b", argv=["baccarat"])
+    names = sorted(p.name for p in first.iterdir())
+    assert names == sorted(p.name for p in second.iterdir())
+    for name in names:
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
+
+
+def test_interrupted_publication_keeps_previous_results(tmp_path, monkeypatch):
+    folder = baccarat.run(out_root=tmp_path, argv=["baccarat"])
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    written = []
+
+    def dying_write(path, data):
+        written.append(path)
+        if len(written) == 3:
+            raise KeyboardInterrupt
+        real_write(path, data)
+
+    real_write = output._write_file
+    monkeypatch.setattr(output, "_write_file", dying_write)
+    with pytest.raises(KeyboardInterrupt):
+        baccarat.run(out_root=tmp_path, argv=["baccarat"])
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    assert sorted(p.name for p in folder.parent.iterdir()) == ["operator"]     # no staging left
+
+
+def test_killed_run_leaves_no_complete_looking_folder(tmp_path):
+    """SIGKILL mid-write: the target folder never appears; only a hidden staging folder may remain."""
+    script = (
+        "import time, analyzer.output as o\n"
+        "real = o._write_file\n"
+        "def slow(path, data):\n"
+        "    real(path, data); time.sleep(0.4)\n"
+        "o._write_file = slow\n"
+        "from analyzer.cli import main\n"
+        f"main(['baccarat', '--out', {str(tmp_path)!r}])\n")
+    process = subprocess.Popen([sys.executable, "-c", script])
+    staging_seen = False
+    for _ in range(100):
+        time.sleep(0.05)
+        parent = tmp_path / "baccarat"
+        if parent.exists() and any(p.name.startswith(".operator.partial") for p in parent.iterdir()):
+            staging_seen = True
+            break
+    time.sleep(0.5)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    assert staging_seen
+    assert not (tmp_path / "baccarat" / "operator").exists()
+    for leftover in (tmp_path / "baccarat").iterdir():
+        assert leftover.name.startswith(".") and not (leftover / "manifest.json").exists()
