@@ -8,7 +8,7 @@ ranks whose integer order is the kicker order, so values compare directly.
 """
 from libc.stdint cimport int8_t, uint32_t
 
-from cython_ext._types cimport ACE, N_RANKS, N_SUITS, HIGH_CARD, ONE_PAIR, TWO_PAIR, \
+from cython_ext._types cimport count_t, ACE, N_RANKS, N_SUITS, HIGH_CARD, ONE_PAIR, TWO_PAIR, \
     THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH, ROYAL_FLUSH
 
 cdef extern from *:
@@ -180,3 +180,46 @@ def category(value):
 def dense(value):
     """Dense rank 0..7461 of a hand value."""
     return dense_rank(value)
+
+
+def category_counts(int n_cards):
+    """Number of n-card hands (n = 5 or 7) of each category, over all C(52, n): a validation sweep."""
+    cdef count_t counts[10]
+    cdef int a, b, c, d, e, f, g
+    cdef rankmask_t m[4]
+    if n_cards not in (5, 7):
+        raise ValueError("category_counts sweeps 5- or 7-card hands")
+    for a in range(10):
+        counts[a] = 0
+    with nogil:
+        if n_cards == 5:
+            for a in range(52):
+                for b in range(a + 1, 52):
+                    for c in range(b + 1, 52):
+                        for d in range(c + 1, 52):
+                            for e in range(d + 1, 52):
+                                counts[hand_category(eval_hand_of(a, b, c, d, e, -1, -1))] += 1
+        else:
+            for a in range(52):
+                for b in range(a + 1, 52):
+                    for c in range(b + 1, 52):
+                        for d in range(c + 1, 52):
+                            for e in range(d + 1, 52):
+                                for f in range(e + 1, 52):
+                                    for g in range(f + 1, 52):
+                                        counts[hand_category(eval_hand_of(a, b, c, d, e, f, g))] += 1
+    return [counts[i] for i in range(10)]
+
+
+cdef inline handval_t eval_hand_of(int a, int b, int c, int d, int e, int f, int g) noexcept nogil:
+    cdef rankmask_t m[4]
+    m[0] = m[1] = m[2] = m[3] = 0
+    m[a & 3] |= 1 << (a >> 2)
+    m[b & 3] |= 1 << (b >> 2)
+    m[c & 3] |= 1 << (c >> 2)
+    m[d & 3] |= 1 << (d >> 2)
+    m[e & 3] |= 1 << (e >> 2)
+    if f >= 0:
+        m[f & 3] |= 1 << (f >> 2)
+        m[g & 3] |= 1 << (g >> 2)
+    return eval_masks(m[0], m[1], m[2], m[3])
