@@ -32,7 +32,9 @@ def make_card(rank: int, suit: int) -> int:
 
 
 def card_str(card: int) -> str:
-    """>>> card_str(50)
+    """The two-letter text of a card.
+
+    >>> card_str(50)
     'Ah'
     """
     return RANKS[rank_of(card)] + SUITS[suit_of(card)]

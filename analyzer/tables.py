@@ -24,7 +24,9 @@ def csv_text(headers: list[str], rows: list[list]) -> str:
 
 
 def thousands(n: int) -> str:
-    """>>> thousands(4998398275503360)
+    """An integer with thousands separators.
+
+    >>> thousands(4998398275503360)
     '4,998,398,275,503,360'
     """
     return f"{n:,}"

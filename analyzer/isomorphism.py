@@ -1,0 +1,30 @@
+"""Suit isomorphism in plain Python: the canonical key of a situation (see docs/strategy-format.md).
+
+Situations that differ only by a renaming of suits are one situation.  The compiled
+`cython_ext.isomorphism` does the same for millions of situations at once; this module
+is the readable statement of the rule and serves single lookups.
+"""
+from __future__ import annotations
+
+N_SUITS, N_RANKS = 4, 13
+
+
+def canonical_groups(groups) -> tuple:
+    """Canonical form of a situation given as card groups, e.g. ([hole...], [flop...]).
+
+    Per suit, a signature concatenates the rank masks of the groups (first group in the
+    highest bits); suits are renamed 0, 1, 2, 3 (c, d, h, s) by descending signature;
+    each group is then sorted descending.
+
+    >>> canonical_groups(([50, 45], [43, 30, 0]))      # Ah Kd / Qs 9h 2c
+    ((48, 45), (42, 28, 3))
+    """
+    signature = [0] * N_SUITS
+    for group in groups:
+        signature = [s << N_RANKS for s in signature]
+        for card in group:
+            signature[card % N_SUITS] |= 1 << (card // N_SUITS)
+    order = sorted(range(N_SUITS), key=lambda s: -signature[s])       # stable: ties keep suit order
+    new_suit = {old: new for new, old in enumerate(order)}
+    return tuple(tuple(sorted(((c // N_SUITS) * N_SUITS + new_suit[c % N_SUITS] for c in group), reverse=True))
+                 for group in groups)
