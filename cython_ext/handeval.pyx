@@ -6,6 +6,10 @@ suit masks; straights come from an 8,192-entry table of the highest five-in-a-ro
 in a rank mask.  The value packs the category above a payload of rank masks and
 ranks whose integer order is the kicker order, so values compare directly.
 """
+import bisect
+
+import numpy as np
+
 from libc.stdint cimport int8_t, uint32_t
 
 from cython_ext._types cimport count_t, ACE, N_RANKS, N_SUITS, HIGH_CARD, ONE_PAIR, TWO_PAIR, \
@@ -144,7 +148,11 @@ cdef int build_dense_table() except -1:
         raise AssertionError(f"hand evaluator found {len(ordered)} distinct hands, expected 7462")
     for i, v in enumerate(ordered):
         DENSE[v] = i
+    ORDERED_VALUES.extend(ordered)
     return 0
+
+
+ORDERED_VALUES = []      # every distinct 5-card hand value, ascending (index = dense rank)
 
 
 build_straight_table()
@@ -223,3 +231,45 @@ cdef inline handval_t eval_hand_of(int a, int b, int c, int d, int e, int f, int
         m[f & 3] |= 1 << (f >> 2)
         m[g & 3] |= 1 << (g >> 2)
     return eval_masks(m[0], m[1], m[2], m[3])
+
+
+def evaluate_many(const card_t[:, ::1] hands):
+    """Hand values of many hands at once: an (n, k) array of cards, 5 <= k <= 7 (unchecked)."""
+    cdef Py_ssize_t i, n = hands.shape[0]
+    cdef int k = hands.shape[1]
+    if not 5 <= k <= 7:
+        raise ValueError(f"hands of 5 to 7 cards, got {k}")
+    values = np.empty(n, dtype=np.uint32)
+    cdef uint32_t[::1] out = values
+    with nogil:
+        for i in range(n):
+            out[i] = eval_cards(&hands[i, 0], k)
+    return values
+
+
+def threshold_value(int category, ranks=()):
+    """The smallest hand value of `category` whose leading ranks are at least `ranks`.
+
+    "Pair of fours or better" is value >= threshold_value(ONE_PAIR, [2]); "ace-king or
+    better" is value >= threshold_value(HIGH_CARD, [12, 11]).  Ranks: 0 = deuce .. 12 = ace.
+    """
+    cdef uint32_t payload = 0
+    ranks = list(ranks)
+    if category in (HIGH_CARD, FLUSH):
+        payload = sum(1 << r for r in ranks)
+    elif category in (ONE_PAIR, THREE_OF_A_KIND):
+        payload = (ranks[0] << N_RANKS | sum(1 << r for r in ranks[1:])) if ranks else 0
+    elif category == TWO_PAIR:
+        payload = (sum(1 << r for r in ranks[:2]) << 4 | (ranks[2] if len(ranks) > 2 else 0)) if ranks else 0
+    elif category in (FULL_HOUSE, FOUR_OF_A_KIND):
+        payload = (ranks[0] << 4 | (ranks[1] if len(ranks) > 1 else 0)) if ranks else 0
+    elif category in (STRAIGHT, STRAIGHT_FLUSH, ROYAL_FLUSH):
+        payload = ranks[0] if ranks else 0
+    else:
+        raise ValueError(f"no hand category {category}")
+    return make_value(category, payload)
+
+
+def dense_at_least(value):
+    """The smallest dense rank whose hand value is >= value (7462 if none)."""
+    return bisect.bisect_left(ORDERED_VALUES, value)
