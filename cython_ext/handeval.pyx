@@ -273,3 +273,16 @@ def threshold_value(int category, ranks=()):
 def dense_at_least(value):
     """The smallest dense rank whose hand value is >= value (7462 if none)."""
     return bisect.bisect_left(ORDERED_VALUES, value)
+
+
+def categories(values):
+    """Category of each hand value (numpy array in, int array out)."""
+    return np.asarray(values, dtype=np.uint32) >> CATEGORY_SHIFT
+
+
+def pair_ranks(values):
+    """Rank of the pair of each one-pair hand value; -1 for other categories."""
+    values = np.asarray(values, dtype=np.uint32)
+    ranks = ((values >> N_RANKS) & 0xF).astype(np.int64)
+    ranks[(values >> CATEGORY_SHIFT) != ONE_PAIR] = -1
+    return ranks

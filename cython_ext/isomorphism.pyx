@@ -80,3 +80,4 @@ def canonical_keys(const uint8_t[:, ::1] situations, group_sizes):
         for row in range(n):
             canonicalize(&out[row, 0], sizes, n_groups)
     return result
+

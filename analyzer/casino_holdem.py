@@ -1,0 +1,646 @@
+"""Casino Hold'em with the AA Bonus: exact call/fold values for every (hole cards, flop) situation.
+
+The kernel (`cython_ext.holdem_enum`) counts, for every suit class of situations, the
+1,070,190 continuations (turn/river x dealer hole pair) by the player's final category and
+the outcome (dealer does not qualify / player wins / tie / dealer wins).  This module
+prices those counts with the rule file's paytables, decides call or fold, evaluates the
+strategies the operator publishes, and writes the results folder.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+
+from analyzer import strategy_file
+from analyzer.cards import CardError, card_str, check_disjoint, parse_cards
+from analyzer.exact import decimal_str, figure, fraction_str, percent_str, to_fraction
+from analyzer.output import ResultFolder, json_bytes
+from analyzer.poker import (CATEGORIES, CATEGORY_WORDS, DECK_SCHEMA, ONE_PAIR, QUALIFIER_SCHEMA, deck_cards,
+                            qualifier_value, qualifier_words)
+from analyzer.rules import (GAME_HEADER, RuleError, RuleFile, builtin_rule_paths, load_rule_file, number,
+                            table, text)
+from analyzer.tables import csv_text, markdown_table, thousands
+from cython_ext import handeval, holdem_enum
+from cython_ext.isomorphism import canonical_keys
+
+GAME = "casino-holdem"
+OUTCOMES = ("dealer_not_qualified", "player_wins", "tie", "dealer_wins")
+OUTCOME_WORDS = ("dealer does not qualify", "player wins", "tie", "dealer wins")
+N_CATEGORIES, N_OUTCOMES = len(CATEGORIES), len(OUTCOMES)
+ACE = 12
+AA_HANDS = ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight",
+            "three_of_a_kind", "two_pair", "pair_of_aces", "other_pair", "high_card")
+PUBLISHED_KEYS = ("optimal_main_rtp", "optimal_aa_bonus_rtp", "call_on_aa_win_aa_bonus_rtp",
+                  "every_hand_calls_aa_bonus_rtp", "basic_main_rtp", "basic_aa_bonus_rtp", "optimal_house_edge")
+
+
+def payout_or_lose():
+    """A "to 1" payout, or the word "lose" (the stake is lost)."""
+    amount = number()
+
+    def check(value, file, key):
+        if value == "lose":
+            return None
+        return amount(value, file, key)
+    return check
+
+
+SCHEMA = table({
+    "game": GAME_HEADER,
+    "deck": DECK_SCHEMA,
+    "qualifier": QUALIFIER_SCHEMA,
+    "call": table({"size": number(minimum=Fraction(1, 10**6)), "pays": number()}),
+    "ante_pays": table({name: number() for name in CATEGORIES}),
+    "aa_bonus": table({"ratio": number(), "pays": table({name: payout_or_lose() for name in AA_HANDS})}),
+    "published": table({key: text() for key in PUBLISHED_KEYS}, optional=PUBLISHED_KEYS),
+}, optional=("published",))
+
+
+@dataclass(frozen=True)
+class HoldemRules:
+    """The checked rules of one Casino Hold'em variant."""
+
+    cards: tuple                 # the deck's card indices
+    qualifier: dict              # {category, ranks} as written
+    qualifier_value: int         # smallest qualifying hand value
+    call_size: Fraction          # CALL = call_size x ANTE
+    call_pays: Fraction          # CALL paid this "to 1" on a win against a qualifying dealer
+    ante_pays: tuple             # by category, "to 1"
+    aa_pays: dict                # AA Bonus hand -> Fraction "to 1", or None (lose)
+    aa_ratio: Fraction           # AA Bonus stake per ANTE for the jointly optimal strategy
+    published: dict
+
+    @classmethod
+    def from_rule_file(cls, rule_file: RuleFile) -> "HoldemRules":
+        data, file = rule_file.data, str(rule_file.path)
+        cards = deck_cards(data["deck"], file)
+        if len(cards) < 9:
+            raise RuleError(file, "deck", f"{len(cards)} cards cannot deal a round (2 + 2 hole cards and 5 on the board)")
+        return cls(cards=tuple(cards), qualifier=data["qualifier"],
+                   qualifier_value=qualifier_value(data["qualifier"], file),
+                   call_size=data["call"]["size"], call_pays=data["call"]["pays"],
+                   ante_pays=tuple(data["ante_pays"][name] for name in CATEGORIES),
+                   aa_pays=dict(data["aa_bonus"]["pays"]), aa_ratio=data["aa_bonus"]["ratio"],
+                   published=data.get("published", {}))
+
+    @property
+    def deck_mask(self) -> int:
+        return sum(1 << c for c in self.cards)
+
+    @property
+    def continuations(self) -> int:
+        """Turn/river pairs x dealer hole pairs after the 5 cards a situation shows."""
+        n = len(self.cards)
+        return math.comb(n - 5, 2) * math.comb(n - 7, 2)
+
+    @property
+    def raw_situations(self) -> int:
+        n = len(self.cards)
+        return math.comb(n, 2) * math.comb(n - 2, 3)
+
+    def net(self, category: int, outcome: int) -> Fraction:
+        """Net result per ANTE of a called hand with this final category and outcome."""
+        if outcome == 0:                                   # dealer does not qualify: CALL pushes
+            return self.ante_pays[category]
+        if outcome == 1:
+            return self.ante_pays[category] + self.call_size * self.call_pays
+        if outcome == 2:
+            return Fraction(0)
+        return -(1 + self.call_size)
+
+    def net_matrix(self) -> tuple[np.ndarray, int]:
+        """(integer net per category x outcome, common denominator D): net = matrix / D."""
+        nets = [[self.net(c, o) for o in range(N_OUTCOMES)] for c in range(N_CATEGORIES)]
+        denominator = math.lcm(*(x.denominator for row in nets for x in row))
+        return np.array([[int(x * denominator) for x in row] for row in nets], dtype=np.int64), denominator
+
+
+def load_rules(path=None) -> tuple[RuleFile, HoldemRules]:
+    """The built-in operator rules, or the rule file at `path`."""
+    rule_file = load_rule_file(path or builtin_rule_paths(GAME)[0], GAME, SCHEMA)
+    return rule_file, HoldemRules.from_rule_file(rule_file)
+
+
+# --- the enumeration ---------------------------------------------------------------------
+
+@dataclass
+class SituationTable:
+    """Every suit class of (hole cards, flop) situations with its continuation counts."""
+
+    keys: np.ndarray          # (n, 5) uint8: canonical hole cards (descending), then flop (descending)
+    weights: np.ndarray       # (n,) int64: raw situations the class stands for
+    counts: np.ndarray        # (n, 10, 4) uint32: continuations by final category x outcome
+    continuations: int        # continuations of every situation
+
+    def __len__(self):
+        return len(self.keys)
+
+
+def default_threads() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
+def _chunks(n: int, pieces: int):
+    bounds = np.linspace(0, n, min(n, pieces) + 1).round().astype(int)
+    return list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
+
+
+def count_situations(rules: HoldemRules, progress=None, threads: int | None = None) -> SituationTable:
+    """Run both passes of the kernel and collect one row per situation class."""
+    threads = threads or default_threads()
+    deck = rules.deck_mask
+    qualifier_rank = handeval.dense_at_least(rules.qualifier_value)
+    board_class, board_perm, boards = holdem_enum.board_classes(deck)
+    results = np.zeros((len(boards), holdem_enum.PAIRS), dtype=np.uint64)
+    every_flop = canonical_keys(np.array(list(combinations(rules.cards, 3)), dtype=np.uint8), (3,))
+    flops, flop_orbits = np.unique(every_flop, axis=0, return_counts=True)
+    counts = np.zeros((len(flops), holdem_enum.PAIRS * holdem_enum.COUNTS_PER_SITUATION), dtype=np.uint32)
+    perm_pairs = holdem_enum.perm_pair_table()
+    board_chunks, flop_chunks = _chunks(len(boards), 40), _chunks(len(flops), 40)
+    bar = progress(total=len(board_chunks) + len(flop_chunks), desc="casino hold'em: boards, then flops",
+                   unit="chunk") if progress else None
+    for start, stop in board_chunks:
+        holdem_enum.evaluate_boards(boards, deck, qualifier_rank, results, start, stop, threads)
+        bar and bar.update()
+    for start, stop in flop_chunks:
+        holdem_enum.accumulate_flops(flops, deck, board_class, board_perm, perm_pairs, results, counts,
+                                     start, stop, threads)
+        bar and bar.update()
+    bar and bar.close()
+    del results, board_class, board_perm
+    return _collect_classes(rules, flops, flop_orbits,
+                            counts.reshape(len(flops), holdem_enum.PAIRS, N_CATEGORIES * N_OUTCOMES))
+
+
+def _collect_classes(rules: HoldemRules, flops: np.ndarray, flop_orbits: np.ndarray,
+                     counts: np.ndarray) -> SituationTable:
+    """One row per situation class, in key order, from the (canonical flop, hole pair) rows.
+
+    A class's weight (raw situations it stands for) is the number of raw flops in its
+    flop's class times the number of hole pairs that, with the canonical flop, fall in
+    it: every raw flop of the class sees the same number of such hole pairs.
+    """
+    pair_cards = np.array([(a, b) for a in range(52) for b in range(a)], dtype=np.uint8)   # pair_index order
+    in_deck = np.isin(pair_cards, rules.cards).all(axis=1)
+    rows, flop_of, pair_of = [], [], []
+    for f, flop in enumerate(flops):
+        pairs = np.nonzero(in_deck & ~np.isin(pair_cards, flop).any(axis=1))[0]
+        rows.append(np.hstack([pair_cards[pairs], np.repeat(flop[None, :], len(pairs), axis=0)]))
+        flop_of.append(np.full(len(pairs), f))
+        pair_of.append(pairs)
+    situations = canonical_keys(np.ascontiguousarray(np.vstack(rows)), (2, 3))
+    flop_of, pair_of = np.concatenate(flop_of), np.concatenate(pair_of)
+    _, first, members = np.unique(pack_keys(situations), return_index=True, return_counts=True)
+    return SituationTable(keys=situations[first],
+                          weights=members.astype(np.int64) * flop_orbits[flop_of[first]].astype(np.int64),
+                          counts=counts[flop_of[first], pair_of[first]].reshape(-1, N_CATEGORIES, N_OUTCOMES),
+                          continuations=rules.continuations)
+
+
+def pack_keys(keys: np.ndarray) -> np.ndarray:
+    """Situation keys as integers with the same order as their bytes (big-endian)."""
+    packed = np.zeros(len(keys), dtype=np.uint64)
+    for column in range(keys.shape[1]):
+        packed = (packed << np.uint64(8)) | keys[:, column].astype(np.uint64)
+    return packed
+
+
+# --- pricing and strategies --------------------------------------------------------------
+
+def call_ev_numerators(table: SituationTable, rules: HoldemRules) -> tuple[np.ndarray, int]:
+    """(EV of calling per class as integers, denominator): EV = numerator / denominator per ANTE."""
+    nets, denominator = rules.net_matrix()
+    bound = int(np.abs(nets).max()) * table.continuations
+    if bound >= 2**57:                  # leaves room for weights (<= 24) and sums in int64
+        raise OverflowError("paytable too large for 64-bit EV numerators")
+    numerators = table.counts.reshape(len(table), -1).astype(np.int64) @ nets.reshape(-1)
+    return numerators, denominator * table.continuations
+
+
+def aa_bonus_hands(table: SituationTable) -> np.ndarray:
+    """The AA Bonus hand of each class's first five cards, as an index into AA_HANDS."""
+    values = handeval.evaluate_many(np.ascontiguousarray(table.keys))
+    by_category = np.array([AA_HANDS.index(name) if name in AA_HANDS else -1 for name in CATEGORIES])
+    hands = by_category[handeval.categories(values)]
+    pair_rank = handeval.pair_ranks(values)
+    hands[pair_rank == ACE] = AA_HANDS.index("pair_of_aces")
+    hands[(pair_rank >= 0) & (pair_rank != ACE)] = AA_HANDS.index("other_pair")
+    return hands
+
+
+@dataclass
+class Priced:
+    """A situation table priced under one rule set: every number a strategy needs."""
+
+    table: SituationTable
+    rules: HoldemRules
+    ev_call: np.ndarray         # int64 numerators of the CALL EV per ANTE over `denominator`
+    denominator: int            # common denominator of ev_call (continuations x paytable denominator)
+    aa_hand: np.ndarray         # AA Bonus hand per class, index into AA_HANDS
+    aa_return: np.ndarray       # int64: AA Bonus total returned per unit when called, over aa_denominator
+    aa_denominator: int
+
+    @property
+    def fold_numerator(self) -> int:
+        return -self.denominator
+
+    def optimal_call(self) -> tuple[np.ndarray, np.ndarray]:
+        """(call, tie): call where calling is strictly better than folding; tie where equal."""
+        return self.ev_call > self.fold_numerator, self.ev_call == self.fold_numerator
+
+
+def price(table: SituationTable, rules: HoldemRules) -> Priced:
+    ev_call, denominator = call_ev_numerators(table, rules)
+    hands = aa_bonus_hands(table)
+    returns = {name: (Fraction(0) if pay is None else 1 + pay) for name, pay in rules.aa_pays.items()}
+    aa_denominator = math.lcm(*(r.denominator for r in returns.values()))
+    aa_return = np.array([int(returns[name] * aa_denominator) for name in AA_HANDS], dtype=np.int64)[hands]
+    return Priced(table, rules, ev_call, denominator, hands, aa_return, aa_denominator)
+
+
+def exact_sum(values: np.ndarray) -> int:
+    """The exact integer sum of an integer array: in int64 when the bound allows, else Python integers."""
+    if values.size == 0:
+        return 0
+    if int(np.abs(values).max()) * values.size < 2**63:
+        return int(values.sum(dtype=np.int64))
+    return sum(values.tolist())
+
+
+@dataclass
+class StrategyFigures:
+    """Exact figures of one call/fold strategy (per ANTE unless said otherwise)."""
+
+    name: str
+    description: str
+    call: np.ndarray
+    p_call: Fraction
+    ev: Fraction                      # main game EV per ANTE (house edge = -ev)
+    aa_rtp: Fraction                  # AA Bonus total returned / total staked
+    aa_ratio: Fraction | None = None  # AA stake per ANTE when the strategy is jointly optimal
+
+    @property
+    def house_edge(self) -> Fraction:
+        return -self.ev
+
+    def main_rtp_per_wager(self, call_size: Fraction) -> Fraction:
+        """RTP as total returned / total wagered, ANTE + CALL wagered on a called hand."""
+        return 1 + self.ev / (1 + call_size * self.p_call)
+
+    def main_return_per_ante(self) -> Fraction:
+        """RTP as total returned / ANTEs placed (the CALL counted as part of the return)."""
+        return 1 + self.ev
+
+
+def figures(priced: Priced, name: str, description: str, call: np.ndarray,
+            aa_ratio: Fraction | None = None) -> StrategyFigures:
+    weights = priced.table.weights
+    total_weight = exact_sum(weights)
+    ev_sum = exact_sum(weights[call] * priced.ev_call[call]) + exact_sum(weights[~call]) * priced.fold_numerator
+    aa_returned = exact_sum(weights[call] * priced.aa_return[call])
+    return StrategyFigures(name=name, description=description, call=call,
+                           p_call=Fraction(exact_sum(weights[call]), total_weight),
+                           ev=Fraction(ev_sum, total_weight * priced.denominator),
+                           aa_rtp=Fraction(aa_returned, total_weight * priced.aa_denominator), aa_ratio=aa_ratio)
+
+
+def jointly_optimal_call(priced: Priced, ratio: Fraction) -> np.ndarray:
+    """Call where ANTE + CALL + (ratio x ANTE on the AA Bonus) is worth more than folding both.
+
+    Calling is worth ev_call + ratio x (aa_return - 1) per ANTE; folding loses 1 + ratio.
+    So call exactly when ev_call + ratio x aa_return > -1 (equal values fold).
+    """
+    ratio = Fraction(ratio)
+    d, a = priced.denominator, priced.aa_denominator
+    left_scale, right_scale = a * ratio.denominator, ratio.numerator * d
+    bound = (int(np.abs(priced.ev_call).max()) * left_scale + int(priced.aa_return.max()) * right_scale
+             + d * left_scale)
+    if bound >= 2**62:
+        raise OverflowError("AA Bonus ratio too fine for 64-bit comparison")
+    return priced.ev_call * left_scale + priced.aa_return * right_scale > -d * left_scale
+
+
+def strategies(priced: Priced, aa_ratio: Fraction | None = None) -> dict:
+    """The strategies the operator publishes, plus always-call and the jointly optimal one."""
+    optimal, _ = priced.optimal_call()
+    aa_wins = priced.aa_return > 0
+    ratio = priced.rules.aa_ratio if aa_ratio is None else Fraction(aa_ratio)
+    joint = jointly_optimal_call(priced, ratio)
+    return {
+        "optimal": figures(priced, "optimal", "call exactly when calling beats folding (main game only)", optimal),
+        "always_call": figures(priced, "always_call", "call every hand", np.ones(len(optimal), dtype=bool)),
+        "call_on_aa_win": figures(priced, "call_on_aa_win",
+                                  "call whenever the AA Bonus wins, otherwise the main-game optimal decision",
+                                  optimal | aa_wins),
+        "joint_optimal": figures(priced, "joint_optimal",
+                                 f"call when ANTE + CALL + AA Bonus ({ratio} x ANTE) together beat folding",
+                                 joint, aa_ratio=ratio),
+    }
+
+
+# --- one concrete deal -------------------------------------------------------------------
+
+def parse_situation(hole: str, flop: str) -> tuple[list[int], list[int]]:
+    hole_cards = parse_cards(hole, 2, "the hole cards")
+    flop_cards = parse_cards(flop, 3, "the flop")
+    check_disjoint({"the hole cards": hole_cards, "the flop": flop_cards})
+    return hole_cards, flop_cards
+
+
+@dataclass(frozen=True)
+class Advice:
+    decision: str            # "call", "fold", or "either" (exactly equal EVs)
+    ev_call: Fraction        # per ANTE
+    ev_fold: Fraction
+
+    @property
+    def margin(self) -> Fraction:
+        return self.ev_call - self.ev_fold
+
+
+def advise(hole: str, flop: str, rules: HoldemRules | None = None) -> Advice:
+    """Call or fold for concrete cards, e.g. advise("Ah Kd", "Qs 7h 2c"), computed exactly.
+
+    Deals every turn/river and dealer hole pair of this one situation (about 1.07 million
+    continuations, a few tens of milliseconds).  Raises CardError for malformed,
+    duplicate or missing cards.
+    """
+    rules = rules or load_rules()[1]
+    hole_cards, flop_cards = parse_situation(hole, flop)
+    outside = [c for c in hole_cards + flop_cards if c not in rules.cards]
+    if outside:
+        raise CardError(f"card {card_str(outside[0])} is not in this rule set's deck")
+    counts = holdem_enum.deal_one_situation(np.array(hole_cards, dtype=np.uint8), np.array(flop_cards, dtype=np.uint8),
+                                            rules.deck_mask, handeval.dense_at_least(rules.qualifier_value))
+    total = int(counts.sum())
+    ev_call = sum((Fraction(int(counts[c, o]), total) * rules.net(c, o)
+                   for c in range(N_CATEGORIES) for o in range(N_OUTCOMES)), Fraction(0))
+    ev_fold = Fraction(-1)
+    decision = "call" if ev_call > ev_fold else "fold" if ev_call < ev_fold else "either"
+    return Advice(decision, ev_call, ev_fold)
+
+
+# --- the analysis and its files ----------------------------------------------------------
+
+@dataclass
+class HoldemAnalysis:
+    rule_file: RuleFile
+    rules: HoldemRules
+    priced: Priced
+    strategies: dict
+    n_flops: int
+    n_boards: int
+
+    @property
+    def table(self) -> SituationTable:
+        return self.priced.table
+
+    @property
+    def total_weight(self) -> int:
+        return exact_sum(self.table.weights)
+
+    @property
+    def total_deals(self) -> int:
+        return self.total_weight * self.table.continuations
+
+
+def analyse(rule_file: RuleFile, rules: HoldemRules, progress=None, threads=None,
+            aa_ratio: Fraction | None = None) -> HoldemAnalysis:
+    table = count_situations(rules, progress, threads)
+    if exact_sum(table.weights) != rules.raw_situations:
+        raise AssertionError("situation classes do not cover every (hole, flop) situation exactly once")
+    priced = price(table, rules)
+    return HoldemAnalysis(rule_file, rules, priced, strategies(priced, aa_ratio),
+                          n_flops=_count_classes(rules.cards, 3), n_boards=_count_classes(rules.cards, 5))
+
+
+def _count_classes(cards, k) -> int:
+    keys = canonical_keys(np.array(list(combinations(cards, k)), dtype=np.uint8), (k,))
+    return len(np.unique(pack_keys(keys)))
+
+
+def published_check(published: str | None, exact: Fraction) -> dict | None:
+    """An exact figure beside a published percentage, rounded to the published precision."""
+    if not published:
+        return None
+    places = len(published.rstrip("%").partition(".")[2])
+    shown = percent_str(exact, places)
+    difference = exact - to_fraction(published.rstrip("%")) / 100
+    return {"published": published, "exact_rounded": shown, "agrees": shown == published.strip(),
+            "exact_minus_published": percent_str(difference, 4)}
+
+
+def strategy_summary(f: StrategyFigures, rules: HoldemRules, weights: np.ndarray) -> dict:
+    average_wager = 1 + rules.call_size * f.p_call
+    entry = {
+        "description": f.description,
+        "probability_of_calling": figure(f.p_call),
+        "ev_per_ante": figure(f.ev),
+        "house_edge_per_ante": figure(f.house_edge),
+        "average_wager_per_ante": figure(average_wager),
+        "rtp_returned_over_wagered": figure(f.main_rtp_per_wager(rules.call_size)),
+        "return_per_ante": figure(f.main_return_per_ante()),
+        "aa_bonus_rtp": figure(f.aa_rtp),
+        "situation_classes_called": int(f.call.sum()),
+        "situation_classes_folded": int((~f.call).sum()),
+    }
+    if f.aa_ratio is not None:
+        total_ev = f.ev + f.aa_ratio * (f.aa_rtp - 1)
+        entry["aa_bonus_ratio"] = fraction_str(f.aa_ratio)
+        entry["total_ev_per_ante"] = figure(total_ev)
+        entry["total_rtp_returned_over_wagered"] = figure(1 + total_ev / (average_wager + f.aa_ratio))
+    return entry
+
+
+def summary(analysis: HoldemAnalysis) -> dict:
+    rules, table, st = analysis.rules, analysis.table, analysis.strategies
+    optimal, ties = analysis.priced.optimal_call()
+    published = rules.published
+    comparisons = {
+        "optimal_main_rtp": st["optimal"].main_rtp_per_wager(rules.call_size),
+        "optimal_house_edge": st["optimal"].house_edge,
+        "optimal_aa_bonus_rtp": st["optimal"].aa_rtp,
+        "every_hand_calls_aa_bonus_rtp": st["always_call"].aa_rtp,
+        "call_on_aa_win_aa_bonus_rtp": st["call_on_aa_win"].aa_rtp,
+    }
+    return {
+        "format": "analyzer-summary/1",
+        "game": GAME,
+        "rule_set": analysis.rule_file.name,
+        "title": analysis.rule_file.title,
+        "dealer_qualifies_with": qualifier_words(rules.qualifier),
+        "enumeration": {
+            "deck_cards": len(rules.cards),
+            "situations": str(analysis.total_weight),
+            "situation_classes": len(table),
+            "canonical_flops": analysis.n_flops,
+            "canonical_boards": analysis.n_boards,
+            "continuations_per_situation": str(table.continuations),
+            "deals": str(analysis.total_deals),
+            "what": "every (2 hole cards, 3-card flop) situation x every turn/river pair x every dealer hole pair",
+        },
+        "rtp_definitions": {
+            "rtp_returned_over_wagered": "total returned / total wagered; a called hand wagers ANTE + CALL "
+                                         "(this definition reproduces the operator's 99.18%)",
+            "return_per_ante": "total returned / ANTEs placed (1 + EV per ANTE)",
+            "house_edge_per_ante": "minus the EV per ANTE",
+            "aa_bonus_rtp": "AA Bonus total returned / AA Bonus staked; lost on a fold",
+        },
+        "strategies": {name: strategy_summary(f, rules, table.weights) for name, f in st.items()},
+        "optimal_exact_ties": {"situation_classes": int(ties.sum()),
+                               "situations": str(exact_sum(table.weights[ties]))},
+        "joint_optimal_differs_from_optimal": {
+            "situation_classes": int((st["joint_optimal"].call != optimal).sum()),
+            "situations": str(exact_sum(table.weights[st["joint_optimal"].call != optimal]))},
+        "published": {key: {"exact": figure(value), **(published_check(published.get(key), value) or {})}
+                      for key, value in comparisons.items()},
+    }
+
+
+def par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]:
+    """PAR lines of the main game: fold, then each called (final hand, outcome) with its count."""
+    rules, table, f = analysis.rules, analysis.table, analysis.strategies[strategy]
+    call, w = f.call, table.weights
+    lines = [{"hand": "(any)", "outcome": "fold", "combinations": exact_sum(w[~call]) * table.continuations,
+              "wagered": Fraction(1), "net": Fraction(-1)}]
+    called = (table.counts[call].astype(np.int64) * w[call, None, None]).sum(axis=0, dtype=np.int64)
+    for c in range(N_CATEGORIES - 1, -1, -1):
+        for o in range(N_OUTCOMES):
+            lines.append({"hand": CATEGORY_WORDS[c], "outcome": OUTCOME_WORDS[o],
+                          "combinations": int(called[c, o]), "wagered": 1 + rules.call_size,
+                          "net": rules.net(c, o)})
+    return lines
+
+
+def aa_par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]:
+    """PAR lines of the AA Bonus (per raw situation): each AA hand, called or folded."""
+    rules, priced, f = analysis.rules, analysis.priced, analysis.strategies[strategy]
+    w = analysis.table.weights
+    lines = []
+    for index, name in enumerate(AA_HANDS):
+        pay = rules.aa_pays[name]
+        for called in (True, False):
+            mask = (priced.aa_hand == index) & (f.call if called else ~f.call)
+            returned = (Fraction(0) if pay is None else 1 + pay) if called else Fraction(0)
+            lines.append({"hand": name.replace("_", " "), "action": "call" if called else "fold",
+                          "combinations": exact_sum(w[mask]), "pays": "lose" if pay is None else f"{pay} to 1",
+                          "returned": returned})
+    return lines
+
+
+def _rows(lines, total, value_key):
+    rows = []
+    for line in lines:
+        p = Fraction(line["combinations"], total)
+        rows.append((line, p, p * line[value_key]))
+    return rows
+
+
+def par_markdown(analysis: HoldemAnalysis) -> str:
+    rules, rf, table = analysis.rules, analysis.rule_file, analysis.table
+    st = analysis.strategies
+    opt = st["optimal"]
+    total = analysis.total_deals
+    out = [f"# PAR sheet: Casino Hold'em: {rf.title}\n",
+           f"Rule set `{rf.name}` (rule file sha256 `{rf.sha256}`). Strategy: the main-game optimal "
+           "strategy (call exactly when calling beats folding).\n",
+           "## What was counted\n",
+           f"Every situation the player decides on (2 hole cards and a 3-card flop: "
+           f"{thousands(analysis.total_weight)} of them, {thousands(len(table))} classes under suit "
+           f"renaming) x every turn/river pair x every dealer hole pair ({thousands(table.continuations)} "
+           f"continuations each): {thousands(total)} deals, every one counted once. The dealer qualifies "
+           f"with {qualifier_words(rules.qualifier)}.\n",
+           "## ANTE + CALL\n"]
+    rows = []
+    ev = Fraction(0)
+    for line, p, contribution in _rows(par_lines(analysis), total, "net"):
+        if line["combinations"] == 0:
+            continue
+        ev += contribution
+        rows.append([line["hand"], line["outcome"], thousands(line["combinations"]), decimal_str(p),
+                     fraction_str(line["wagered"]), fraction_str(line["net"]), decimal_str(contribution)])
+    rows.append(["**total**", "", thousands(total), "1", decimal_str(1 + rules.call_size * opt.p_call),
+                 "", f"**{decimal_str(ev)}**"])
+    out.append(markdown_table(["final hand", "outcome", "combinations", "probability", "wagered",
+                               "net (per ANTE)", "contribution to EV"], rows, "llrrrrr"))
+    out.append(f"\nEV per ANTE = {fraction_str(opt.ev)} = {decimal_str(opt.ev)}; house edge "
+               f"{percent_str(opt.house_edge, 6)} per ANTE; probability of calling "
+               f"{percent_str(opt.p_call, 6)}; RTP (returned / wagered) "
+               f"{percent_str(opt.main_rtp_per_wager(rules.call_size), 6)}.\n")
+    out.append("## AA Bonus (same strategy; counted per situation, 1 unit staked)\n")
+    rows = []
+    for line, p, contribution in _rows(aa_par_lines(analysis), analysis.total_weight, "returned"):
+        if line["combinations"] == 0:
+            continue
+        rows.append([line["hand"], line["action"], thousands(line["combinations"]), decimal_str(p),
+                     line["pays"], fraction_str(line["returned"]), decimal_str(contribution)])
+    rows.append(["**total**", "", thousands(analysis.total_weight), "1", "", "", f"**{decimal_str(opt.aa_rtp)}**"])
+    out.append(markdown_table(["AA Bonus hand", "player", "combinations", "probability", "pays",
+                               "returned", "contribution to RTP"], rows, "llrrrrr"))
+    out.append("\n## Strategies compared\n")
+    rows = []
+    for name, f in st.items():
+        rows.append([name, f.description, percent_str(f.p_call, 4), percent_str(f.house_edge, 4),
+                     percent_str(f.main_rtp_per_wager(rules.call_size), 4), percent_str(f.aa_rtp, 4)])
+    out.append(markdown_table(["strategy", "rule", "calls", "house edge / ANTE", "main RTP", "AA Bonus RTP"],
+                              rows, "llrrrr"))
+    return "\n".join(out)
+
+
+def par_csv(analysis: HoldemAnalysis) -> str:
+    rows = []
+    for line, p, contribution in _rows(par_lines(analysis), analysis.total_deals, "net"):
+        rows.append(["ante+call", line["hand"], line["outcome"], line["combinations"], fraction_str(p),
+                     decimal_str(p), fraction_str(line["wagered"]), fraction_str(line["net"]),
+                     fraction_str(contribution), decimal_str(contribution)])
+    for line, p, contribution in _rows(aa_par_lines(analysis), analysis.total_weight, "returned"):
+        rows.append(["aa_bonus", line["hand"], line["action"], line["combinations"], fraction_str(p),
+                     decimal_str(p), "1/1", fraction_str(line["returned"]), fraction_str(contribution),
+                     decimal_str(contribution)])
+    return csv_text(["bet", "hand", "outcome", "combinations", "probability", "probability_decimal",
+                     "wagered", "net_or_returned", "contribution", "contribution_decimal"], rows)
+
+
+DECISION_FOLD, DECISION_CALL, DECISION_EITHER = 0, 1, 2
+
+
+def strategy_file_bytes(analysis: HoldemAnalysis) -> bytes:
+    priced, table = analysis.priced, analysis.table
+    call, tie = priced.optimal_call()
+    decision = np.where(call, DECISION_CALL, DECISION_FOLD).astype(np.uint8)
+    decision[tie] = DECISION_EITHER
+    header = {
+        "game": GAME, "rule_set": analysis.rule_file.name, "rule_sha256": analysis.rule_file.sha256,
+        "key": "canonical situation: 2 hole cards (descending) then 3 flop cards (descending), "
+               "card = rank * 4 + suit, suits renamed (docs/strategy-format.md)",
+        "actions": ["fold", "call"],
+        "decision_codes": {"0": "fold", "1": "call", "2": "either (equal EVs)"},
+        "denominator": priced.denominator,
+        "ev_fold": priced.fold_numerator,
+        "ev_unit": "ANTE",
+        "situations": str(analysis.total_weight),
+    }
+    return strategy_file.encode(header, {"key": np.ascontiguousarray(table.keys),
+                                         "weight": table.weights.astype(np.uint8),
+                                         "decision": decision,
+                                         "ev_call": priced.ev_call.astype("<i8")})
+
+
+def write_results(analysis: HoldemAnalysis, out_root, argv=None):
+    folder = ResultFolder(out_root, GAME, analysis.rule_file, argv)
+    folder.add("summary.json", json_bytes(summary(analysis)))
+    folder.add("par_sheet.md", par_markdown(analysis))
+    folder.add("par_sheet.csv", par_csv(analysis))
+    folder.add("strategy.bin.gz", strategy_file_bytes(analysis))
+    return folder.publish()
+
+
+def run(rule_path=None, out_root="results", argv=None, progress=None, threads=None, aa_ratio=None):
+    """Analyse one rule file (default: the operator's) and write its results folder."""
+    rule_file, rules = load_rules(rule_path)
+    return write_results(analyse(rule_file, rules, progress, threads, aa_ratio), out_root, argv)
