@@ -15,6 +15,7 @@ from fractions import Fraction
 import numpy as np
 
 from analyzer import cards as cardtext
+from analyzer import strategy_file
 from analyzer.errors import InputError
 from analyzer.exact import decimal_str, figure, fraction_str, percent_str
 from analyzer.output import ResultFolder, json_bytes
@@ -492,11 +493,62 @@ def par_markdown(analysis: BaccaratAnalysis) -> str:
     return "\n".join(out)
 
 
+def strategy_header_rules(rules: BaccaratRules) -> dict:
+    """The rules an advisor needs, as plain JSON (exact numbers as "p/q")."""
+    return {
+        "natural": sorted(rules.natural),
+        "player_draws_on": sorted(rules.player_draws_on),
+        "banker_draws_when_player_stands": sorted(rules.banker_draws_when_player_stands),
+        "banker_draws_on_player_third_card": {str(t): sorted(rules.banker_draws[t]) for t in range(8)},
+        "pays": {bet: fraction_str(rules.pays[bet]) for bet in BETS},
+        "banker_commission": fraction_str(rules.commission),
+        "tie_pushes_player_and_banker": rules.tie_pushes,
+    }
+
+
+def rules_from_strategy_header(header: dict) -> BaccaratRules:
+    """The BaccaratRules a strategy file's header describes (what the advisor plays by)."""
+    r = header["rules"]
+    from analyzer.exact import parse_fraction_str
+    return BaccaratRules(
+        decks=header["decks"], natural=frozenset(r["natural"]), player_draws_on=frozenset(r["player_draws_on"]),
+        banker_draws_when_player_stands=frozenset(r["banker_draws_when_player_stands"]),
+        banker_draws=tuple(frozenset(r["banker_draws_on_player_third_card"].get(str(t), ())) for t in range(N_VALUES)),
+        pays={bet: parse_fraction_str(r["pays"][bet]) for bet in BETS},
+        tie_pushes=r["tie_pushes_player_and_banker"], commission=parse_fraction_str(r["banker_commission"]),
+        rounding="none", unit=Fraction(1, 100), min_bet=Fraction(0), max_bet=Fraction(0), published={})
+
+
+def strategy_file_bytes(analysis: BaccaratAnalysis) -> bytes:
+    """Reference shoes (the full shoe, then one card of each value removed) with exact outcome counts."""
+    rules = analysis.rules
+    shoes = [rules.full_shoe()]
+    for value in range(N_VALUES):
+        shoe = list(rules.full_shoe())
+        shoe[value] -= 1
+        shoes.append(tuple(shoe))
+    mains = [MainOutcomes.from_counts(count_outcomes(shoe, rules)) for shoe in shoes]
+    order = sorted(range(len(shoes)), key=lambda i: shoes[i])
+    header = {
+        "game": GAME, "rule_set": analysis.rule_file.name, "rule_sha256": analysis.rule_file.sha256,
+        "decks": rules.decks, "rules": strategy_header_rules(rules), "actions": list(BETS),
+        "key": "shoe: cards left of each value 0 (T J Q K), 1 (A), 2, ..., 9",
+        "ev_unit": "unit staked; BANKER with the commission taken exactly",
+    }
+    return strategy_file.encode(header, {
+        "shoe": np.array([shoes[i] for i in order], dtype="<u4"),
+        "banker_wins": np.array([mains[i].banker for i in order], dtype="<i8"),
+        "player_wins": np.array([mains[i].player for i in order], dtype="<i8"),
+        "ties": np.array([mains[i].tie for i in order], dtype="<i8"),
+    })
+
+
 def write_results(analysis: BaccaratAnalysis, out_root, argv=None):
     folder = ResultFolder(out_root, GAME, analysis.rule_file, argv)
     folder.add("summary.json", json_bytes(summary(analysis)))
     folder.add("par_sheet.md", par_markdown(analysis))
     folder.add("par_sheet.csv", csv_text(PAR_HEADERS, par_rows(analysis)))
+    folder.add("strategy.bin.gz", strategy_file_bytes(analysis))
     folder.add("outcomes.csv", csv_text(["player_total", "banker_total", "cards_dealt", "combinations",
                                          "probability", "probability_decimal"], outcome_rows(analysis)))
     folder.add("effect_of_removal.csv", csv_text(

@@ -60,6 +60,9 @@ def parse_card(text: str) -> int:
     >>> parse_card("Ah")
     50
     """
+    known = CARD_INDEX.get(text)
+    if known is not None:
+        return known
     token = text.strip()
     if len(token) < 2:
         raise CardError(f"{token!r} is not a card (write rank then suit, e.g. Ah, Td, 7c)")
@@ -74,7 +77,14 @@ def parse_card(text: str) -> int:
     return make_card(rank, SUITS.index(suit_text))
 
 
+CARD_INDEX = {rank_text + suit_text: make_card(rank, suit)
+              for rank, rank_letter in enumerate(RANKS) for suit, suit_letter in enumerate(SUITS)
+              for rank_text in {rank_letter, rank_letter.lower()} for suit_text in {suit_letter, suit_letter.upper()}}
+
+
 def split_tokens(text: str) -> list[str]:
+    if "," not in text:
+        return text.split()
     return [t for t in re.split(r"[\s,]+", text.strip()) if t]
 
 

@@ -24,6 +24,7 @@ from analyzer.poker import (CATEGORIES, CATEGORY_WORDS, DECK_SCHEMA, ONE_PAIR, Q
                             qualifier_value, qualifier_words)
 from analyzer.rules import (GAME_HEADER, RuleError, RuleFile, builtin_rule_paths, load_rule_file, number,
                             table, text)
+from analyzer.strategy_file import pack_keys
 from analyzer.tables import csv_text, markdown_table, thousands
 from cython_ext import handeval, holdem_enum
 from cython_ext.isomorphism import canonical_keys
@@ -200,14 +201,6 @@ def _collect_classes(rules: HoldemRules, flops: np.ndarray, flop_orbits: np.ndar
                           weights=members.astype(np.int64) * flop_orbits[flop_of[first]].astype(np.int64),
                           counts=counts[flop_of[first], pair_of[first]].reshape(-1, N_CATEGORIES, N_OUTCOMES),
                           continuations=rules.continuations)
-
-
-def pack_keys(keys: np.ndarray) -> np.ndarray:
-    """Situation keys as integers with the same order as their bytes (big-endian)."""
-    packed = np.zeros(len(keys), dtype=np.uint64)
-    for column in range(keys.shape[1]):
-        packed = (packed << np.uint64(8)) | keys[:, column].astype(np.uint64)
-    return packed
 
 
 # --- pricing and strategies --------------------------------------------------------------
@@ -618,7 +611,9 @@ def strategy_file_bytes(analysis: HoldemAnalysis) -> bytes:
         "game": GAME, "rule_set": analysis.rule_file.name, "rule_sha256": analysis.rule_file.sha256,
         "key": "canonical situation: 2 hole cards (descending) then 3 flop cards (descending), "
                "card = rank * 4 + suit, suits renamed (docs/strategy-format.md)",
+        "groups": [{"name": "hole cards", "cards": 2}, {"name": "flop", "cards": 3}],
         "actions": ["fold", "call"],
+        "ev_column": "ev_call",
         "decision_codes": {"0": "fold", "1": "call", "2": "either (equal EVs)"},
         "denominator": priced.denominator,
         "ev_fold": priced.fold_numerator,

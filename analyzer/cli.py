@@ -56,6 +56,21 @@ def add_jobs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, metavar="N", help="threads to count with (default: every core)")
 
 
+ADVISE_GROUPS = {
+    "casino-holdem": [("hole", "the player's 2 hole cards, e.g. \"Ah Kd\""),
+                      ("flop", "the 3 flop cards, e.g. \"Qs 7h 2c\"")],
+    "caribbean-stud": [("hand", "the player's 5 cards, e.g. \"Ah Kd 9s 5c 2h\""),
+                       ("up", "the dealer's up card, e.g. Qd")],
+}
+
+
+def add_advise_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rule-set", default="operator", help="rule set (results subfolder; default operator)")
+    parser.add_argument("--results", default="results", metavar="DIR", help="results root (default ./results)")
+    parser.add_argument("--strategy", metavar="FILE", help="a strategy file to use instead of --results/--rule-set")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
 def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="results", metavar="DIR",
                         help="results root folder (default: ./results)")
@@ -105,6 +120,28 @@ def build_parser() -> argparse.ArgumentParser:
     add_jobs(holdem)
     add_common(holdem)
 
+    advise = commands.add_parser(
+        "advise", help="the strategy advisor: best decision and exact EVs for one concrete deal",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Answer 'what now?' for a concrete deal from the strategy files in --results "
+                    "(default ./results; written by the analyses).  The file is checked against its "
+                    "manifest first.  With --json the answer is one JSON object: decision, ev (each "
+                    "action's exact EV as \"p/q\"), margin (best minus next best).",
+        epilog="examples:\n  analyzer advise casino-holdem --hole \"Ah Kd\" --flop \"Qs 7h 2c\"\n"
+               "  analyzer advise caribbean-stud --hand \"Ah Kd 9s 5c 2h\" --up Qd --json\n"
+               "  analyzer advise baccarat --remove 5,5,9,K")
+    games = advise.add_subparsers(dest="game", required=True, metavar="GAME")
+    for game, groups in ADVISE_GROUPS.items():
+        sub = games.add_parser(game, help=f"{game}: " + ", ".join(f"--{flag}" for flag, _ in groups))
+        for flag, what in groups:
+            sub.add_argument(f"--{flag}", required=True, metavar="CARDS", help=what)
+        add_advise_common(sub)
+    bac_advise = games.add_parser("baccarat", help="baccarat: the best bet for a (depleted) shoe")
+    shoe = bac_advise.add_mutually_exclusive_group()
+    shoe.add_argument("--remove", metavar="CARDS", help="cards already dealt from the full shoe, by rank")
+    shoe.add_argument("--counts", metavar="N0,...,N9", help="the shoe as 10 counts of values 0..9")
+    add_advise_common(bac_advise)
+
     every = commands.add_parser("all", help="every analysis on every built-in rule set (the main job)",
                                 description="Run every game's analysis on each of its built-in rule "
                                             "sets and write all results under --out.")
@@ -153,6 +190,29 @@ def baccarat_query(args) -> None:
     print(f"best bet: {answer['best_bet']}")
 
 
+def advise(args) -> None:
+    from analyzer import advisor, baccarat
+    path = args.strategy or advisor.strategy_path(args.results, args.game, args.rule_set)
+    strategy = advisor.load_strategy(path)
+    if strategy.game != args.game:
+        raise BadInput(f"{path} is a {strategy.game} strategy file, not {args.game}")
+    if args.game == "baccarat":
+        if args.counts:
+            shoe = baccarat.parse_counts(args.counts)
+        else:
+            shoe = baccarat.remove_cards(strategy.full_shoe, args.remove or "")
+        answer = strategy.decide(shoe)
+    else:
+        answer = strategy.decide(*(getattr(args, flag) for flag, _ in ADVISE_GROUPS[args.game]))
+    if args.json:
+        print(json.dumps(answer.as_json(), sort_keys=True))
+        return
+    print(f"{args.game} ({strategy.rule_set}): {answer.decision.upper()}   [{answer.key}]")
+    for action, ev in sorted(answer.ev.items(), key=lambda item: -item[1]):
+        print(f"  {action:<7} EV {decimal_str(ev, 8):>12}  ({fraction_str(ev)})")
+    print(f"  margin  {decimal_str(answer.margin, 8):>12}")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser().parse_args(argv)
@@ -161,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
             for game in GAMES:
                 for path in builtin_rule_paths(game):
                     run_game(game, path, args, argv)
+        elif args.command == "advise":
+            advise(args)
         elif args.command == "baccarat" and (args.remove or args.counts):
             baccarat_query(args)
         elif args.command == "baccarat" and args.json:

@@ -24,7 +24,9 @@ def canonical_groups(groups) -> tuple:
         signature = [s << N_RANKS for s in signature]
         for card in group:
             signature[card % N_SUITS] |= 1 << (card // N_SUITS)
-    order = sorted(range(N_SUITS), key=lambda s: -signature[s])       # stable: ties keep suit order
-    new_suit = {old: new for new, old in enumerate(order)}
-    return tuple(tuple(sorted(((c // N_SUITS) * N_SUITS + new_suit[c % N_SUITS] for c in group), reverse=True))
+    order = sorted(range(N_SUITS), key=signature.__getitem__, reverse=True)   # stable: ties keep suit order
+    new_suit = [0] * N_SUITS
+    for new, old in enumerate(order):
+        new_suit[old] = new
+    return tuple(tuple(sorted([c - c % N_SUITS + new_suit[c % N_SUITS] for c in group], reverse=True))
                  for group in groups)

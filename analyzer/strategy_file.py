@@ -32,6 +32,14 @@ class StrategyFileError(ValueError):
     """A strategy file that is not of this format, of another version, or damaged."""
 
 
+def pack_keys(keys: np.ndarray) -> np.ndarray:
+    """Key rows (n, k <= 8 bytes) as unsigned integers ordered like their bytes (big-endian)."""
+    packed = np.zeros(len(keys), dtype=np.uint64)
+    for column in range(keys.shape[1]):
+        packed = (packed << np.uint64(8)) | keys[:, column].astype(np.uint64)
+    return packed
+
+
 def encode(header: dict, columns: dict[str, np.ndarray]) -> bytes:
     """The file's bytes for `columns` (name -> array, keys first), with `header` completed.
 

@@ -1,9 +1,22 @@
 """Shared fixtures."""
 import pytest
 
-from analyzer import baccarat
+from analyzer import baccarat, casino_holdem
 
 
 @pytest.fixture(scope="session")
 def baccarat_rules():
     return baccarat.load_rules()
+
+
+@pytest.fixture(scope="session")
+def holdem_analysis():
+    """The full Casino Hold'em analysis on the operator's rules (about 15 s on two cores)."""
+    rule_file, rules = casino_holdem.load_rules()
+    return casino_holdem.analyse(rule_file, rules)
+
+
+@pytest.fixture(scope="session")
+def holdem_results(holdem_analysis, tmp_path_factory):
+    """The Hold'em results folder written from that analysis (strategy file and manifest)."""
+    return casino_holdem.write_results(holdem_analysis, tmp_path_factory.mktemp("results"), ["casino-holdem"])

@@ -46,10 +46,9 @@ def test_kernel_equals_brute_force_on_reduced_decks(tmp_path, ranks, suits):
         assert expected.sum() == rules.continuations
 
 
-@pytest.fixture(scope="session")
-def analysis():
-    rule_file, rules = holdem.load_rules()
-    return holdem.analyse(rule_file, rules)
+@pytest.fixture
+def analysis(holdem_analysis):
+    return holdem_analysis
 
 
 def test_situation_classes(analysis):

@@ -1,0 +1,117 @@
+"""The strategy advisor: every class read back exactly, suit renamings agree, damaged files refused."""
+import gzip
+import itertools
+import json
+import random
+import shutil
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from analyzer import advisor, baccarat, strategy_file
+from analyzer.cards import CardError
+
+SUIT_PERMUTATIONS = list(itertools.permutations(range(4)))
+
+
+def rename(cards, perm):
+    return [(c // 4) * 4 + perm[c % 4] for c in cards]
+
+
+@pytest.fixture(scope="module")
+def holdem(holdem_results):
+    return advisor.load_strategy(holdem_results / "strategy.bin.gz")
+
+
+def test_every_holdem_class_reads_back(holdem, holdem_analysis):
+    priced = holdem_analysis.priced
+    answers = holdem.decide_many(holdem_analysis.table.keys)
+    call, tie = priced.optimal_call()
+    assert (answers["ev_play"] == priced.ev_call).all()
+    assert (answers["decision"] == np.where(tie, 2, call.astype(np.uint8))).all()
+    assert holdem.denominator == priced.denominator
+
+
+def test_suit_renamings_agree(holdem):
+    rng = random.Random(5)
+    for _ in range(200):
+        cards = rng.sample(range(52), 5)
+        answers = {json.dumps(holdem.decide_cards([rename(cards[:2], p), rename(cards[2:], p)]).as_json())
+                   for p in SUIT_PERMUTATIONS}
+        assert len(answers) == 1
+
+
+def test_single_and_batch_agree(holdem):
+    rng = random.Random(6)
+    deals = np.array([rng.sample(range(52), 5) for _ in range(500)], dtype=np.uint8)
+    batch = holdem.decide_many(deals)
+    for deal, code, ev in zip(deals.tolist(), batch["decision"].tolist(), batch["ev_play"].tolist()):
+        answer = holdem.decide_cards([deal[:2], deal[2:]])
+        assert answer.ev["call"] == Fraction(ev, holdem.denominator)
+        assert answer.decision == ["fold", "call", "either"][code]
+
+
+def test_decide_text(holdem):
+    answer = holdem.decide("Ah Kd", "Qs 7h 2c")
+    assert answer.decision == "call" and answer.ev["fold"] == -1
+    assert answer.margin == answer.ev["call"] + 1
+    with pytest.raises(CardError, match="both"):
+        holdem.decide("Ah Kd", "Ah 7h 2c")
+    with pytest.raises(CardError, match="needs 2"):
+        holdem.decide("Ah", "Qs 7h 2c")
+
+
+def copy_folder(source, tmp_path):
+    target = tmp_path / source.name
+    shutil.copytree(source, target)
+    return target
+
+
+def test_corrupted_file_is_refused(holdem_results, tmp_path):
+    folder = copy_folder(holdem_results, tmp_path)
+    data = bytearray((folder / "strategy.bin.gz").read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (folder / "strategy.bin.gz").write_bytes(bytes(data))
+    with pytest.raises(advisor.StrategyError, match="sha256 differs"):
+        advisor.load_strategy(folder / "strategy.bin.gz")
+    with pytest.raises(advisor.StrategyError):          # and without the manifest, gzip's CRC catches it
+        advisor.load_strategy(folder / "strategy.bin.gz", check_manifest=False)
+
+
+def test_truncated_file_is_refused(holdem_results, tmp_path):
+    folder = copy_folder(holdem_results, tmp_path)
+    data = (folder / "strategy.bin.gz").read_bytes()
+    (folder / "strategy.bin.gz").write_bytes(data[: len(data) // 3])
+    with pytest.raises(advisor.StrategyError):
+        advisor.load_strategy(folder / "strategy.bin.gz")
+    with pytest.raises(advisor.StrategyError, match="gzip"):
+        advisor.load_strategy(folder / "strategy.bin.gz", check_manifest=False)
+
+
+def test_wrong_version_is_refused(holdem_results, tmp_path):
+    folder = copy_folder(holdem_results, tmp_path)
+    raw = gzip.decompress((folder / "strategy.bin.gz").read_bytes())
+    raw = raw.replace(b"TGA-STRATEGY 1\n", b"TGA-STRATEGY 2\n", 1)
+    (folder / "strategy.bin.gz").write_bytes(gzip.compress(raw))
+    with pytest.raises(advisor.StrategyError, match="version 2"):
+        advisor.load_strategy(folder / "strategy.bin.gz", check_manifest=False)
+
+
+def test_mismatched_rules_are_refused(holdem_results, tmp_path):
+    folder = copy_folder(holdem_results, tmp_path)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["rule_file"]["sha256"] = "0" * 64
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(advisor.StrategyError):
+        advisor.load_strategy(folder / "strategy.bin.gz")
+
+
+def test_baccarat_advisor(tmp_path, baccarat_rules):
+    folder = baccarat.run(out_root=tmp_path, argv=["baccarat"])
+    strategy = advisor.load_strategy(folder / "strategy.bin.gz")
+    _, rules = baccarat_rules
+    shoe = baccarat.remove_cards(rules.full_shoe(), "5,5,9,K")
+    answer = strategy.decide(shoe)
+    assert answer.ev == baccarat.shoe_query(shoe, rules)["ev"] and answer.decision == "banker"
+    assert strategy.full_shoe == rules.full_shoe()
