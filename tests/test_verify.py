@@ -1,0 +1,94 @@
+"""`analyzer verify` catches planted errors and passes on honest results."""
+import hashlib
+import json
+import shutil
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from analyzer import baccarat, montecarlo, strategy_file, verify
+
+
+def copy_folder(source, tmp_path):
+    target = tmp_path / source.name
+    shutil.copytree(source, target)
+    return target
+
+
+def rewrite_strategy(folder, change):
+    """Alter the strategy file's columns and re-sign the manifest, so only the meaning is wrong."""
+    path = folder / "strategy.bin.gz"
+    header, columns = strategy_file.decode(path.read_bytes())
+    columns = {name: np.array(values) for name, values in columns.items()}
+    change(columns)
+    data = strategy_file.encode({k: v for k, v in header.items() if k not in ("columns", "rows", "format", "version")},
+                                columns)
+    path.write_bytes(data)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["files"]["strategy.bin.gz"] = hashlib.sha256(data).hexdigest()
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+
+
+def failed(folder, **options):
+    report = verify.verify_folder(folder, samples=options.get("samples", 5), rounds=options.get("rounds", 0))
+    return {check.name for check in report.checks if not check.passed}
+
+
+def test_honest_results_pass(holdem_results):
+    assert failed(holdem_results, rounds=100_000) == set()
+
+
+def test_corrupted_value_is_caught(holdem_results, tmp_path):
+    folder = copy_folder(holdem_results, tmp_path)
+
+    def corrupt(columns):
+        folded = np.nonzero(columns["decision"] == 0)[0][0]      # a folded class: the optimal EV does not move
+        columns["ev_call"][folded] -= 1
+    rewrite_strategy(folder, corrupt)
+    assert failed(folder) == {"totals from strategy file"}
+
+
+def test_flipped_decision_is_caught(holdem_results, tmp_path):
+    folder = copy_folder(holdem_results, tmp_path)
+
+    def flip(columns):
+        columns["decision"][12345] = 1 - columns["decision"][12345]
+    rewrite_strategy(folder, flip)
+    assert "decisions match EVs" in failed(folder)
+
+
+def test_altered_file_is_caught(holdem_results, tmp_path):
+    folder = copy_folder(holdem_results, tmp_path)
+    summary = folder / "summary.json"
+    summary.write_text(summary.read_text().replace('"situation_classes": 1286792', '"situation_classes": 1286793'))
+    assert failed(folder) == {"sha256 of every file"}
+
+
+def test_monte_carlo_fails_for_a_wrong_exact_value(baccarat_rules):
+    _, rules = baccarat_rules
+    tallies = montecarlo.simulate_baccarat(rules, 200_000, seed=3)
+    exact = baccarat.bet_rtps(rules.full_shoe(), rules)
+    assert tallies["banker"].compare(exact["banker"] - 1)["passed"]
+    assert not tallies["banker"].compare(exact["banker"] - 1 + Fraction(1, 50))["passed"]
+
+
+def test_monte_carlo_is_reproducible(baccarat_rules):
+    _, rules = baccarat_rules
+    first = montecarlo.simulate_baccarat(rules, 50_000, seed=9)["tie"]
+    second = montecarlo.simulate_baccarat(rules, 50_000, seed=9)["tie"]
+    assert (first.total, first.squares) == (second.total, second.squares)
+
+
+def test_verify_cli_exit_codes(holdem_results, tmp_path):
+    import subprocess
+    import sys
+    ok = subprocess.run([sys.executable, "-m", "analyzer", "verify", str(holdem_results), "--samples", "3",
+                         "--rounds", "20000", "--quiet"], capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "PASS  spot re-enumeration" in ok.stdout
+    folder = copy_folder(holdem_results, tmp_path)
+    (folder / "par_sheet.md").write_text("tampered")
+    bad = subprocess.run([sys.executable, "-m", "analyzer", "verify", str(folder), "--rounds", "0", "--quiet"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 1 and "FAIL  sha256 of every file" in bad.stdout
