@@ -18,7 +18,10 @@ from analyzer import cards as cardtext
 from analyzer import strategy_file
 from analyzer.errors import InputError
 from analyzer.exact import decimal_str, figure, fraction_str, percent_str
+from analyzer import plots
 from analyzer.output import ResultFolder, json_bytes
+from analyzer.report import ReportContent, publish_with_report
+from analyzer.verify import CheckOptions
 from analyzer.rules import (GAME_HEADER, RuleError, RuleFile, boolean, builtin_rule_paths, integer,
                             list_of, load_rule_file, number, table, text)
 from analyzer.tables import csv_text, markdown_table, thousands
@@ -543,7 +546,38 @@ def strategy_file_bytes(analysis: BaccaratAnalysis) -> bytes:
     })
 
 
-def write_results(analysis: BaccaratAnalysis, out_root, argv=None):
+def report_content(analysis: BaccaratAnalysis) -> ReportContent:
+    rules, main = analysis.rules, analysis.main
+    n = sum(analysis.shoe)
+    key_figures = []
+    for bet in BETS:
+        rtp = analysis.rtp(bet)
+        published = rules.published.get(f"{bet}_rtp")
+        key_figures += [(f"{bet.upper()} house edge", 1 - rtp, ""),
+                        (f"{bet.upper()} RTP", rtp, f"published {published}" if published else "")]
+    method = (
+        f"Every round is dealt from a full shoe of {rules.decks} decks ({n} cards). The enumeration walks "
+        "the cards by value (0 for ten, jack, queen, king; 1 for the ace; 2 to 9), each draw weighted by how "
+        "many cards of that value are left, through the drawing tableau of the rule file, and counts every "
+        f"ordered sequence of the first six cards once ({'·'.join(str(n - i) for i in range(6))} = "
+        f"{thousands(main.total)}); a round that uses fewer than six cards counts every way to fill the "
+        "unused positions. The kernel is checked against a card-by-card brute force of every ordered deal "
+        "of small shoes, and against the same walk in plain Python integers.\n\n"
+        f"BANKER's house edge takes the {percent_str(rules.commission, 2)} commission exactly (a stake whose "
+        f"{decimal_str(banker_win_return(rules), 2)} x is a whole number of cents); the PAR sheet's stake table "
+        "shows the cost of rounding the payout down to the cent at every other stake.")
+    strategy = ("Baccarat has no player decisions after the bet. On a full shoe the best bet is BANKER. The "
+                "effect of removal (below, and `effect_of_removal.csv`) shows how each card value leaving the "
+                "shoe moves each bet's EV; `analyzer advise baccarat --remove ...` answers any depleted shoe "
+                "exactly.")
+    svg = plots.effect_of_removal(analysis.effects, list(VALUE_NAMES), list(BETS),
+                                  "Effect of removing one card of each value from the full shoe")
+    return ReportContent(key_figures, method, strategy, par_markdown(analysis),
+                         [("figure_effect_of_removal.svg", "Change of each bet's EV per card value removed", svg)])
+
+
+def write_results(analysis: BaccaratAnalysis, out_root, argv=None, checks: CheckOptions = CheckOptions(),
+                  progress=None):
     folder = ResultFolder(out_root, GAME, analysis.rule_file, argv)
     folder.add("summary.json", json_bytes(summary(analysis)))
     folder.add("par_sheet.md", par_markdown(analysis))
@@ -557,10 +591,10 @@ def write_results(analysis: BaccaratAnalysis, out_root, argv=None):
     folder.add("banker_commission_by_stake.csv", csv_text(
         ["stake", "returned_on_win", "rtp", "rtp_decimal"],
         [[money(s), money(r * s), fraction_str(rtp), decimal_str(rtp)] for s, r, rtp in analysis.stake_rtps]))
-    return folder.publish()
+    return publish_with_report(folder, lambda: report_content(analysis), checks, progress)
 
 
-def run(rule_path=None, out_root="results", argv=None, progress=None):
-    """Analyse one rule file (default: the operator's) and write its results folder."""
+def run(rule_path=None, out_root="results", argv=None, progress=None, checks: CheckOptions = CheckOptions()):
+    """Analyse one rule file (default: the operator's), verify, and write its results folder."""
     rule_file, rules = load_rules(rule_path)
-    return write_results(analyse(rule_file, rules), out_root, argv)
+    return write_results(analyse(rule_file, rules), out_root, argv, checks, progress)

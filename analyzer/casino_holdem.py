@@ -19,7 +19,10 @@ import numpy as np
 from analyzer import strategy_file
 from analyzer.cards import CardError, card_str, check_disjoint, parse_cards
 from analyzer.exact import decimal_str, figure, fraction_str, percent_str, to_fraction
+from analyzer import plots
 from analyzer.output import ResultFolder, json_bytes
+from analyzer.report import ReportContent, publish_with_report
+from analyzer.verify import CheckOptions
 from analyzer.poker import (CATEGORIES, CATEGORY_WORDS, DECK_SCHEMA, ONE_PAIR, QUALIFIER_SCHEMA, deck_cards,
                             qualifier_value, qualifier_words)
 from analyzer.rules import (GAME_HEADER, RuleError, RuleFile, builtin_rule_paths, load_rule_file, number,
@@ -626,16 +629,73 @@ def strategy_file_bytes(analysis: HoldemAnalysis) -> bytes:
                                          "ev_call": priced.ev_call.astype("<i8")})
 
 
-def write_results(analysis: HoldemAnalysis, out_root, argv=None):
+def report_content(analysis: HoldemAnalysis) -> ReportContent:
+    rules, table, st, priced = analysis.rules, analysis.table, analysis.strategies, analysis.priced
+    opt = st["optimal"]
+    call, ties = priced.optimal_call()
+    published = rules.published
+    total = analysis.total_weight
+
+    def note(key):
+        return f"published {published[key]}" if key in published else ""
+    key_figures = [
+        ("house edge per ANTE, optimal strategy", opt.house_edge, note("optimal_house_edge")),
+        ("RTP (returned / wagered), optimal strategy", opt.main_rtp_per_wager(rules.call_size), note("optimal_main_rtp")),
+        ("probability of calling, optimal strategy", opt.p_call, ""),
+        ("AA Bonus RTP, optimal strategy", opt.aa_rtp, note("optimal_aa_bonus_rtp")),
+        ("AA Bonus RTP, every hand calls", st["always_call"].aa_rtp, note("every_hand_calls_aa_bonus_rtp")),
+        ("RTP (returned / wagered), call on every AA Bonus win",
+         st["call_on_aa_win"].main_rtp_per_wager(rules.call_size), ""),
+        ("house edge per ANTE, always call", st["always_call"].house_edge, ""),
+    ]
+    method = (
+        f"Every situation the player decides on, 2 hole cards and a 3-card flop ({thousands(total)} of them), "
+        f"is followed through every turn/river pair and every dealer hole pair ({thousands(table.continuations)} "
+        f"continuations each, {thousands(analysis.total_deals)} deals in all). Situations that differ only by a "
+        f"renaming of suits are one class ({thousands(len(table))} classes); each class's weight is how many "
+        "raw situations it stands for.\n\n"
+        f"The counting runs in two passes. Each of the {thousands(analysis.n_boards)} suit classes of 5-card "
+        "boards is evaluated once: every player hole pair's 7-card hand, sorted by rank, and by card removal "
+        "the number of dealer hole pairs below, equal to and not qualifying against it. Then, for each of "
+        f"the {thousands(analysis.n_flops)} canonical flops and each turn/river pair, every situation adds the "
+        "counts of its board (through the suit renaming onto the board's class). All counts are integers; "
+        "each situation's EV of calling is an exact fraction over its continuations, and calling is chosen "
+        "exactly when it beats folding (-1 ANTE).\n\n"
+        "The kernel is checked against a pure-Python brute force on reduced decks (every situation, every "
+        "continuation), against direct dealing of random situations on the full deck, and by the verification "
+        "below.")
+    strategy = (
+        f"Optimal main-game strategy: call in {thousands(int(call.sum()))} situation classes "
+        f"({thousands(exact_sum(table.weights[call]))} situations), fold in {thousands(int((~call & ~ties).sum()))} "
+        f"({thousands(exact_sum(table.weights[~call & ~ties]))}), exactly indifferent in {int(ties.sum())} "
+        f"({thousands(exact_sum(table.weights[ties]))}); indifferent situations are counted as folds.\n\n"
+        f"With an AA Bonus of {st['joint_optimal'].aa_ratio} x ANTE, the jointly optimal strategy differs from "
+        f"the main-game optimum in {thousands(int((st['joint_optimal'].call != call).sum()))} classes: "
+        "it calls every AA Bonus win that the main game alone would fold.\n\n"
+        + markdown_table(["strategy", "rule", "calls", "house edge / ANTE", "main RTP", "AA Bonus RTP"],
+                         [[name, f.description, percent_str(f.p_call, 4), percent_str(f.house_edge, 4),
+                           percent_str(f.main_rtp_per_wager(rules.call_size), 4), percent_str(f.aa_rtp, 4)]
+                          for name, f in st.items()], "llrrrr"))
+    margins = (priced.ev_call / priced.denominator + 1).tolist()       # floats for the plot only
+    figures_ = [("figure_margin.svg", "EV of calling minus EV of folding over all situations",
+                 plots.margin_histogram(margins, (table.weights / total).tolist(), "call",
+                                        "Call-minus-fold margin, optimal strategy"))]
+    return ReportContent(key_figures, method, strategy,
+                         par_markdown(analysis), figures_)
+
+
+def write_results(analysis: HoldemAnalysis, out_root, argv=None, checks: CheckOptions = CheckOptions(),
+                  progress=None):
     folder = ResultFolder(out_root, GAME, analysis.rule_file, argv)
     folder.add("summary.json", json_bytes(summary(analysis)))
     folder.add("par_sheet.md", par_markdown(analysis))
     folder.add("par_sheet.csv", par_csv(analysis))
     folder.add("strategy.bin.gz", strategy_file_bytes(analysis))
-    return folder.publish()
+    return publish_with_report(folder, lambda: report_content(analysis), checks, progress)
 
 
-def run(rule_path=None, out_root="results", argv=None, progress=None, threads=None, aa_ratio=None):
-    """Analyse one rule file (default: the operator's) and write its results folder."""
+def run(rule_path=None, out_root="results", argv=None, progress=None, threads=None, aa_ratio=None,
+        checks: CheckOptions = CheckOptions()):
+    """Analyse one rule file (default: the operator's), verify, and write its results folder."""
     rule_file, rules = load_rules(rule_path)
-    return write_results(analyse(rule_file, rules, progress, threads, aa_ratio), out_root, argv)
+    return write_results(analyse(rule_file, rules, progress, threads, aa_ratio), out_root, argv, checks, progress)

@@ -75,6 +75,11 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="results", metavar="DIR",
                         help="results root folder (default: ./results)")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    parser.add_argument("--check-samples", type=int, default=200, metavar="N",
+                        help="situations re-enumerated by direct dealing before publishing (default 200)")
+    parser.add_argument("--check-rounds", type=int, metavar="N",
+                        help="Monte Carlo rounds played before publishing (default: the game's, ~20 s; 0 skips)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the pre-publication checks (default 1)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -180,7 +185,8 @@ def progress_bar(quiet: bool):
 def run_game(game: str, rule_path, args, argv) -> None:
     module = import_module(GAMES[game])
     started = time.perf_counter()
-    options = {}
+    from analyzer.verify import CheckOptions
+    options = {"checks": CheckOptions(args.check_samples, args.check_rounds, args.seed)}
     if getattr(args, "jobs", None):
         options["threads"] = args.jobs
     if getattr(args, "aa_ratio", None) is not None:

@@ -88,8 +88,13 @@ class ResultFolder:
             "files": {name: sha256_bytes(data) for name, data in sorted(self.files.items())},
         }
 
-    def publish(self) -> Path:
-        """Write every file into a staging folder, then swap it in for the target folder."""
+    def publish(self, finish=None) -> Path:
+        """Write every file into a staging folder, then swap it in for the target folder.
+
+        finish(staging) may inspect the complete staged folder (its manifest included) and
+        return more files {name: bytes or str}, e.g. a report on its verification; they are
+        added and the manifest rewritten before the swap.
+        """
         target = self.target
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = target.parent / f".{target.name}.partial-{os.getpid()}"
@@ -100,6 +105,11 @@ class ResultFolder:
             for name, data in sorted(self.files.items()):
                 _write_file(staging / name, data)
             _write_file(staging / MANIFEST_NAME, json_bytes(self.manifest()))
+            if finish is not None:
+                for name, data in sorted(finish(staging).items()):
+                    self.add(name, data)
+                    _write_file(staging / name, self.files[name])
+                _write_file(staging / MANIFEST_NAME, json_bytes(self.manifest()))
             if target.exists():
                 target.rename(retired)
             staging.rename(target)

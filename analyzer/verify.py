@@ -32,6 +32,15 @@ DEFAULT_SAMPLES = 200
 DEFAULT_ROUNDS = {"casino-holdem": 6_000_000, "caribbean-stud": 6_000_000, "baccarat": 6_000_000}
 
 
+@dataclass(frozen=True)
+class CheckOptions:
+    """How hard to check: situations re-enumerated, Monte Carlo rounds (None = the game's default), seed."""
+
+    samples: int = DEFAULT_SAMPLES
+    rounds: int | None = None
+    seed: int = 1
+
+
 @dataclass
 class Check:
     name: str

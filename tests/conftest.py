@@ -2,6 +2,15 @@
 import pytest
 
 from analyzer import baccarat, casino_holdem
+from analyzer.verify import CheckOptions
+
+QUICK_CHECKS = CheckOptions(samples=10, rounds=20_000)
+
+
+@pytest.fixture(scope="session")
+def quick_checks():
+    """Light pre-publication checks for tests that write results folders."""
+    return QUICK_CHECKS
 
 
 @pytest.fixture(scope="session")
@@ -19,4 +28,5 @@ def holdem_analysis():
 @pytest.fixture(scope="session")
 def holdem_results(holdem_analysis, tmp_path_factory):
     """The Hold'em results folder written from that analysis (strategy file and manifest)."""
-    return casino_holdem.write_results(holdem_analysis, tmp_path_factory.mktemp("results"), ["casino-holdem"])
+    return casino_holdem.write_results(holdem_analysis, tmp_path_factory.mktemp("results"), ["casino-holdem"],
+                                       QUICK_CHECKS)

@@ -107,8 +107,8 @@ def test_mismatched_rules_are_refused(holdem_results, tmp_path):
         advisor.load_strategy(folder / "strategy.bin.gz")
 
 
-def test_baccarat_advisor(tmp_path, baccarat_rules):
-    folder = baccarat.run(out_root=tmp_path, argv=["baccarat"])
+def test_baccarat_advisor(tmp_path, baccarat_rules, quick_checks):
+    folder = baccarat.run(out_root=tmp_path, argv=["baccarat"], checks=quick_checks)
     strategy = advisor.load_strategy(folder / "strategy.bin.gz")
     _, rules = baccarat_rules
     shoe = baccarat.remove_cards(rules.full_shoe(), "5,5,9,K")

@@ -162,10 +162,12 @@ def test_cli_on_a_reduced_deck(tmp_path):
     path = variant(tmp_path, [('ranks = "23456789TJQKA"', 'ranks = "23456A"'), ('suits = "cdhs"', 'suits = "cd"')],
                    name="small")
     run = subprocess.run([sys.executable, "-m", "analyzer", "casino-holdem", "--rules", str(path), "--out",
-                          str(tmp_path / "out"), "--quiet"], capture_output=True, text=True)
+                          str(tmp_path / "out"), "--quiet", "--check-rounds", "20000", "--check-samples", "5"],
+                         capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     folder = tmp_path / "out" / "casino_holdem" / "small"
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["enumeration"]["situations"] == "7920"
-    assert {p.name for p in folder.iterdir()} == {"summary.json", "par_sheet.md", "par_sheet.csv",
-                                                  "strategy.bin.gz", "rules.toml", "manifest.json"}
+    assert {p.name for p in folder.iterdir()} == {"summary.json", "par_sheet.md", "par_sheet.csv", "strategy.bin.gz",
+                                                  "rules.toml", "manifest.json", "report.md", "report.html",
+                                                  "figure_margin.svg"}

@@ -22,7 +22,7 @@ def test_console_script_is_installed():
 
 
 def test_baccarat_writes_results(tmp_path):
-    run = run_cli("baccarat", "--out", str(tmp_path))
+    run = run_cli("baccarat", "--out", str(tmp_path), "--check-rounds", "10000")
     assert run.returncode == 0, run.stderr
     summary = json.loads((tmp_path / "baccarat" / "operator" / "summary.json").read_text())
     assert summary["bets"]["banker"]["house_edge"]["exact"] == "114753351728/10847218479825"

@@ -16,8 +16,8 @@ def run_cli(*args, **kwargs):
     return subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True, text=True, **kwargs)
 
 
-def test_manifest_hashes_every_file(tmp_path):
-    folder = baccarat.run(out_root=tmp_path, argv=["baccarat"])
+def test_manifest_hashes_every_file(tmp_path, quick_checks):
+    folder = baccarat.run(out_root=tmp_path, argv=["baccarat"], checks=quick_checks)
     manifest = json.loads((folder / "manifest.json").read_text())
     files = {p.name for p in folder.iterdir()} - {"manifest.json"}
     assert set(manifest["files"]) == files
@@ -25,19 +25,20 @@ def test_manifest_hashes_every_file(tmp_path):
         assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest
     assert manifest["rule_file"]["sha256"] == manifest["files"]["rules.toml"]
     assert manifest["package"]["version"] and manifest["command"] == "analyzer baccarat"
+    assert {"report.md", "report.html", "figure_effect_of_removal.svg"} <= files
 
 
-def test_two_runs_are_byte_identical(tmp_path):
-    first = baccarat.run(out_root=tmp_path / "a", argv=["baccarat"])
-    second = baccarat.run(out_root=tmp_path / "b", argv=["baccarat"])
+def test_two_runs_are_byte_identical(tmp_path, quick_checks):
+    first = baccarat.run(out_root=tmp_path / "a", argv=["baccarat"], checks=quick_checks)
+    second = baccarat.run(out_root=tmp_path / "b", argv=["baccarat"], checks=quick_checks)
     names = sorted(p.name for p in first.iterdir())
     assert names == sorted(p.name for p in second.iterdir())
     for name in names:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
 
 
-def test_interrupted_publication_keeps_previous_results(tmp_path, monkeypatch):
-    folder = baccarat.run(out_root=tmp_path, argv=["baccarat"])
+def test_interrupted_publication_keeps_previous_results(tmp_path, monkeypatch, quick_checks):
+    folder = baccarat.run(out_root=tmp_path, argv=["baccarat"], checks=quick_checks)
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     written = []
 
@@ -50,7 +51,7 @@ def test_interrupted_publication_keeps_previous_results(tmp_path, monkeypatch):
     real_write = output._write_file
     monkeypatch.setattr(output, "_write_file", dying_write)
     with pytest.raises(KeyboardInterrupt):
-        baccarat.run(out_root=tmp_path, argv=["baccarat"])
+        baccarat.run(out_root=tmp_path, argv=["baccarat"], checks=quick_checks)
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
     assert sorted(p.name for p in folder.parent.iterdir()) == ["operator"]     # no staging left
 
@@ -64,7 +65,7 @@ def test_killed_run_leaves_no_complete_looking_folder(tmp_path):
         "    real(path, data); time.sleep(0.4)\n"
         "o._write_file = slow\n"
         "from analyzer.cli import main\n"
-        f"main(['baccarat', '--out', {str(tmp_path)!r}])\n")
+        f"main(['baccarat', '--out', {str(tmp_path)!r}, '--check-rounds', '1000', '--check-samples', '1'])\n")
     process = subprocess.Popen([sys.executable, "-c", script])
     staging_seen = False
     for _ in range(100):

@@ -1,0 +1,66 @@
+"""Reports: every key figure exactly as the summary has it, self-contained HTML, byte-identical reruns."""
+import json
+import re
+from html.parser import HTMLParser
+
+from analyzer import baccarat
+from analyzer.report import summary_figures
+
+
+def test_report_holds_every_summary_figure(holdem_results):
+    summary = json.loads((holdem_results / "summary.json").read_text())
+    markdown = (holdem_results / "report.md").read_text()
+    page = (holdem_results / "report.html").read_text()
+    figures = summary_figures(summary)
+    assert len(figures) > 30
+    for path, exact, decimal in figures:
+        assert f"| {path} | {exact} | {decimal} |" in markdown
+        assert exact in page and decimal in page
+    optimal = summary["strategies"]["optimal"]
+    assert f"| house edge per ANTE, optimal strategy | {optimal['house_edge_per_ante']['exact']} |" in markdown
+
+
+def test_report_sections_and_verification(holdem_results):
+    markdown = (holdem_results / "report.md").read_text()
+    for heading in ("Key figures", "The rules analysed", "Method", "Strategy", "Figures", "PAR sheet",
+                    "Every figure of summary.json", "Verification", "Provenance"):
+        assert f"\n## {heading}\n" in markdown
+    assert "**PASS** spot re-enumeration" in markdown and "**FAIL**" not in markdown
+    manifest = json.loads((holdem_results / "manifest.json").read_text())
+    assert manifest["files"]["summary.json"] in markdown
+
+
+def test_html_is_self_contained_and_well_formed(holdem_results):
+    page = (holdem_results / "report.html").read_text()
+    assert "<svg" in page and not re.search(r"(src|href)=\"(https?:|//)", page)
+
+    class Balance(HTMLParser):
+        VOID = {"meta", "br", "hr", "img", "path", "use", "rect", "line", "stop", "circle"}
+
+        def __init__(self):
+            super().__init__()
+            self.stack = []
+
+        def handle_starttag(self, tag, attrs):
+            if tag not in self.VOID:
+                self.stack.append(tag)
+
+        def handle_startendtag(self, tag, attrs):
+            pass
+
+        def handle_endtag(self, tag):
+            if tag in self.VOID:
+                return
+            assert self.stack and self.stack[-1] == tag, (tag, self.stack[-3:])
+            self.stack.pop()
+    parser = Balance()
+    parser.feed(page)
+    assert parser.stack == []
+
+
+def test_baccarat_results_are_byte_identical_with_reports(tmp_path, quick_checks):
+    first = baccarat.run(out_root=tmp_path / "a", argv=["baccarat"], checks=quick_checks)
+    second = baccarat.run(out_root=tmp_path / "b", argv=["baccarat"], checks=quick_checks)
+    for path in first.iterdir():
+        assert path.read_bytes() == (second / path.name).read_bytes(), path.name
+    assert "/tmp" not in (first / "report.md").read_text()
