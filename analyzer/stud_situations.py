@@ -1,0 +1,125 @@
+"""Caribbean Stud situations: the suit classes of (player hand, dealer up card) and their exact counts.
+
+A situation is what the player sees: his five cards and the dealer's up card.  Situations
+that differ by a renaming of suits are one class; the class key is the canonical form of
+`cython_ext.isomorphism.canonical_keys(rows, (5, 1))` (hand cards descending, then the up
+card).  For a canonical hand, the suits whose rank masks in the hand are equal form tie
+groups; the up card's class is its rank in the first suit of its tie group, and the class
+stands for (raw hands of the hand's class) x (suits in that tie group) raw situations.
+
+`count_classes(cards, qualifier_rank)` counts every class's dealer completions with the
+compiled kernel (`cython_ext.stud_enum`) and keeps the result for the process: the
+counts do not depend on any paytable, so every rule set on the same deck and qualifier
+shares one count.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from cython_ext import stud_enum
+from cython_ext.isomorphism import canonical_keys
+
+HAND, SITUATION, N_SUITS = 5, 6, 4
+FULL_DECK_CLASSES = 5_649_150            # (hand, up card) classes of the 52-card deck
+FULL_DECK_HAND_CLASSES = 134_459         # five-card hand classes of the 52-card deck
+
+
+@dataclass(frozen=True)
+class SituationCounts:
+    """Every situation class of a deck, sorted by key, with its exact dealer-completion counts."""
+
+    cards: tuple                 # the deck
+    qualifier_rank: int          # the dealer qualifies with a dense rank >= this
+    keys: np.ndarray             # (m, 6) uint8: canonical hand (descending) then up card
+    weights: np.ndarray          # (m,) uint8: raw situations per class (at most 24)
+    counts: np.ndarray           # (m, 4) uint32: not qualified / player wins / tie / dealer wins
+    player_rank: np.ndarray      # (m,) uint16: dense rank of the player's hand
+    player_category: np.ndarray  # (m,) uint8: category of the player's hand
+    completions: int             # C(n - 6, 4): dealer completions of one situation
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    @property
+    def raw_situations(self) -> int:
+        """C(n, 5) x (n - 5): every (hand, up card) pair."""
+        n = len(self.cards)
+        return math.comb(n, HAND) * (n - HAND)
+
+
+def situation_classes(cards) -> tuple[np.ndarray, np.ndarray]:
+    """(keys, weights) of every (hand, up card) suit class of the deck, sorted by key.
+
+    The deck must hold the same ranks in each of its suits, and its suits must be the
+    first ones in the order c, d, h, s (so canonical keys stay inside the deck).
+    """
+    deck = np.array(sorted(cards), dtype=np.uint8)
+    n_suits = len({c % N_SUITS for c in cards})
+    hands = np.ascontiguousarray(stud_enum.five_card_hands(deck)[:, ::-1])       # cards descending
+    canonical = hands[(canonical_keys(hands, (HAND,)) == hands).all(axis=1)]
+    canonical = canonical[np.lexsort(canonical.T[::-1])]                          # by key bytes
+    ranks = (canonical // N_SUITS).astype(np.int64)
+    suits = canonical % N_SUITS
+    masks = np.stack([((suits == s) << ranks).sum(axis=1) for s in range(N_SUITS)], axis=1)
+    # Tie groups: canonical suits are ordered by descending mask, so equal masks are adjacent.
+    first = np.ones(masks.shape, dtype=bool)
+    first[:, 1:] = masks[:, 1:] != masks[:, :-1]
+    first[:, n_suits:] = False
+    group_size = np.zeros(masks.shape, dtype=np.int64)
+    for s in range(n_suits - 1, -1, -1):
+        continues = masks[:, s] == masks[:, s + 1] if s + 1 < n_suits else np.zeros(len(masks), dtype=bool)
+        group_size[:, s] = 1 + np.where(continues, group_size[:, s + 1] if s + 1 < n_suits else 0, 0)
+    factorial = np.array([math.factorial(k) for k in range(N_SUITS + 1)], dtype=np.int64)
+    orbit = math.factorial(n_suits) // np.prod(factorial[np.where(first, group_size, 0)], axis=1)
+    # Up cards: deck cards outside the hand whose suit opens its tie group.
+    up_ok = np.zeros((len(canonical), 52), dtype=bool)
+    up_ok[:, deck] = True
+    up_ok[np.arange(len(canonical))[:, None], canonical] = False
+    up_ok &= first[:, np.arange(52) % N_SUITS]
+    row, up = np.nonzero(up_ok)                  # row-major: by hand, then up card ascending
+    keys = np.empty((len(row), SITUATION), dtype=np.uint8)
+    keys[:, :HAND] = canonical[row]
+    keys[:, HAND] = up
+    weights = (orbit[row] * group_size[row, up % N_SUITS]).astype(np.uint8)
+    return keys, weights
+
+
+_CACHE: dict = {}
+
+
+def count_classes(cards, qualifier_rank: int, threads: int | None = None) -> SituationCounts:
+    """Every situation class of the deck with its dealer-completion counts (cached per process).
+
+    Checks that the classes cover every raw situation exactly once and, on the full deck,
+    that there are 5,649,150 of them.
+    """
+    cards = tuple(sorted(cards))
+    key = (cards, int(qualifier_rank))
+    if key in _CACHE:
+        return _CACHE[key]
+    keys, weights = situation_classes(cards)
+    n = len(cards)
+    if int(weights.sum(dtype=np.int64)) != math.comb(n, HAND) * (n - HAND):
+        raise AssertionError("situation classes do not cover every (hand, up card) situation exactly once")
+    if n == 52 and len(keys) != FULL_DECK_CLASSES:
+        raise AssertionError(f"{len(keys):,} situation classes on the full deck, expected {FULL_DECK_CLASSES:,}")
+    counts, player_rank, player_category = stud_enum.count_situations(
+        np.array(cards, dtype=np.uint8), keys, int(qualifier_rank), threads)
+    result = SituationCounts(cards=cards, qualifier_rank=int(qualifier_rank), keys=keys, weights=weights,
+                             counts=counts, player_rank=player_rank, player_category=player_category,
+                             completions=math.comb(n - SITUATION, 4))
+    _CACHE[key] = result
+    return result
+
+
+def cached_counts(cards, qualifier_rank: int) -> SituationCounts | None:
+    """This process's count for the deck and qualifier, if one was made (else None)."""
+    return _CACHE.get((tuple(sorted(cards)), int(qualifier_rank)))
+
+
+def clear_cache() -> None:
+    """Forget every count (the benchmark's "from nothing")."""
+    _CACHE.clear()

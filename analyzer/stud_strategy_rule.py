@@ -1,0 +1,308 @@
+"""The Caribbean Stud raise/fold rule a person can follow: data, evaluated by code, rendered in words.
+
+A rule is an ordered list of clauses; the first clause whose conditions all hold decides
+(raise or fold), and the last clause has no conditions.  Conditions come from a small
+vocabulary about what the player sees: his hand's category and rank, his cards by place
+(highest first), and the dealer's up card.  The same objects evaluate the rule on every
+situation class (numpy masks) and write its words, so the rule printed is the rule
+checked.
+
+`derive_rule` fits a rule of a fixed shape to the exact optimal table: which categories
+always raise, below which hand everything folds, and, in between, thresholds on the
+third and fourth cards depending on whether the up card pairs one of the player's
+cards; each threshold is the one whose total exact cost is least.  `check_rule`
+evaluates a rule on every class and lists every class where it differs from the optimal
+decision, with the exact cost.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from analyzer.cards import RANKS
+from analyzer.poker import CATEGORY_WORDS, ONE_PAIR
+from cython_ext import handeval
+
+HIGH_CARD = 0
+N_DISTINCT_HANDS = 7462              # dense hand ranks (handeval)
+N_RANKS = len(RANKS)
+NEVER = N_RANKS                      # a rank threshold no card reaches
+RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "ace")
+PLACE_NAMES = ("highest", "second", "third", "fourth", "fifth")
+RAISE, FOLD = "raise", "fold"
+
+
+@dataclass(frozen=True)
+class Features:
+    """What the player sees in each situation class, as arrays (one entry per class)."""
+
+    category: np.ndarray         # hand category 0..9
+    rank: np.ndarray             # dense hand rank 0..7461
+    ranks: np.ndarray            # (m, 5) card ranks by place, highest first
+    up_rank: np.ndarray          # rank of the dealer's up card
+    paired_place: np.ndarray     # place of the (highest) card of the up card's rank; -1 if none
+    pattern: np.ndarray          # what a rule may read: hand value (dense rank) x 13 + up rank
+
+    @classmethod
+    def of(cls, keys: np.ndarray, category: np.ndarray, rank: np.ndarray) -> "Features":
+        ranks = keys[:, :5] >> 2                           # keys hold the hand descending; rank = card // 4
+        up_rank = keys[:, 5] >> 2
+        paired = np.full(len(keys), -1, dtype=np.int8)
+        for place in range(4, -1, -1):                     # the highest paired place wins
+            paired[ranks[:, place] == up_rank] = place
+        # The dense rank fixes the category and the ranks by place (not the suits); with the up
+        # card's rank it is everything the rule's conditions read.
+        pattern = rank.astype(np.int32) * N_RANKS + up_rank
+        return cls(category=category, rank=rank, ranks=ranks, up_rank=up_rank, paired_place=paired,
+                   pattern=pattern)
+
+
+def rank_words(rank: int) -> str:
+    article = "an" if RANK_NAMES[rank] in ("ace", "8") else "a"
+    return f"{article} {RANK_NAMES[rank]}"
+
+
+def hand_words(ranks: tuple) -> str:
+    """'ace-king' for the leading ranks (12, 11)."""
+    return "-".join(RANK_NAMES[r] for r in ranks)
+
+
+# --- conditions ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CategoryAtLeast:
+    category: int
+
+    def holds(self, f: Features) -> np.ndarray:
+        return f.category >= self.category
+
+    def words(self) -> str:
+        return f"you hold {'a ' if self.category == ONE_PAIR else ''}{CATEGORY_WORDS[self.category]} or better"
+
+
+@dataclass(frozen=True)
+class HandBelow:
+    """A hand below the smallest high-card hand led by these ranks (e.g. (12, 11): below ace-king)."""
+
+    ranks: tuple
+
+    def threshold(self) -> int:
+        return handeval.dense_at_least(handeval.threshold_value(HIGH_CARD, list(self.ranks)))
+
+    def holds(self, f: Features) -> np.ndarray:
+        return f.rank < self.threshold()
+
+    def words(self) -> str:
+        return f"your hand is below {hand_words(self.ranks)}"
+
+
+@dataclass(frozen=True)
+class UpPairs:
+    """The up card pairs one of your cards at these places (an empty tuple: pairs none of them)."""
+
+    places: tuple
+
+    def holds(self, f: Features) -> np.ndarray:
+        if not self.places:
+            return f.paired_place < 0
+        return np.isin(f.paired_place, self.places)
+
+    def words(self) -> str:
+        if not self.places:
+            return "the up card pairs none of your cards"
+        names = [PLACE_NAMES[p] for p in self.places]
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+        return f"the up card pairs your {listed} card"
+
+
+@dataclass(frozen=True)
+class CardAtLeast:
+    place: int
+    rank: int
+
+    def holds(self, f: Features) -> np.ndarray:
+        return f.ranks[:, self.place] >= self.rank
+
+    def words(self) -> str:
+        return f"your {PLACE_NAMES[self.place]} card is {rank_words(self.rank)} or better"
+
+
+@dataclass(frozen=True)
+class UpBelowCard:
+    """The up card is at least `gap` ranks below your card at `place`."""
+
+    place: int
+    gap: int
+
+    def holds(self, f: Features) -> np.ndarray:
+        return f.up_rank.astype(np.int16) <= f.ranks[:, self.place].astype(np.int16) - self.gap
+
+    def words(self) -> str:
+        if self.gap == 1:
+            return f"the up card is below your {PLACE_NAMES[self.place]} card"
+        return f"the up card is at least {self.gap} ranks below your {PLACE_NAMES[self.place]} card"
+
+
+@dataclass(frozen=True)
+class Clause:
+    action: str                  # RAISE or FOLD
+    conditions: tuple = ()       # all must hold; () = always
+
+    def words(self, first: bool) -> str:
+        lead = self.action.capitalize() if first else f"Otherwise {self.action}"
+        if not self.conditions:
+            return f"{lead}."
+        return f"{lead} if {' and '.join(c.words() for c in self.conditions)}."
+
+
+@dataclass(frozen=True)
+class StrategyRule:
+    """Clauses in order; the first that holds decides."""
+
+    clauses: tuple
+
+    def raises(self, f: Features) -> np.ndarray:
+        decided = np.zeros(len(f.rank), dtype=bool)
+        raise_ = np.zeros(len(f.rank), dtype=bool)
+        for clause in self.clauses:
+            holds = ~decided
+            for condition in clause.conditions:
+                holds &= condition.holds(f)
+            raise_ |= holds & (clause.action == RAISE)
+            decided |= holds
+        if not decided.all():
+            raise AssertionError("a strategy rule must end with a clause that always holds")
+        return raise_
+
+    def words(self) -> list[str]:
+        return [clause.words(i == 0) for i, clause in enumerate(self.clauses)]
+
+    def as_data(self) -> list[dict]:
+        return [{"action": c.action,
+                 "conditions": [{"kind": type(k).__name__, **k.__dict__} for k in c.conditions]}
+                for c in self.clauses]
+
+
+# --- deriving a rule from the optimal table --------------------------------------------------
+
+def _cost(gain: np.ndarray, raise_: np.ndarray) -> int:
+    """Exact cost of a decision vector: the gains given up, in the gain's units."""
+    wrong = np.where(raise_, np.minimum(gain, 0), -np.maximum(gain, 0))
+    return -int(wrong.sum(dtype=np.int64))
+
+
+def derive_rule(f: Features, gain: np.ndarray) -> StrategyRule:
+    """The least-cost rule of the shape described in the module docstring.
+
+    gain: per class, weight x (EV of raising - EV of folding) as integer numerators
+    (positive: raising is better; 0: exactly equal).
+    """
+    # Categories that always raise: the lowest category from which no class folds.
+    category = 0
+    for c in range(int(f.category.max()), -1, -1):
+        if (gain[f.category >= c] < 0).any():
+            category = c + 1
+            break
+    clauses = [Clause(RAISE, (CategoryAtLeast(category),))] if category <= int(f.category.max()) else []
+    below = f.category < category
+    raised_below = below & (gain > 0)
+    if not raised_below.any():
+        return StrategyRule(tuple(clauses) + (Clause(FOLD),))
+    # Everything below the lowest raised hand's two leading ranks folds.
+    lowest = int(np.argmin(np.where(raised_below, f.rank, np.iinfo(np.int32).max)))
+    floor = HandBelow(tuple(int(r) for r in f.ranks[lowest, :2]))
+    clauses.append(Clause(FOLD, (floor,)))
+    band = below & ~floor.holds(f)
+    top, others, none = UpPairs((0, 1)), UpPairs((2, 3, 4)), UpPairs(())
+
+    def best(candidates, region):
+        """The candidate clause list of least exact cost on the classes in `region`.
+
+        Every candidate reads the hand's value and the up rank only, so it decides all classes
+        of a pattern alike:
+        each candidate is evaluated once per pattern, against the pattern's summed gains.
+        """
+        representatives, lost_if_raised, lost_if_folded = pattern_sums(f, gain, region)
+        costs = [int(np.where(StrategyRule(tuple(c) + (Clause(FOLD),)).raises(representatives),
+                              lost_if_raised, lost_if_folded).sum()) for c in candidates]
+        return candidates[int(np.argmin(costs))]
+
+    region = band & top.holds(f)
+    clauses += best([[Clause(RAISE, (top, CardAtLeast(2, t)))] if t < NEVER else [] for t in range(NEVER + 1)],
+                    region) + [Clause(FOLD, (top,))]
+    region = band & others.holds(f)
+    clauses += best([[Clause(RAISE, (others,))], []], region)
+    region = band & none.holds(f)
+    shapes = [[]]
+    for third in range(N_RANKS):
+        for fourth in range(N_RANKS + 1):
+            shape = []
+            if fourth < NEVER:
+                shape.append(Clause(RAISE, (none, CardAtLeast(2, third), CardAtLeast(3, fourth), UpBelowCard(3, 1))))
+            shape.append(Clause(RAISE, (none, CardAtLeast(2, third), UpBelowCard(3, 2))))
+            shapes.append(shape)
+    clauses += best(shapes, region)
+    return StrategyRule(tuple(clauses) + (Clause(FOLD),))
+
+
+def group_sums(groups: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
+    """Exact int64 sums of non-negative integer values by group.
+
+    np.bincount adds in float64, exact while every partial sum stays below 2**53; the
+    total bounds every partial sum, so it is checked first (else Python integers).
+    """
+    total = int(values.sum(dtype=np.int64)) if values.size else 0
+    if total < 2**53:
+        return np.bincount(groups, weights=values, minlength=n_groups).astype(np.int64)
+    sums = [0] * n_groups
+    for g, v in zip(groups.tolist(), values.tolist()):
+        sums[g] += v
+    return np.array(sums, dtype=object)
+
+
+def pattern_sums(f: Features, gain: np.ndarray, region: np.ndarray):
+    """(one representative class per rank pattern in region, gains lost by raising, by folding)."""
+    index = np.flatnonzero(region)
+    _, first, inverse = np.unique(f.pattern[index], return_index=True, return_inverse=True)
+    g = gain[index]
+    lost_if_raised = group_sums(inverse, -np.minimum(g, 0), len(first))
+    lost_if_folded = group_sums(inverse, np.maximum(g, 0), len(first))
+    return _subset(f, index[first]), lost_if_raised, lost_if_folded
+
+
+def _subset(f: Features, region: np.ndarray) -> Features:
+    return Features(category=f.category[region], rank=f.rank[region], ranks=f.ranks[region],
+                    up_rank=f.up_rank[region], paired_place=f.paired_place[region], pattern=f.pattern[region])
+
+
+# --- checking a rule against the optimal table ------------------------------------------------
+
+@dataclass(frozen=True)
+class RuleCheck:
+    """A rule checked on every situation class against the optimal decisions."""
+
+    rule: StrategyRule
+    raises: np.ndarray           # the rule's decision per class
+    exceptions: np.ndarray       # indices of classes where the rule's decision loses EV
+    cost: Fraction               # EV per ANTE the rule gives up against optimal play
+    best_rank_only_cost: Fraction  # the least any rule blind to suits (hand value + up rank) gives up
+    mixed_rank_patterns: int     # patterns (hand value + up rank) whose best play depends on suits
+
+
+def check_rule(rule: StrategyRule, f: Features, gain: np.ndarray, scale: int) -> RuleCheck:
+    """Evaluate `rule` on every class; `scale` turns summed gains into EV per ANTE (gain / scale)."""
+    raises = rule.raises(f)
+    wrong = (raises & (gain < 0)) | (~raises & (gain > 0))
+    cost = Fraction(int(np.abs(gain[wrong]).sum(dtype=np.int64)), scale)
+    # A rule that reads the hand's value and the up card's rank, not the suits, decides alike
+    # all classes with the same pattern.
+    pattern = f.pattern
+    n_patterns = N_DISTINCT_HANDS * N_RANKS
+    lost_if_raised = group_sums(pattern, -np.minimum(gain, 0), n_patterns)
+    lost_if_folded = group_sums(pattern, np.maximum(gain, 0), n_patterns)
+    best = np.minimum(lost_if_raised, lost_if_folded)
+    return RuleCheck(rule=rule, raises=raises, exceptions=np.flatnonzero(wrong), cost=cost,
+                     best_rank_only_cost=Fraction(int(best.sum(dtype=np.int64)), scale),
+                     mixed_rank_patterns=int((best > 0).sum()))

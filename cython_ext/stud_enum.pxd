@@ -1,0 +1,54 @@
+# Caribbean Stud enumeration: exact counts of the dealer's completions for (player hand, up card)
+# situations, by card removal over hands swept in poker order (see stud_enum.pyx).
+#
+# Positions, not cards: a deck is any set of 10..52 cards (a reduced deck keeps the same poker
+# rules); the kernel works on each card's position 0..n-1 in the deck, ascending.  A k-card
+# subset is indexed by its colex index sum_i C(p_i, i + 1) over its sorted positions p_0 < ...
+from cython_ext._types cimport uint8_t, uint16_t, uint32_t
+
+cdef enum:
+    HAND = 5                        # cards in a poker hand
+    N_COUNTER_TERMS = 26            # subsets S + {u} with |S| = 0..3 (1 + 5 + 10 + 10)
+    MAX_DECK = 52
+    MIN_DECK = 10                   # 5 player cards + the up card + 4 dealer cards
+
+# The deck's 5-card hands, built once per count: read-only during the sweep.
+cdef struct DeckTables:
+    int n_cards                     # cards in the deck, MIN_DECK..MAX_DECK
+    uint32_t n_hands                # C(n_cards, 5)
+    uint32_t binom[MAX_DECK + 1][6]  # binom[n][k] = C(n, k) (0 when k > n)
+    const uint16_t* hand_rank       # dense rank (handeval) of every 5-card hand, by colex index
+    const uint32_t* hands_by_rank   # every hand's 5 positions, 6 bits each, by ascending dense rank
+    const uint32_t* hand_start      # hands of dense rank r: hands_by_rank[hand_start[r] : hand_start[r + 1]]
+
+# One thread's counts of swept hands holding each card subset, by subset size.  The types
+# follow the bounds on a 52-card deck: a k-card subset lies in at most C(52 - k, 5 - k) hands.
+cdef struct Counters:
+    uint32_t* one                   # each card: at most C(51, 4) = 249,900
+    uint16_t* two                   # each 2-card subset: at most C(50, 3) = 19,600
+    uint16_t* three                 # each 3-card subset: at most C(49, 2) = 1,176
+    uint8_t* four                   # each 4-card subset: at most 48
+
+# The situations to count, grouped by the dense rank of the player's hand.
+cdef struct SituationTable:
+    Py_ssize_t count                # number of situations
+    const uint8_t* positions        # count x 6 positions: five player cards ascending, then the up card
+    const uint32_t* by_rank         # situation indices by ascending dense rank of the player's hand
+    const uint32_t* start           # player rank r: by_rank[start[r] : start[r + 1]]
+    int qualifier_rank              # the dealer qualifies with a dense rank >= this
+    uint32_t completions            # C(n_cards - 6, 4): the dealer's completions of one situation
+
+# One question about a situation (player hand P, up card u): the subsets S + {u}, S within P.
+cdef struct Terms:
+    uint32_t index[N_COUNTER_TERMS]  # colex index of S + {u} for |S| = 0..3: 1, 5, 10, 10 by size
+    uint16_t hand_rank[HAND]         # dense rank of the whole hand S + {u} for the five |S| = 4
+
+# One thread's share of the sweep: the situations table.by_rank[k] with k % n_threads == thread
+# (one share for the whole sweep, so no other thread reads what this one writes).  Its own
+# buffers: `counters` (zeroed) and `snapshot`; `scratch`, room for the Terms of its share of
+# the largest rank group.  out[4 * i + outcome] receives the counts DEALER_NOT_QUALIFIED /
+# PLAYER_WINS / PUSH_TIE / DEALER_WINS of situation i.  Threads share nothing writable, so
+# they run without any synchronisation.
+cdef void sweep_share(const DeckTables* deck, const SituationTable* table, int thread, int n_threads,
+                      Counters* counters, Counters* snapshot, Terms* scratch,
+                      uint32_t* out) noexcept nogil
