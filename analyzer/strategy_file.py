@@ -40,10 +40,11 @@ def pack_keys(keys: np.ndarray) -> np.ndarray:
     return packed
 
 
-def encode(header: dict, columns: dict[str, np.ndarray]) -> bytes:
+def encode(header: dict, columns: dict[str, np.ndarray], compresslevel: int = 6) -> bytes:
     """The file's bytes for `columns` (name -> array, keys first), with `header` completed.
 
     The header's "columns" entry is built here: name, dtype and width of each column.
+    `compresslevel` (gzip, 1..9) trades size for time; readers do not depend on it.
     """
     rows = {len(array) for array in columns.values()}
     if len(rows) != 1:
@@ -62,7 +63,7 @@ def encode(header: dict, columns: dict[str, np.ndarray]) -> bytes:
     for name, array in columns.items():
         body.write(np.ascontiguousarray(array).tobytes())
     compressed = io.BytesIO()
-    with gzip.GzipFile(fileobj=compressed, mode="wb", compresslevel=6, mtime=0, filename="") as stream:
+    with gzip.GzipFile(fileobj=compressed, mode="wb", compresslevel=compresslevel, mtime=0, filename="") as stream:
         stream.write(body.getvalue())
     return compressed.getvalue()
 
