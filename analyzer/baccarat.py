@@ -17,6 +17,7 @@ import numpy as np
 from analyzer import cards as cardtext
 from analyzer import strategy_file
 from analyzer.errors import InputError
+from analyzer.execution import Chunk, Executor, Part, SerialExecutor, Totals
 from analyzer.exact import decimal_str, figure, fraction_str, percent_str
 from analyzer import plots
 from analyzer.output import ResultFolder, json_bytes
@@ -311,16 +312,40 @@ def shoe_query(counts, rules: BaccaratRules) -> dict:
     return {"shoe": list(counts), "cards": sum(counts), "ev": evs, "best_bet": best}
 
 
-def effect_of_removal(rules: BaccaratRules) -> dict:
-    """Change of each bet's EV when one card of each value is removed from the full shoe."""
-    full = bet_rtps(rules.full_shoe(), rules)
-    effects = {}
+def analysis_shoes(rules: BaccaratRules) -> list[tuple]:
+    """The shoes an analysis counts: the full shoe, then one card of each value removed."""
+    shoes = [rules.full_shoe()]
     for value in range(N_VALUES):
         shoe = list(rules.full_shoe())
         shoe[value] -= 1
-        depleted = bet_rtps(shoe, rules)
-        effects[value] = {bet: depleted[bet] - full[bet] for bet in BETS}
-    return effects
+        shoes.append(tuple(shoe))
+    return shoes
+
+
+def _shoe_chunk(shared, rules: BaccaratRules, index: int, shoe: tuple) -> list:
+    return [Part("counts", count_outcomes(shoe, rules).reshape(1, -1), index)]
+
+
+def count_shoes(shoes: list, rules: BaccaratRules, executor: Executor | None = None, progress=None) -> list:
+    """Outcome counts (10, 10, 3) of each shoe, one chunk per shoe."""
+    exact_python = any(sum(shoe) ** 6 > INT63 for shoe in shoes)     # beyond int64: Python integers
+    totals = Totals({"counts": ((len(shoes), N_VALUES * N_VALUES * len(CARDS_DEALT)),
+                                object if exact_python else np.int64)})
+    executor = SerialExecutor() if exact_python or executor is None else executor
+    executor.run([Chunk(_shoe_chunk, (rules, i, shoe)) for i, shoe in enumerate(shoes)], totals, None, progress,
+                 "baccarat: shoes")
+    return [row.reshape(N_VALUES, N_VALUES, len(CARDS_DEALT)).astype(object) for row in totals["counts"]]
+
+
+def effect_of_removal(rules: BaccaratRules, counts: list | None = None) -> dict:
+    """Change of each bet's EV when one card of each value is removed from the full shoe.
+
+    counts: the outcome counts of analysis_shoes(rules), if already counted.
+    """
+    counts = counts or count_shoes(analysis_shoes(rules), rules)
+    rtps = [{bet: rtp_of(lines) for bet, lines in bet_lines(MainOutcomes.from_counts(c), rules).items()}
+            for c in counts]
+    return {value: {bet: rtps[value + 1][bet] - rtps[0][bet] for bet in BETS} for value in range(N_VALUES)}
 
 
 def commission_stakes(rules: BaccaratRules) -> list[Fraction]:
@@ -350,6 +375,7 @@ class BaccaratAnalysis:
     lines: dict
     effects: dict
     stake_rtps: list
+    shoe_counts: list          # outcome counts of analysis_shoes(rules)
 
     @property
     def shoe(self) -> tuple:
@@ -359,15 +385,16 @@ class BaccaratAnalysis:
         return rtp_of(self.lines[bet])
 
 
-def analyse(rule_file: RuleFile, rules: BaccaratRules) -> BaccaratAnalysis:
-    counts = count_outcomes(rules.full_shoe(), rules)
-    main = MainOutcomes.from_counts(counts)
+def analyse(rule_file: RuleFile, rules: BaccaratRules, executor: Executor | None = None,
+            progress=None) -> BaccaratAnalysis:
+    shoe_counts = count_shoes(analysis_shoes(rules), rules, executor, progress)
+    main = MainOutcomes.from_counts(shoe_counts[0])
     stake_rtps = []
     for stake in commission_stakes(rules):
         returned = banker_win_return(rules, stake)
         stake_rtps.append((stake, returned, rtp_of(bet_lines(main, rules, returned)["banker"])))
-    return BaccaratAnalysis(rule_file, rules, counts, main, bet_lines(main, rules),
-                            effect_of_removal(rules), stake_rtps)
+    return BaccaratAnalysis(rule_file, rules, shoe_counts[0], main, bet_lines(main, rules),
+                            effect_of_removal(rules, shoe_counts), stake_rtps, shoe_counts)
 
 
 def money(amount: Fraction) -> str:
@@ -525,12 +552,8 @@ def rules_from_strategy_header(header: dict) -> BaccaratRules:
 def strategy_file_bytes(analysis: BaccaratAnalysis) -> bytes:
     """Reference shoes (the full shoe, then one card of each value removed) with exact outcome counts."""
     rules = analysis.rules
-    shoes = [rules.full_shoe()]
-    for value in range(N_VALUES):
-        shoe = list(rules.full_shoe())
-        shoe[value] -= 1
-        shoes.append(tuple(shoe))
-    mains = [MainOutcomes.from_counts(count_outcomes(shoe, rules)) for shoe in shoes]
+    shoes = analysis_shoes(rules)
+    mains = [MainOutcomes.from_counts(counts) for counts in analysis.shoe_counts]
     order = sorted(range(len(shoes)), key=lambda i: shoes[i])
     header = {
         "game": GAME, "rule_set": analysis.rule_file.name, "rule_sha256": analysis.rule_file.sha256,
@@ -594,7 +617,8 @@ def write_results(analysis: BaccaratAnalysis, out_root, argv=None, checks: Check
     return publish_with_report(folder, lambda: report_content(analysis), checks, progress)
 
 
-def run(rule_path=None, out_root="results", argv=None, progress=None, checks: CheckOptions = CheckOptions()):
+def run(rule_path=None, out_root="results", argv=None, progress=None, executor: Executor | None = None,
+        checks: CheckOptions = CheckOptions()):
     """Analyse one rule file (default: the operator's), verify, and write its results folder."""
     rule_file, rules = load_rules(rule_path)
-    return write_results(analyse(rule_file, rules), out_root, argv, checks, progress)
+    return write_results(analyse(rule_file, rules, executor), out_root, argv, checks, progress)

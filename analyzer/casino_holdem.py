@@ -9,7 +9,6 @@ strategies the operator publishes, and writes the results folder.
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -18,6 +17,7 @@ import numpy as np
 
 from analyzer import strategy_file
 from analyzer.cards import CardError, card_str, check_disjoint, parse_cards
+from analyzer.execution import Chunk, Executor, Part, SerialExecutor, Totals, chunk_ranges, default_jobs
 from analyzer.exact import decimal_str, figure, fraction_str, percent_str, to_fraction
 from analyzer import plots
 from analyzer.output import ResultFolder, json_bytes
@@ -145,40 +145,48 @@ class SituationTable:
         return len(self.keys)
 
 
-def default_threads() -> int:
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+def _board_chunk(shared, deck: int, qualifier_rank: int, start: int, stop: int, threads: int) -> list:
+    """Pass 1 on canonical boards start..stop-1: their packed results, one row per board."""
+    boards = np.ascontiguousarray(shared["boards"][start:stop])
+    results = np.zeros((stop - start, holdem_enum.PAIRS), dtype=np.uint64)
+    holdem_enum.evaluate_boards(boards, deck, qualifier_rank, results, 0, stop - start, threads)
+    return [Part("results", results, start)]
 
 
-def _chunks(n: int, pieces: int):
-    bounds = np.linspace(0, n, min(n, pieces) + 1).round().astype(int)
-    return list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
+def _flop_chunk(shared, deck: int, start: int, stop: int, threads: int) -> list:
+    """Pass 2 on canonical flops start..stop-1: their (hole pair x category x outcome) counts."""
+    flops = np.ascontiguousarray(shared["flops"][start:stop])
+    counts = np.zeros((stop - start, holdem_enum.PAIRS * holdem_enum.COUNTS_PER_SITUATION), dtype=np.uint32)
+    holdem_enum.accumulate_flops(flops, deck, shared["board_class"], shared["board_perm"], shared["perm_pairs"],
+                                 shared["results"], counts, 0, stop - start, threads)
+    return [Part("counts", counts, start)]
 
 
-def count_situations(rules: HoldemRules, progress=None, threads: int | None = None) -> SituationTable:
-    """Run both passes of the kernel and collect one row per situation class."""
-    threads = threads or default_threads()
+def count_situations(rules: HoldemRules, progress=None, executor: Executor | None = None) -> SituationTable:
+    """Run both passes of the kernel as chunks and collect one row per situation class.
+
+    Pass 1's chunks are ranges of canonical boards, pass 2's ranges of canonical flops;
+    pass 2 reads pass 1's whole table, handed to every worker once.
+    """
+    executor = executor or SerialExecutor(default_jobs())
     deck = rules.deck_mask
     qualifier_rank = handeval.dense_at_least(rules.qualifier_value)
     board_class, board_perm, boards = holdem_enum.board_classes(deck)
-    results = np.zeros((len(boards), holdem_enum.PAIRS), dtype=np.uint64)
     every_flop = canonical_keys(np.array(list(combinations(rules.cards, 3)), dtype=np.uint8), (3,))
     flops, flop_orbits = np.unique(every_flop, axis=0, return_counts=True)
-    counts = np.zeros((len(flops), holdem_enum.PAIRS * holdem_enum.COUNTS_PER_SITUATION), dtype=np.uint32)
-    perm_pairs = holdem_enum.perm_pair_table()
-    board_chunks, flop_chunks = _chunks(len(boards), 40), _chunks(len(flops), 40)
-    bar = progress(total=len(board_chunks) + len(flop_chunks), desc="casino hold'em: boards, then flops",
-                   unit="chunk") if progress else None
-    for start, stop in board_chunks:
-        holdem_enum.evaluate_boards(boards, deck, qualifier_rank, results, start, stop, threads)
-        bar and bar.update()
-    for start, stop in flop_chunks:
-        holdem_enum.accumulate_flops(flops, deck, board_class, board_perm, perm_pairs, results, counts,
-                                     start, stop, threads)
-        bar and bar.update()
-    bar and bar.close()
-    del results, board_class, board_perm
+    pieces = max(8, 4 * executor.workers)
+    threads = executor.threads_per_chunk
+    pass1 = Totals({"results": ((len(boards), holdem_enum.PAIRS), np.uint64)})
+    executor.run([Chunk(_board_chunk, (deck, qualifier_rank, a, b, threads)) for a, b in chunk_ranges(len(boards), pieces)],
+                 pass1, {"boards": boards}, progress, "casino hold'em pass 1: boards")
+    shared = {"flops": flops, "board_class": board_class, "board_perm": board_perm,
+              "perm_pairs": holdem_enum.perm_pair_table(), "results": pass1["results"]}
+    pass2 = Totals({"counts": ((len(flops), holdem_enum.PAIRS * holdem_enum.COUNTS_PER_SITUATION), np.uint32)})
+    executor.run([Chunk(_flop_chunk, (deck, a, b, threads)) for a, b in chunk_ranges(len(flops), pieces)],
+                 pass2, shared, progress, "casino hold'em pass 2: flops")
+    del shared, pass1
     return _collect_classes(rules, flops, flop_orbits,
-                            counts.reshape(len(flops), holdem_enum.PAIRS, N_CATEGORIES * N_OUTCOMES))
+                            pass2["counts"].reshape(len(flops), holdem_enum.PAIRS, N_CATEGORIES * N_OUTCOMES))
 
 
 def _collect_classes(rules: HoldemRules, flops: np.ndarray, flop_orbits: np.ndarray,
@@ -405,9 +413,9 @@ class HoldemAnalysis:
         return self.total_weight * self.table.continuations
 
 
-def analyse(rule_file: RuleFile, rules: HoldemRules, progress=None, threads=None,
+def analyse(rule_file: RuleFile, rules: HoldemRules, progress=None, executor: Executor | None = None,
             aa_ratio: Fraction | None = None) -> HoldemAnalysis:
-    table = count_situations(rules, progress, threads)
+    table = count_situations(rules, progress, executor)
     if exact_sum(table.weights) != rules.raw_situations:
         raise AssertionError("situation classes do not cover every (hole, flop) situation exactly once")
     priced = price(table, rules)
@@ -694,8 +702,8 @@ def write_results(analysis: HoldemAnalysis, out_root, argv=None, checks: CheckOp
     return publish_with_report(folder, lambda: report_content(analysis), checks, progress)
 
 
-def run(rule_path=None, out_root="results", argv=None, progress=None, threads=None, aa_ratio=None,
-        checks: CheckOptions = CheckOptions()):
+def run(rule_path=None, out_root="results", argv=None, progress=None, executor: Executor | None = None,
+        aa_ratio=None, checks: CheckOptions = CheckOptions()):
     """Analyse one rule file (default: the operator's), verify, and write its results folder."""
     rule_file, rules = load_rules(rule_path)
-    return write_results(analyse(rule_file, rules, progress, threads, aa_ratio), out_root, argv, checks, progress)
+    return write_results(analyse(rule_file, rules, progress, executor, aa_ratio), out_root, argv, checks, progress)
