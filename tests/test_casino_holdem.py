@@ -34,7 +34,7 @@ def test_kernel_equals_brute_force_on_reduced_decks(tmp_path, ranks, suits):
     """Every raw situation of the reduced deck, dealt out in pure Python, equals its class's counts."""
     path = variant(tmp_path, [('ranks = "23456789TJQKA"', f'ranks = "{ranks}"'), ('suits = "cdhs"', f'suits = "{suits}"')])
     _, rules = holdem.load_rules(path)
-    table = holdem.count_situations(rules, threads=2)
+    table = holdem.count_situations(rules)
     row = {bytes(k): i for i, k in enumerate(table.keys)}
     brute = count_every_deal(list(rules.cards), (1, 2))        # qualifier: a pair of fours, (ONE_PAIR, rank 4)
     assert holdem.exact_sum(table.weights) == len(brute) == rules.raw_situations
