@@ -75,16 +75,33 @@ def situation_classes(cards) -> tuple[np.ndarray, np.ndarray]:
     factorial = np.array([math.factorial(k) for k in range(N_SUITS + 1)], dtype=np.int64)
     orbit = math.factorial(n_suits) // np.prod(factorial[np.where(first, group_size, 0)], axis=1)
     # Up cards: deck cards outside the hand whose suit opens its tie group.
+    card_suit = np.arange(52) % N_SUITS
     up_ok = np.zeros((len(canonical), 52), dtype=bool)
     up_ok[:, deck] = True
     up_ok[np.arange(len(canonical))[:, None], canonical] = False
-    up_ok &= first[:, np.arange(52) % N_SUITS]
-    row, up = np.nonzero(up_ok)                  # row-major: by hand, then up card ascending
-    keys = np.empty((len(row), SITUATION), dtype=np.uint8)
-    keys[:, :HAND] = canonical[row]
-    keys[:, HAND] = up
-    weights = (orbit[row] * group_size[row, up % N_SUITS]).astype(np.uint8)
+    up_ok &= first[:, card_suit]
+    per_hand = up_ok.sum(axis=1)
+    # Row-major order: by hand (already sorted by key), then up card ascending.
+    keys = np.empty((int(per_hand.sum()), SITUATION), dtype=np.uint8)
+    keys[:, :HAND] = np.repeat(canonical, per_hand, axis=0)
+    keys[:, HAND] = np.broadcast_to(np.arange(52, dtype=np.uint8), up_ok.shape)[up_ok]
+    weights = (orbit[:, None] * group_size[:, card_suit]).astype(np.uint8)[up_ok]
     return keys, weights
+
+
+def exact_group_sums(groups: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
+    """Exact sums of non-negative integer values by group (int64, or Python integers if need be).
+
+    np.bincount adds in float64, which is exact while every partial sum stays below 2**53;
+    the grand total bounds every partial sum, so it is checked first.
+    """
+    total = int(values.sum(dtype=np.int64)) if values.size else 0
+    if values.size and int(values.max()) * values.size < 2**63 and total < 2**53:
+        return np.bincount(groups, weights=values, minlength=n_groups).astype(np.int64)
+    sums = [0] * n_groups
+    for g, v in zip(groups.tolist(), values.tolist()):
+        sums[g] += v
+    return np.array(sums, dtype=object)
 
 
 _CACHE: dict = {}

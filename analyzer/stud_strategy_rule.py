@@ -23,6 +23,7 @@ import numpy as np
 
 from analyzer.cards import RANKS
 from analyzer.poker import CATEGORY_WORDS, ONE_PAIR
+from analyzer.stud_situations import exact_group_sums
 from cython_ext import handeval
 
 HIGH_CARD = 0
@@ -247,28 +248,13 @@ def derive_rule(f: Features, gain: np.ndarray) -> StrategyRule:
     return StrategyRule(tuple(clauses) + (Clause(FOLD),))
 
 
-def group_sums(groups: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
-    """Exact int64 sums of non-negative integer values by group.
-
-    np.bincount adds in float64, exact while every partial sum stays below 2**53; the
-    total bounds every partial sum, so it is checked first (else Python integers).
-    """
-    total = int(values.sum(dtype=np.int64)) if values.size else 0
-    if total < 2**53:
-        return np.bincount(groups, weights=values, minlength=n_groups).astype(np.int64)
-    sums = [0] * n_groups
-    for g, v in zip(groups.tolist(), values.tolist()):
-        sums[g] += v
-    return np.array(sums, dtype=object)
-
-
 def pattern_sums(f: Features, gain: np.ndarray, region: np.ndarray):
     """(one representative class per rank pattern in region, gains lost by raising, by folding)."""
     index = np.flatnonzero(region)
     _, first, inverse = np.unique(f.pattern[index], return_index=True, return_inverse=True)
     g = gain[index]
-    lost_if_raised = group_sums(inverse, -np.minimum(g, 0), len(first))
-    lost_if_folded = group_sums(inverse, np.maximum(g, 0), len(first))
+    lost_if_raised = exact_group_sums(inverse, -np.minimum(g, 0), len(first))
+    lost_if_folded = exact_group_sums(inverse, np.maximum(g, 0), len(first))
     return _subset(f, index[first]), lost_if_raised, lost_if_folded
 
 
@@ -300,8 +286,8 @@ def check_rule(rule: StrategyRule, f: Features, gain: np.ndarray, scale: int) ->
     # all classes with the same pattern.
     pattern = f.pattern
     n_patterns = N_DISTINCT_HANDS * N_RANKS
-    lost_if_raised = group_sums(pattern, -np.minimum(gain, 0), n_patterns)
-    lost_if_folded = group_sums(pattern, np.maximum(gain, 0), n_patterns)
+    lost_if_raised = exact_group_sums(pattern, -np.minimum(gain, 0), n_patterns)
+    lost_if_folded = exact_group_sums(pattern, np.maximum(gain, 0), n_patterns)
     best = np.minimum(lost_if_raised, lost_if_folded)
     return RuleCheck(rule=rule, raises=raises, exceptions=np.flatnonzero(wrong), cost=cost,
                      best_rank_only_cost=Fraction(int(best.sum(dtype=np.int64)), scale),

@@ -1,0 +1,388 @@
+"""Caribbean Stud: the card-removal kernel against brute force, reduced decks, symmetry, figures, files."""
+import gzip
+import itertools
+import json
+import random
+import re
+import subprocess
+import sys
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from analyzer import caribbean_stud as stud
+from analyzer import strategy_file
+from analyzer.cards import CardError, parse_cards
+from analyzer.isomorphism import canonical_groups
+from analyzer.reference import caribbean_stud as reference
+from analyzer.reference.poker import five_card_value
+from analyzer.rules import RuleError, builtin_rule_paths
+from analyzer.stud_situations import count_classes, situation_classes
+from cython_ext import handeval, stud_enum
+from cython_ext.isomorphism import canonical_keys
+
+FULL_DECK = np.arange(52, dtype=np.uint8)
+ACE_KING = handeval.dense_at_least(handeval.threshold_value(0, [12, 11]))
+ACE_KING_TUPLE = (0, 12, 11)                 # the same qualifier for the plain evaluator
+SUIT_PERMUTATIONS = list(itertools.permutations(range(4)))
+
+
+def variant(tmp_path, replacements, name="variant", standard=False):
+    text = builtin_rule_paths("caribbean-stud")[1 if standard else 0].read_text()
+    text = text.replace('rule_set = "operator"', f'rule_set = "{name}"').replace('rule_set = "standard"',
+                                                                                 f'rule_set = "{name}"')
+    for old, new in replacements:
+        assert old in text, old
+        text = text.replace(old, new)
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text)
+    return path
+
+
+def reduced_deck(tmp_path, ranks, suits, qualifier=None, name="small"):
+    replacements = [('ranks = "23456789TJQKA"', f'ranks = "{ranks}"'), ('suits = "cdhs"', f'suits = "{suits}"')]
+    if qualifier:
+        category, qranks = qualifier
+        replacements.append(('category = "high_card"\nranks = ["A", "K"]',
+                             f'category = "{category}"\nranks = {json.dumps(qranks)}'))
+    return variant(tmp_path, replacements, name)
+
+
+def rename(cards, perm):
+    return [(c // 4) * 4 + perm[c % 4] for c in cards]
+
+
+# --- the kernel ------------------------------------------------------------------------------
+
+def test_kernel_equals_compiled_brute_force_on_random_situations():
+    """300 random situations of the full deck, each dealt over all 163,185 dealer completions."""
+    rng = random.Random(4)
+    rows = np.array([rng.sample(range(52), 6) for _ in range(300)], dtype=np.uint8)
+    counts, ranks, categories = stud_enum.count_situations(FULL_DECK, rows, ACE_KING)
+    for row, got in zip(rows.tolist(), counts.tolist()):
+        assert tuple(got) == stud_enum.brute_force_situation(FULL_DECK, row[:5], row[5], ACE_KING)
+        assert sum(got) == 163_185
+
+
+@pytest.mark.parametrize("hand,up", [("Ah Kd 9s 5c 2h", "Qd"), ("Ac Kc Qc Jc 9c", "Tc"), ("7s 7h 7d 2c 2s", "Kh"),
+                                     ("As Kd Qh 4c 3s", "Kc")])
+def test_kernel_equals_plain_python_loop(hand, up):
+    """A plain Python loop over every completion (compiled evaluator, no card-removal arithmetic)."""
+    cards = parse_cards(hand, 5)
+    up_card = parse_cards(up, 1)[0]
+    counts, _, _ = stud_enum.count_situations(FULL_DECK, np.array([cards + [up_card]], dtype=np.uint8), ACE_KING)
+
+    def value(five):
+        return handeval.dense(handeval.evaluate(five))
+    plain = reference.deal_every_completion(cards, up_card, range(52), ACE_KING, value_of=value)
+    assert tuple(counts[0].tolist()) == plain
+
+
+@pytest.mark.parametrize("qualifier", [ACE_KING, handeval.dense_at_least(handeval.threshold_value(1, [2])), 0, 7461])
+def test_kernel_follows_the_qualifier(qualifier):
+    rng = random.Random(qualifier)
+    rows = np.array([rng.sample(range(52), 6) for _ in range(40)], dtype=np.uint8)
+    counts, _, _ = stud_enum.count_situations(FULL_DECK, rows, qualifier)
+    for row, got in zip(rows.tolist(), counts.tolist()):
+        assert tuple(got) == stud_enum.brute_force_situation(FULL_DECK, row[:5], row[5], qualifier)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_thread_count_does_not_change_counts(threads):
+    rng = random.Random(9)
+    rows = np.array([rng.sample(range(52), 6) for _ in range(500)], dtype=np.uint8)
+    one, _, _ = stud_enum.count_situations(FULL_DECK, rows, ACE_KING, 1)
+    many, _, _ = stud_enum.count_situations(FULL_DECK, rows, ACE_KING, threads)
+    assert (one == many).all()
+
+
+def test_suit_renaming_gives_equal_counts():
+    rng = random.Random(5)
+    base = [rng.sample(range(52), 6) for _ in range(40)]
+    rows = np.array([rename(row, perm) for row in base for perm in SUIT_PERMUTATIONS], dtype=np.uint8)
+    counts, _, _ = stud_enum.count_situations(FULL_DECK, rows, ACE_KING)
+    per_situation = counts.reshape(len(base), len(SUIT_PERMUTATIONS), 4)
+    assert (per_situation == per_situation[:, :1, :]).all()
+
+
+@pytest.mark.parametrize("rows,problem", [
+    ([[0, 1, 2, 3, 4, 4]], "card twice"),
+    ([[0, 1, 2, 3, 4, 52]], "outside the deck"),
+])
+def test_kernel_refuses_bad_situations(rows, problem):
+    with pytest.raises(ValueError, match=problem):
+        stud_enum.count_situations(FULL_DECK, np.array(rows, dtype=np.uint8), ACE_KING)
+
+
+def test_kernel_refuses_a_deck_too_small():
+    with pytest.raises(ValueError, match="10 to 52 cards"):
+        stud_enum.count_situations(np.arange(9, dtype=np.uint8), np.zeros((0, 6), dtype=np.uint8), ACE_KING)
+
+
+# --- reduced decks: the whole game by brute force -----------------------------------------------
+
+REDUCED = [("9TJQKA", "cd", None, ACE_KING_TUPLE),                       # flushes, straights, royal
+           ("9TJQKA", "cd", ("one_pair", ["T"]), (1, 8)),                # another qualifier
+           ("QKA", "cdhs", ("two_pair", ["K"]), (2, 11)),                # quads, full houses; no high card
+           ("23456A", "cd", None, ACE_KING_TUPLE)]                       # the wheel
+
+
+@pytest.mark.parametrize("ranks,suits,qualifier,qualifier_tuple", REDUCED,
+                         ids=[f"{r}-{s}-{q[0] if q else 'AK'}" for r, s, q, _ in REDUCED])
+def test_whole_reduced_game_equals_brute_force(tmp_path, ranks, suits, qualifier, qualifier_tuple):
+    """Every hand, up card and completion of a tiny deck in plain Python: the counts of every
+    situation equal its class's, and the optimal EV and raise probability equal the analysis's."""
+    stud._PACKED.clear()
+    rule_file, rules = stud.load_rules(reduced_deck(tmp_path, ranks, suits, qualifier))
+    table = count_classes(rules.cards, rules.qualifier_rank, threads=2)
+    game = reference.whole_game(rules.cards, qualifier_tuple)
+    assert int(table.weights.sum()) == len(game) == table.raw_situations
+    row = {bytes(k): i for i, k in enumerate(table.keys)}
+    for (hand, up), counts in game.items():
+        key = bytes(c for group in canonical_groups((list(hand), [up])) for c in group)
+        assert tuple(table.counts[row[key]].tolist()) == counts, (hand, up)
+        assert table.player_category[row[key]] == five_card_value(hand)[0]
+    analysis = stud.analyse(rule_file, rules)
+    ev, p_raise = reference.optimal_ev(game, rules.net)
+    assert analysis.strategies["optimal"].ev == ev
+    assert analysis.strategies["optimal"].p_raise == p_raise
+
+
+def test_reduced_deck_keys_are_canonical(tmp_path):
+    _, rules = stud.load_rules(reduced_deck(tmp_path, "9TJQKA", "cdh"))
+    keys, weights = situation_classes(rules.cards)
+    assert (canonical_keys(keys, (5, 1)) == keys).all()
+    assert len(np.unique(strategy_file.pack_keys(keys))) == len(keys)
+    n = len(rules.cards)
+    assert int(weights.sum()) == len(list(itertools.combinations(range(n), 5))) * (n - 5)
+
+
+# --- the full deck -----------------------------------------------------------------------------
+
+def test_situation_classes_of_the_full_deck():
+    keys, weights = situation_classes(range(52))
+    assert len(keys) == 5_649_150
+    assert int(weights.sum(dtype=np.int64)) == 122_151_120
+    assert weights.max() == 24
+    assert (canonical_keys(keys, (5, 1)) == keys).all()
+    packed = strategy_file.pack_keys(keys)
+    assert (packed[1:] > packed[:-1]).all()                 # sorted by key bytes, no duplicates
+    assert len(np.unique(strategy_file.pack_keys(canonical_keys(np.ascontiguousarray(keys[:, :5]), (5,))))) == 134_459
+
+
+@pytest.fixture(scope="session")
+def stud_analyses():
+    """Both built-in rule sets, counted once (a few seconds on two cores)."""
+    return {rule_file.name: stud.analyse(rule_file, rules)
+            for rule_file, rules in (stud.load_rules(path) for path in builtin_rule_paths("caribbean-stud"))}
+
+
+def test_every_class_counts_every_completion(stud_analyses):
+    table = stud_analyses["standard"].table
+    assert len(table) == 5_649_150
+    assert (table.counts.sum(axis=1, dtype=np.int64) == 163_185).all()
+    assert table is stud_analyses["operator"].table            # one count for both rule sets
+
+
+def test_published_standard_figures(stud_analyses):
+    optimal = stud_analyses["standard"].strategies["optimal"]
+    assert stud.percent_str(optimal.house_edge, 3) == "5.224%"
+    assert stud.percent_str(optimal.p_raise, 2) == "52.23%"
+    summary = stud.summary(stud_analyses["standard"])
+    assert summary["published"]["house_edge"]["agrees"] and summary["published"]["raise_probability"]["agrees"]
+
+
+def test_exact_figures_are_pinned(stud_analyses):
+    standard = stud_analyses["standard"].strategies["optimal"]
+    operator = stud_analyses["operator"].strategies["optimal"]
+    assert standard.house_edge == Fraction(142031221, 2718662100)
+    assert standard.p_raise == Fraction(5316167, 10179260)
+    assert operator.p_raise == standard.p_raise                # the bonus column never changes a decision here
+    assert operator.house_edge < standard.house_edge
+    assert standard.element_of_risk == standard.house_edge / (1 + 2 * standard.p_raise)
+    assert standard.rtp == 1 - standard.element_of_risk
+
+
+def test_optimal_beats_every_simple_strategy(stud_analyses):
+    for analysis in stud_analyses.values():
+        st = analysis.strategies
+        for name in stud.SIMPLE_STRATEGIES:
+            assert st["optimal"].ev > st[name].ev
+        assert st["raise_everything"].p_raise == 1
+        # raising a pair or better is a subset of raising ace-king or better
+        assert st["raise_pair_or_better"].p_raise < st["raise_ace_king_or_better"].p_raise
+
+
+def test_figures_equal_a_direct_sum(stud_analyses):
+    """EV of raising everything, recomputed class by class from the counts in Fractions (a sample)."""
+    analysis = stud_analyses["operator"]
+    table, rules = analysis.table, analysis.rules
+    rng = random.Random(2)
+    for i in rng.sample(range(len(table)), 200):
+        counts = table.counts[i].tolist()
+        expected = sum(Fraction(n, 163_185) * rules.net(int(table.player_category[i]), o) for o, n in enumerate(counts))
+        assert Fraction(int(analysis.priced.ev_raise[i]), analysis.priced.denominator) == expected
+
+
+def test_par_lines_cover_every_deal_and_give_the_ev(stud_analyses):
+    for analysis in stud_analyses.values():
+        lines = stud.par_lines(analysis)
+        total = analysis.total_deals
+        assert total == 122_151_120 * 163_185
+        assert sum(line["combinations"] for line in lines) == total
+        ev = sum(Fraction(line["combinations"], total) * line["net"] for line in lines)
+        assert ev == analysis.strategies["optimal"].ev
+
+
+def test_rule_in_words_is_checked_against_the_optimal_table(stud_analyses):
+    for analysis in stud_analyses.values():
+        check, st = analysis.rule_check, analysis.strategies
+        words = check.rule.words()
+        assert words[0] == "Raise if you hold a pair or better."
+        assert words[1] == "Otherwise fold if your hand is below ace-king."
+        assert words[-1] == "Otherwise fold."
+        # the stated cost is exactly the EV lost against optimal play
+        assert check.cost == st["optimal"].ev - st["rule_in_words"].ev
+        assert 0 <= check.best_rank_only_cost <= check.cost
+        raise_, _ = analysis.priced.optimal()
+        differs = np.flatnonzero(check.raises != raise_)
+        assert (differs == check.exceptions).all()
+        assert len(check.exceptions) < 10_000                  # a handful of patterns, listed one by one
+
+
+def test_progressive_hand_counts_and_break_even(stud_analyses):
+    prog = stud_analyses["operator"].progressive
+    assert prog.counts == [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 36, 4]
+    # independent arithmetic: stake 0.50, nothing returned but the listed amounts
+    fixed = Fraction(36 * 1250 + 624 * 250 + 3744 * 25 + 5108 * 15 + 10200 * 3 + 54912 * 2, 2_598_960)
+    break_even = (Fraction(1, 2) - fixed) / Fraction(4, 2_598_960)
+    assert prog.break_even == break_even
+    levels = dict(prog.table)
+    assert levels[Fraction(100000)] == (fixed + Fraction(4, 2_598_960) * 100000) / Fraction(1, 2)
+    assert str(prog.rtp) == "J/324870 + 6091/15470"
+
+
+def test_progressive_stake_returned_switch(tmp_path):
+    path = variant(tmp_path, [("stake_returned_with_win = false", "stake_returned_with_win = true")])
+    rule_file, rules = stud.load_rules(path)
+    table = count_classes(rules.cards, rules.qualifier_rank)
+    returned = stud.progressive_figures(table, rules.progressive)
+    plain = stud.progressive_figures(table, stud.load_rules()[1].progressive)
+    winners = 4 + 36 + 624 + 3744 + 5108 + 10200 + 54912
+    assert returned.rtp - plain.rtp == stud.sympy.Rational(winners, 2_598_960)
+
+
+# --- advise ----------------------------------------------------------------------------------
+
+def test_advise_answers_exactly(stud_analyses):
+    answer = stud.advise("Ah Kd 9s 5c 2h", "Qd")
+    assert answer.decision == "fold" and answer.ev_fold == -1
+    assert sum(answer.counts) == 163_185
+    analysis = stud_analyses["operator"]
+    key = np.array([[c for g in canonical_groups((parse_cards("Ah Kd 9s 5c 2h"), parse_cards("Qd"))) for c in g]],
+                   dtype=np.uint8)
+    row = int(np.searchsorted(strategy_file.pack_keys(analysis.table.keys), strategy_file.pack_keys(key)[0]))
+    assert answer.ev_raise == Fraction(int(analysis.priced.ev_raise[row]), analysis.priced.denominator)
+    assert stud.advise("Ah Ad 9s 5c 2h", "Qd").decision == "raise"
+
+
+def test_advise_without_a_cached_count_uses_the_kernel(monkeypatch):
+    monkeypatch.setattr(stud, "cached_counts", lambda cards, rank: None)
+    direct = stud.advise("As Kd Qh 4c 3s", "Kc")
+    hand, up = parse_cards("As Kd Qh 4c 3s"), parse_cards("Kc")[0]
+    counts = stud_enum.brute_force_situation(FULL_DECK, hand, up, ACE_KING)
+    assert direct.counts == counts
+
+
+@pytest.mark.parametrize("hand,up,problem", [
+    ("Ah Kd 9s 5c", "Qd", "needs 5 card(s)"),
+    ("Ah Kd 9s 5c 2h", "Qd Js", "needs 1 card(s)"),
+    ("Ah Kd 9s 5c 5c", "Qd", "appears twice"),
+    ("Ah Kd 9s 5c 2h", "Ah", "appears in both"),
+    ("Ah Kd 9s 5c 1h", "Qd", "is not a card"),
+    ("Ah Kd 9s 5c 2x", "Qd", "suit 'x'"),
+])
+def test_advise_refuses_bad_cards(hand, up, problem):
+    with pytest.raises(CardError, match=re.escape(problem)):
+        stud.advise(hand, up)
+
+
+# --- rule files ----------------------------------------------------------------------------
+
+def test_builtin_rule_sets():
+    paths = builtin_rule_paths("caribbean-stud")
+    assert [p.name for p in paths] == ["caribbean_stud.toml", "caribbean_stud.standard.toml"]
+    (_, operator), (_, standard) = (stud.load_rules(p) for p in paths)
+    assert operator.raise_pays[9] == 200 and operator.raise_pays_not_qualified[9] == 100
+    assert standard.raise_pays[:7] == (1, 1, 2, 3, 4, 5, 7) and not any(standard.raise_pays_not_qualified)
+    assert operator.qualifier_rank == ACE_KING and operator.raise_size == 2
+    assert operator.progressive.stake == Fraction(1, 2) and operator.progressive.jackpot_share[9] == 1
+
+
+BAD = [
+    ("unknown key", "size = 2", "size = 2\ncolour = 1", "raise.colour", "unknown key"),
+    ("negative pay", "royal_flush = 200", "royal_flush = -200", "raise_pays.royal_flush", "must not be below 0"),
+    ("missing pay", "two_pair = 2\n", "", "raise_pays.two_pair", "missing key"),
+    ("bad qualifier rank", 'ranks = ["A", "K"]', 'ranks = ["A", "X"]', "qualifier.ranks", "ranks are"),
+    ("bad category", 'category = "high_card"', 'category = "flush_draw"', "qualifier.category", "must be one of"),
+    ("share above 1", "royal_flush = 1 ", "royal_flush = 2 ", "progressive.jackpot_share.royal_flush", "above 1"),
+    ("bad switch", "stake_returned_with_win = false", 'stake_returned_with_win = "no"',
+     "progressive.stake_returned_with_win", "true or false"),
+    ("deck too small", 'ranks = "23456789TJQKA"', 'ranks = "AK"', "deck", "cannot deal a round"),
+    ("bad suits", 'suits = "cdhs"', 'suits = "hs"', "deck.suits", "first suits"),
+]
+
+
+@pytest.mark.parametrize("case,old,new,key,problem", BAD, ids=[b[0] for b in BAD])
+def test_bad_rule_file_is_refused(tmp_path, case, old, new, key, problem):
+    path = variant(tmp_path, [(old, new)])
+    with pytest.raises(RuleError) as caught:
+        stud.load_rules(path)
+    message = str(caught.value)
+    assert str(path) in message and f"key '{key}'" in message and problem in message
+
+
+# --- files and the command line ----------------------------------------------------------------
+
+def test_results_folder_and_strategy_file(stud_analyses, tmp_path):
+    analysis = stud_analyses["standard"]
+    folder = stud.write_results(analysis, tmp_path, ["caribbean-stud"])
+    assert folder == tmp_path / "caribbean_stud" / "standard"
+    names = {p.name for p in folder.iterdir()}
+    assert {"summary.json", "par_sheet.md", "par_sheet.csv", "strategy.bin.gz", "strategy_rule.md",
+            "strategy_rule_exceptions.csv", "progressive_rtp_by_jackpot.csv", "manifest.json", "rules.toml"} <= names
+    header, columns = strategy_file.decode((folder / "strategy.bin.gz").read_bytes())
+    assert header["game"] == "caribbean-stud" and header["rule_set"] == "standard"
+    assert header["rows"] == 5_649_150 and header["actions"] == ["fold", "raise"]
+    assert header["denominator"] == 163_185 and header["ev_fold"] == -163_185
+    assert header["rule_sha256"] == analysis.rule_file.sha256
+    assert columns["key"].shape == (5_649_150, 6) and int(columns["weight"].sum(dtype=np.int64)) == 122_151_120
+    ev = columns["ev_raise"]
+    assert ((columns["decision"] == 1) == (ev > -163_185)).all()
+    total = int((columns["weight"].astype(np.int64) * np.maximum(ev, -163_185)).sum())
+    assert Fraction(total, 122_151_120 * 163_185) == analysis.strategies["optimal"].ev
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["strategies"]["optimal"]["house_edge_per_ante"]["exact"] == "142031221/2718662100"
+    assert "Raise if you hold a pair or better." in (folder / "strategy_rule.md").read_text()
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True, text=True)
+
+
+def test_cli_on_a_reduced_deck(tmp_path):
+    path = reduced_deck(tmp_path, "9TJQKA", "cd")
+    run = run_cli("caribbean-stud", "--rules", str(path), "--out", str(tmp_path / "out"), "--quiet")
+    assert run.returncode == 0, run.stderr
+    summary = json.loads((tmp_path / "out" / "caribbean_stud" / "small" / "summary.json").read_text())
+    assert summary["enumeration"]["situations"] == str(792 * 7)
+
+
+def test_cli_help_and_bad_rule_file(tmp_path):
+    run = run_cli("caribbean-stud", "--help")
+    assert run.returncode == 0 and "usage: analyzer caribbean-stud" in run.stdout
+    bad = variant(tmp_path, [("royal_flush = 200", "royal_flush = -1")])
+    run = run_cli("caribbean-stud", "--rules", str(bad), "--out", str(tmp_path / "out"))
+    assert run.returncode == 2 and "raise_pays.royal_flush" in run.stderr
+    assert not (tmp_path / "out").exists()
