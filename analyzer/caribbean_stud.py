@@ -198,7 +198,12 @@ def price(table: SituationCounts, rules: StudRules) -> Priced:
         nets64 = nets.astype(np.int64)
         ev = np.zeros(len(table), dtype=np.int64)
         for outcome in range(N_OUTCOMES):
-            ev += table.counts[:, outcome] * nets64[:, outcome][category]
+            column = nets64[:, outcome]
+            if (column == column[0]).all():          # the same for every hand: no lookup by category
+                if column[0]:
+                    ev += table.counts[:, outcome] * column[0]
+            else:
+                ev += table.counts[:, outcome] * np.take(column, category)
         gain = weights * (ev + denominator)
     else:
         ev = sum(table.counts[:, o].astype(object) * nets[category, o] for o in range(N_OUTCOMES))
@@ -417,7 +422,7 @@ def analyse(rule_file: RuleFile, rules: StudRules, threads: int | None = None, p
     table = count_classes(rules.cards, rules.qualifier_rank, threads)
     _step(progress, f"{rule_file.name}: prices")
     priced = price(table, rules)
-    features = Features.of(table.keys, table.player_category, table.player_rank)
+    features = features_of(table)
     gain = priced.gain
     scale = table.raw_situations * priced.denominator
     _step(progress, f"{rule_file.name}: rule in words")
@@ -425,6 +430,16 @@ def analyse(rule_file: RuleFile, rules: StudRules, threads: int | None = None, p
     _step(progress, f"{rule_file.name}: figures")
     return StudAnalysis(rule_file, rules, priced, rule_check, strategies(priced, rule_check),
                         progressive_figures(table, rules.progressive))
+
+
+_FEATURES: dict = {}
+
+
+def features_of(table: SituationCounts) -> Features:
+    """What the player sees in each class (made once per count, shared by the rule sets)."""
+    if _FEATURES.get("table") is not table:
+        _FEATURES.update(table=table, features=Features.of(table.keys, table.player_category, table.player_rank))
+    return _FEATURES["features"]
 
 
 def _step(progress, description: str) -> None:

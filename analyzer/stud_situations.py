@@ -95,8 +95,7 @@ def exact_group_sums(groups: np.ndarray, values: np.ndarray, n_groups: int) -> n
     np.bincount adds in float64, which is exact while every partial sum stays below 2**53;
     the grand total bounds every partial sum, so it is checked first.
     """
-    total = int(values.sum(dtype=np.int64)) if values.size else 0
-    if values.size and int(values.max()) * values.size < 2**63 and total < 2**53:
+    if values.size and int(values.max()) * values.size < 2**63 and int(values.sum(dtype=np.int64)) < 2**53:
         return np.bincount(groups, weights=values, minlength=n_groups).astype(np.int64)
     sums = [0] * n_groups
     for g, v in zip(groups.tolist(), values.tolist()):

@@ -108,7 +108,9 @@ class UpPairs:
     def holds(self, f: Features) -> np.ndarray:
         if not self.places:
             return f.paired_place < 0
-        return np.isin(f.paired_place, self.places)
+        chosen = np.zeros(6, dtype=bool)          # by paired place + 1 (0: pairs nothing)
+        chosen[[p + 1 for p in self.places]] = True
+        return chosen[f.paired_place + 1]
 
     def words(self) -> str:
         if not self.places:

@@ -25,7 +25,7 @@ cimport cython
 from cython.parallel cimport prange
 from libc.string cimport memcpy, memset
 
-from cython_ext._types cimport (card_t, handval_t, int64_t, uint8_t, uint16_t, uint32_t, N_CARDS,
+from cython_ext._types cimport (card_t, handval_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, N_CARDS,
                                 DEALER_NOT_QUALIFIED, PLAYER_WINS, PUSH_TIE, DEALER_WINS, N_OUTCOMES)
 from cython_ext.handeval cimport eval_cards, dense_rank, hand_category, N_DISTINCT_HANDS
 
@@ -419,40 +419,54 @@ def count_situations(deck_cards, situations, int qualifier_rank, n_threads=None)
     return counts, player_rank, player_category
 
 
+cdef inline uint8_t convert_row(const DeckTables* deck, const uint8_t* row, const uint8_t* position,
+                                const uint8_t* hand_category_of, uint8_t* positions, uint16_t* player_rank,
+                                uint8_t* player_category) noexcept nogil:
+    """One situation: cards -> deck positions (the player's ascending), the player's rank and
+    category looked up by the hand's colex index.  Returns 1 for a card outside the deck or twice."""
+    cdef int j, l
+    cdef uint8_t p[SITUATION]
+    cdef uint8_t tmp
+    cdef uint64_t seen = 0
+    cdef uint32_t index = 0
+    for j in range(SITUATION):
+        if row[j] >= N_CARDS or position[row[j]] == NOT_IN_DECK or (seen >> row[j]) & 1:
+            return 1
+        seen |= (<uint64_t>1) << row[j]
+        p[j] = position[row[j]]
+    if p[0] > p[1] and p[1] > p[2] and p[2] > p[3] and p[3] > p[4]:   # descending, as class keys are
+        tmp = p[0]
+        p[0] = p[4]
+        p[4] = tmp
+        tmp = p[1]
+        p[1] = p[3]
+        p[3] = tmp
+    else:
+        for j in range(1, HAND):               # insertion sort of the five player positions
+            tmp = p[j]
+            l = j - 1
+            while l >= 0 and p[l] > tmp:
+                p[l + 1] = p[l]
+                l -= 1
+            p[l + 1] = tmp
+    for j in range(SITUATION):
+        positions[j] = p[j]
+    for j in range(HAND):
+        index += deck.binom[p[j]][j + 1]
+    player_rank[0] = deck.hand_rank[index]
+    player_category[0] = hand_category_of[index]
+    return 0
+
+
 cdef void convert_situations(const DeckTables* deck, const uint8_t[:, ::1] rows,
                              const uint8_t[::1] position, const uint8_t* hand_category_of,
                              uint8_t[:, ::1] positions, uint16_t[::1] player_rank,
                              uint8_t[::1] player_category, uint8_t[::1] bad) noexcept nogil:
-    """Cards -> deck positions (the player's ascending) and the player's rank and category,
-    looked up by the hand's colex index; bad[i] = 1 for a card outside the deck or twice."""
+    """Every situation converted (threads share the rows); bad[i] = 1 marks a malformed one."""
     cdef Py_ssize_t i
-    cdef int j, l
-    cdef uint8_t tmp
-    cdef uint32_t index
     for i in prange(rows.shape[0], schedule="static"):
-        bad[i] = 0
-        for j in range(SITUATION):
-            if rows[i, j] >= N_CARDS or position[rows[i, j]] == NOT_IN_DECK:
-                bad[i] = 1
-            else:
-                positions[i, j] = position[rows[i, j]]
-            for l in range(j):
-                if rows[i, l] == rows[i, j]:
-                    bad[i] = 1
-        if bad[i]:
-            continue
-        for j in range(1, HAND):                  # insertion sort of the five player positions
-            tmp = positions[i, j]
-            l = j - 1
-            while l >= 0 and positions[i, l] > tmp:
-                positions[i, l + 1] = positions[i, l]
-                l = l - 1
-            positions[i, l + 1] = tmp
-        index = 0
-        for j in range(HAND):
-            index = index + deck.binom[positions[i, j]][j + 1]
-        player_rank[i] = deck.hand_rank[index]
-        player_category[i] = hand_category_of[index]
+        bad[i] = convert_row(deck, &rows[i, 0], &position[0], hand_category_of, &positions[i, 0],
+                             &player_rank[i], &player_category[i])
 
 
 # --- helpers for the analysis and its tests ----------------------------------------------------
