@@ -65,11 +65,11 @@ SCHEMA = table({
 }, optional=("published",))
 
 # Simple strategies to compare with the optimal one: raise with this hand or better
-# (the qualifier's vocabulary: a category and its leading ranks).
+# (the qualifier's vocabulary: a category and its leading ranks), and how to say so.
 SIMPLE_STRATEGIES = {
-    "raise_pair_or_better": {"category": "one_pair", "ranks": []},
-    "raise_ace_king_or_better": {"category": "high_card", "ranks": ["A", "K"]},
-    "raise_everything": {"category": "high_card", "ranks": []},
+    "raise_pair_or_better": ({"category": "one_pair", "ranks": []}, "raise with a pair or better"),
+    "raise_ace_king_or_better": ({"category": "high_card", "ranks": ["A", "K"]}, "raise with ace-king or better"),
+    "raise_everything": ({"category": "high_card", "ranks": []}, "raise every hand"),
 }
 
 
@@ -264,9 +264,8 @@ def strategies(priced: Priced, rule_check: RuleCheck) -> dict:
     raise_, _ = priced.optimal()
     out = {"optimal": figures(priced, "optimal", "raise exactly when raising beats folding (exact ties fold)",
                               raise_)}
-    for name, hand in SIMPLE_STRATEGIES.items():
-        words = "everything" if not hand["ranks"] and hand["category"] == "high_card" else qualifier_words(hand)
-        out[name] = figures(priced, name, f"raise with {words}", hand_at_least(table, hand))
+    for name, (hand, words) in SIMPLE_STRATEGIES.items():
+        out[name] = figures(priced, name, words, hand_at_least(table, hand))
     out["rule_in_words"] = figures(priced, "rule_in_words", "the derived rule in words (strategy_rule.md)",
                                    rule_check.raises)
     return out
@@ -660,8 +659,8 @@ def par_markdown(analysis: StudAnalysis) -> str:
     out += [markdown_table(["hand", "combinations", "probability", "pays", "contribution to RTP"], prog_rows),
             f"\nRTP(J) = {analysis.progressive.rtp} (J = the jackpot in EUR).\n"]
     if analysis.progressive.break_even is not None:
-        out.append(f"Break-even jackpot: J = {fraction_str(analysis.progressive.break_even)} = EUR "
-                   f"{decimal_str(analysis.progressive.break_even, 2)}.\n")
+        out.append(f"Break-even jackpot (RTP = 100%): J = EUR {decimal_str(analysis.progressive.break_even, 2)}"
+                   f" (exactly {fraction_str(analysis.progressive.break_even).removesuffix('/1')}).\n")
     out += [markdown_table(["jackpot (EUR)", "RTP"], [[thousands(int(level)) if level == int(level) else
                                                         decimal_str(level, 2), percent_str(rtp, 4)]
                                                        for level, rtp in analysis.progressive.table]),

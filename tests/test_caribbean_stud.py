@@ -386,3 +386,15 @@ def test_cli_help_and_bad_rule_file(tmp_path):
     run = run_cli("caribbean-stud", "--rules", str(bad), "--out", str(tmp_path / "out"))
     assert run.returncode == 2 and "raise_pays.royal_flush" in run.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_the_reference_reader_reads_the_strategy_file(stud_analyses, tmp_path):
+    """docs/strategy-format.md's reader (analyzer.advisor) answers as advise() does."""
+    from analyzer import advisor
+    folder = stud.write_results(stud_analyses["operator"], tmp_path, ["caribbean-stud"])
+    strategy = advisor.load_strategy(folder / "strategy.bin.gz")
+    for hand, up in [("Ah Kd 9s 5c 2h", "Qd"), ("As Kd Qh 4c 3s", "Kc"), ("2c 3d 4h 5s 7c", "Ac"),
+                     ("Td Th 4c 4s 9d", "2d")]:
+        answer, direct = strategy.decide(hand, up), stud.advise(hand, up)
+        assert answer.ev["raise"] == direct.ev_raise and answer.ev["fold"] == -1
+        assert answer.decision == direct.decision
