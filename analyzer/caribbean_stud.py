@@ -532,12 +532,13 @@ def par_lines(analysis: StudAnalysis) -> list[dict]:
         return analysis.par
     table, rules, priced = analysis.table, analysis.rules, analysis.priced
     raise_, _ = priced.optimal()
-    weights = table.weights.astype(np.int64)
-    group = raise_.astype(np.int64) * N_CATEGORIES + table.player_category      # 0..19
+    group = raise_.astype(np.uint8) * N_CATEGORIES + table.player_category      # 0..19
     n_groups = 2 * N_CATEGORIES
-    situations = exact_group_sums(group, weights, n_groups)
-    # weight x count <= 24 x 163,185 per class; the sums are raw deals (at most 2 x 10**13).
-    outcomes = [exact_group_sums(group, weights * table.counts[:, o], n_groups) for o in range(N_OUTCOMES)]
+    # Every sum is at most the deals in all (2 x 10**13 on the full deck), given as the bound;
+    # the products weight x count are exact in float64 (at most 24 x 163,185).
+    situations = exact_group_sums(group, table.weights, n_groups, table.raw_situations)
+    outcomes = [exact_group_sums(group, np.multiply(table.weights, table.counts[:, o], dtype=np.float64),
+                                 n_groups, analysis.total_deals) for o in range(N_OUTCOMES)]
     lines = []
     for g in range(n_groups):
         raised, category = divmod(g, N_CATEGORIES)

@@ -89,13 +89,16 @@ def situation_classes(cards) -> tuple[np.ndarray, np.ndarray]:
     return keys, weights
 
 
-def exact_group_sums(groups: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
+def exact_group_sums(groups: np.ndarray, values: np.ndarray, n_groups: int, bound: int | None = None) -> np.ndarray:
     """Exact sums of non-negative integer values by group (int64, or Python integers if need be).
 
     np.bincount adds in float64, which is exact while every partial sum stays below 2**53;
-    the grand total bounds every partial sum, so it is checked first.
+    the grand total bounds every partial sum.  `bound`, when the caller knows one for the
+    grand total, saves checking it here.
     """
-    if values.size and int(values.max()) * values.size < 2**63 and int(values.sum(dtype=np.int64)) < 2**53:
+    if bound is None and values.size and int(values.max()) * values.size < 2**63:
+        bound = int(values.sum(dtype=np.int64))
+    if bound is not None and bound < 2**53:
         return np.bincount(groups, weights=values, minlength=n_groups).astype(np.int64)
     sums = [0] * n_groups
     for g, v in zip(groups.tolist(), values.tolist()):

@@ -167,17 +167,22 @@ class StrategyRule:
     clauses: tuple
 
     def raises(self, f: Features) -> np.ndarray:
-        decided = np.zeros(len(f.rank), dtype=bool)
-        raise_ = np.zeros(len(f.rank), dtype=bool)
+        """The rule's decision for every class (True = raise)."""
+        raise_ = np.zeros(len(f.category), dtype=bool)
+        undecided = np.arange(len(f.category))
+        sub = f
         for clause in self.clauses:
-            holds = ~decided
+            holds = np.ones(len(undecided), dtype=bool)
             for condition in clause.conditions:
-                holds &= condition.holds(f)
-            raise_ |= holds & (clause.action == RAISE)
-            decided |= holds
-        if not decided.all():
-            raise AssertionError("a strategy rule must end with a clause that always holds")
-        return raise_
+                holds &= condition.holds(sub)
+            if clause.action == RAISE:
+                raise_[undecided[holds]] = True
+            if holds.all():
+                return raise_
+            # only the classes no clause has decided yet are asked the next clause
+            undecided = undecided[~holds]
+            sub = _Taken(f, undecided)
+        raise AssertionError("a strategy rule must end with a clause that always holds")
 
     def words(self) -> list[str]:
         return [clause.words(i == 0) for i, clause in enumerate(self.clauses)]
@@ -258,6 +263,21 @@ def pattern_sums(f: Features, gain: np.ndarray, region: np.ndarray):
     lost_if_raised = exact_group_sums(inverse, -np.minimum(g, 0), len(first))
     lost_if_folded = exact_group_sums(inverse, np.maximum(g, 0), len(first))
     return _subset(f, index[first]), lost_if_raised, lost_if_folded
+
+
+class _Taken:
+    """The features of some classes, gathered field by field when a condition first reads them."""
+
+    def __init__(self, f: Features, index: np.ndarray):
+        self._f, self._index = f, index
+
+    def __getattr__(self, name):
+        value = getattr(self._f, name)[self._index]
+        setattr(self, name, value)
+        return value
+
+    def __len__(self):
+        return len(self._index)
 
 
 def _subset(f: Features, region: np.ndarray) -> Features:

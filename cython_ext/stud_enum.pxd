@@ -46,8 +46,8 @@ cdef struct Terms:
 # One thread's share of the sweep: the situations table.by_rank[k] with k % n_threads == thread
 # (one share for the whole sweep, so no other thread reads what this one writes).  Its own
 # buffers: `counters` (zeroed) and `snapshot`; `scratch`, room for the Terms of its share of
-# the largest rank group.  out[4 * i + outcome] receives the counts DEALER_NOT_QUALIFIED /
-# PLAYER_WINS / PUSH_TIE / DEALER_WINS of situation i.  Threads share nothing writable, so
+# the largest rank group.  out[outcome * table.count + i] receives the counts
+# DEALER_NOT_QUALIFIED / PLAYER_WINS / PUSH_TIE / DEALER_WINS of situation i (outcome-major).  Threads share nothing writable, so
 # they run without any synchronisation.
 cdef void sweep_share(const DeckTables* deck, const SituationTable* table, int thread, int n_threads,
                       Counters* counters, Counters* snapshot, Terms* scratch,

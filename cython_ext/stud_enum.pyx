@@ -178,11 +178,11 @@ cdef void sweep_share(const DeckTables* deck, const SituationTable* table, int t
                 i = table.by_rank[k]
                 build_terms(deck, table.positions + SITUATION * i, scratch)
                 nq = count_below(counters, scratch, q)
-                o = out + N_OUTCOMES * i
-                o[DEALER_NOT_QUALIFIED] = <uint32_t>nq
-                o[PLAYER_WINS] = 0
-                o[PUSH_TIE] = 0
-                o[DEALER_WINS] = <uint32_t>(table.completions - nq)
+                o = out + i
+                o[DEALER_NOT_QUALIFIED * table.count] = <uint32_t>nq
+                o[PLAYER_WINS * table.count] = 0
+                o[PUSH_TIE * table.count] = 0
+                o[DEALER_WINS * table.count] = <uint32_t>(table.completions - nq)
                 k += n_threads
         if g < q:
             for h in range(deck.hand_start[g], deck.hand_start[g + 1]):
@@ -195,9 +195,9 @@ cdef void sweep_share(const DeckTables* deck, const SituationTable* table, int t
         while k < table.start[g + 1]:
             i = table.by_rank[k]
             build_terms(deck, table.positions + SITUATION * i, scratch + n_own)
-            o = out + N_OUTCOMES * i
-            o[DEALER_NOT_QUALIFIED] = <uint32_t>count_below(snapshot, scratch + n_own, q)
-            o[PLAYER_WINS] = <uint32_t>count_below(counters, scratch + n_own, g)
+            o = out + i
+            o[DEALER_NOT_QUALIFIED * table.count] = <uint32_t>count_below(snapshot, scratch + n_own, q)
+            o[PLAYER_WINS * table.count] = <uint32_t>count_below(counters, scratch + n_own, g)
             n_own += 1
             k += n_threads
         for h in range(deck.hand_start[g], deck.hand_start[g + 1]):
@@ -208,12 +208,12 @@ cdef void sweep_share(const DeckTables* deck, const SituationTable* table, int t
         while k < table.start[g + 1]:
             i = table.by_rank[k]
             upto = count_below(counters, scratch + n_own, g + 1)
-            o = out + N_OUTCOMES * i
-            less = o[PLAYER_WINS]
-            nq = o[DEALER_NOT_QUALIFIED]
-            o[PLAYER_WINS] = <uint32_t>(less - nq)
-            o[PUSH_TIE] = <uint32_t>(upto - less)
-            o[DEALER_WINS] = <uint32_t>(table.completions - upto)
+            o = out + i
+            less = o[PLAYER_WINS * table.count]
+            nq = o[DEALER_NOT_QUALIFIED * table.count]
+            o[PLAYER_WINS * table.count] = <uint32_t>(less - nq)
+            o[PUSH_TIE * table.count] = <uint32_t>(upto - less)
+            o[DEALER_WINS * table.count] = <uint32_t>(table.completions - upto)
             n_own += 1
             k += n_threads
 
@@ -311,7 +311,8 @@ def count_situations(deck_cards, situations, int qualifier_rank, n_threads=None)
     situations: (m, 6) uint8, the player's five cards then the dealer's up card, all in the deck;
     qualifier_rank: the dealer qualifies with a hand of dense rank (handeval) >= this.
     Returns (counts, player_rank, player_category): counts (m, 4) uint32 with columns
-    dealer does not qualify / player wins / tie / dealer wins (summing to C(n - 6, 4));
+    dealer does not qualify / player wins / tie / dealer wins (summing to C(n - 6, 4)), the
+    transposed view of a (4, m) array so that each outcome's column is contiguous;
     the dense rank (uint16) and category (uint8) of each player hand.
     Raises ValueError on a malformed deck, situation or qualifier.
     """
@@ -343,7 +344,7 @@ def count_situations(deck_cards, situations, int qualifier_rank, n_threads=None)
     player_category = np.empty(m, dtype=np.uint8)
     by_rank = np.empty(m, dtype=np.uint32)
     start = np.zeros(N_DISTINCT_HANDS + 1, dtype=np.uint32)
-    counts = np.empty((m, N_OUTCOMES), dtype=np.uint32)     # the sweep writes every entry
+    by_outcome = np.empty((N_OUTCOMES, m), dtype=np.uint32)     # the sweep writes every entry
 
     cdef const uint8_t[::1] deck_v = deck
     cdef const uint8_t[::1] position_v = position
@@ -358,7 +359,8 @@ def count_situations(deck_cards, situations, int qualifier_rank, n_threads=None)
     cdef uint8_t[::1] player_category_v = player_category
     cdef uint32_t[::1] by_rank_v = by_rank
     cdef uint32_t[::1] start_v = start
-    cdef uint32_t[:, ::1] counts_v = counts
+    cdef uint32_t[:, ::1] counts_v = by_outcome
+    counts = by_outcome.T                     # (m, 4); each outcome's column contiguous
 
     with nogil:
         rank_hands(&tables, &deck_v[0], &hand_rank_v[0], &hand_category_v[0])
