@@ -403,7 +403,7 @@ class StudAnalysis:
     priced: Priced
     rule_check: RuleCheck
     strategies: dict
-    progressive: ProgressiveFigures
+    progressive: ProgressiveFigures | None
     strategy_bytes: bytes | None = field(default=None, repr=False)
     par: list | None = field(default=None, repr=False)
 
@@ -419,6 +419,13 @@ class StudAnalysis:
 def analyse(rule_file: RuleFile, rules: StudRules, threads: int | None = None, progress=None) -> StudAnalysis:
     """Count (or reuse this process's count), price, derive and check the rule, and the progressive."""
     table = count_classes(rules.cards, rules.qualifier_rank, threads)
+    analysis = decide(rule_file, rules, table, progress)
+    analysis.progressive = progressive_figures(table, rules.progressive)
+    return analysis
+
+
+def decide(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progress=None) -> StudAnalysis:
+    """Everything but the progressive: prices, the rule in words, the strategies (numpy only)."""
     _step(progress, f"{rule_file.name}: prices")
     priced = price(table, rules)
     features = features_of(table)
@@ -427,8 +434,7 @@ def analyse(rule_file: RuleFile, rules: StudRules, threads: int | None = None, p
     _step(progress, f"{rule_file.name}: rule in words")
     rule_check = check_rule(derive_rule(features, gain), features, gain, scale)
     _step(progress, f"{rule_file.name}: figures")
-    return StudAnalysis(rule_file, rules, priced, rule_check, strategies(priced, rule_check),
-                        progressive_figures(table, rules.progressive))
+    return StudAnalysis(rule_file, rules, priced, rule_check, strategies(priced, rule_check), None)
 
 
 _FEATURES: dict = {}
@@ -785,21 +791,33 @@ def run(rule_path=None, out_root="results", argv=None, progress=None, threads=No
     """
     paths = [rule_path] if rule_path else builtin_rule_paths(GAME)
     loaded = [load_rules(path) for path in paths]
-    bar = progress(total=1 + 3 * len(loaded) + 1, desc="caribbean-stud: counting", unit="step") \
+    bar = progress(total=1 + 4 * len(loaded), desc="caribbean-stud: counting", unit="step") \
         if progress is not None else None
     try:
-        analyses = []
-        for i, (rule_file, rules) in enumerate(loaded):
-            if i == 0 and bar is not None:
-                count_classes(rules.cards, rules.qualifier_rank, threads)
-                _step(bar, "caribbean-stud: counted")
-            analyses.append(analyse(rule_file, rules, threads, bar))
-        # The strategy files' compression is the slowest part of writing: both at once.
-        with ThreadPoolExecutor(max_workers=max(1, min(len(analyses), stud_enum.default_threads()))) as pool:
-            for analysis, data in zip(analyses, pool.map(strategy_file_bytes, analyses)):
-                analysis.strategy_bytes = data
-        folders = [write_results(analysis, out_root, argv) for analysis in analyses]
-        _step(bar, "caribbean-stud: written")
+        tables = [count_classes(rules.cards, rules.qualifier_rank, threads) for _, rules in loaded]
+        for table in tables:
+            features_of(table)
+        _step(bar, "caribbean-stud: counted")
+
+        def numbers(i: int) -> StudAnalysis:
+            """The rule set's decisions, PAR lines and strategy file: numpy and zlib, GIL mostly free."""
+            analysis = decide(*loaded[i], tables[i])
+            par_lines(analysis)
+            analysis.strategy_bytes = strategy_file_bytes(analysis)
+            return analysis
+        # Two rule sets at once: their array work and compression overlap on two cores.
+        workers = max(1, min(len(loaded), stud_enum.default_threads() if threads is None else threads))
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            analyses = []
+            for analysis in pool.map(numbers, range(len(loaded))):
+                for _ in range(3):
+                    _step(bar, f"caribbean-stud: {analysis.rule_file.name} priced and decided")
+                analyses.append(analysis)
+        folders = []
+        for analysis, table in zip(analyses, tables):
+            analysis.progressive = progressive_figures(table, analysis.rules.progressive)
+            folders.append(write_results(analysis, out_root, argv))
+            _step(bar, f"caribbean-stud: {analysis.rule_file.name} written")
     finally:
         if bar is not None:
             bar.close()
