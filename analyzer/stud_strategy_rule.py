@@ -8,9 +8,11 @@ situation class (numpy masks) and write its words, so the rule printed is the ru
 checked.
 
 `derive_rule` fits a rule of a fixed shape to the exact optimal table: which categories
-always raise, below which hand everything folds, and, in between, thresholds on the
-third and fourth cards depending on whether the up card pairs one of the player's
-cards; each threshold is the one whose total exact cost is least.  `check_rule`
+always raise, from which level a lower category raises (a pair of R or better), below
+which high card everything folds, and, above it, thresholds on the third and fourth
+cards depending on whether the up card pairs one of the player's cards; each choice is
+the one whose total exact cost is least.  The shape was written from the structure of
+the optimal table; the fit and the check make no other assumption.  `check_rule`
 evaluates a rule on every class and lists every class where it differs from the optimal
 decision, with the exact cost.
 """
@@ -83,20 +85,58 @@ class CategoryAtLeast:
         return f"you hold {'a ' if self.category == ONE_PAIR else ''}{CATEGORY_WORDS[self.category]} or better"
 
 
+def level_words(category: int, ranks: tuple) -> str:
+    """'ace-king', 'a pair of 6s', 'two pair': a hand level as threshold_value reads it."""
+    if category == HIGH_CARD and ranks:
+        return hand_words(ranks)
+    if category == ONE_PAIR and ranks:
+        return f"a pair of {RANK_NAMES[ranks[0]]}s"
+    return f"{'a ' if category == ONE_PAIR else ''}{CATEGORY_WORDS[category]}"
+
+
+def level_rank(category: int, ranks: tuple) -> int:
+    """The dense rank of the smallest hand of that level."""
+    return handeval.dense_at_least(handeval.threshold_value(category, list(ranks)))
+
+
 @dataclass(frozen=True)
 class HandBelow:
-    """A hand below the smallest high-card hand led by these ranks (e.g. (12, 11): below ace-king)."""
+    """A hand below the smallest hand of `category` led by `ranks` (handeval.threshold_value):
+    (HIGH_CARD, (12, 11)) is "below ace-king", (ONE_PAIR, (4,)) "below a pair of 6s"."""
 
-    ranks: tuple
-
-    def threshold(self) -> int:
-        return handeval.dense_at_least(handeval.threshold_value(HIGH_CARD, list(self.ranks)))
+    category: int
+    ranks: tuple = ()
 
     def holds(self, f: Features) -> np.ndarray:
-        return f.rank < self.threshold()
+        return f.rank < level_rank(self.category, self.ranks)
 
     def words(self) -> str:
-        return f"your hand is below {hand_words(self.ranks)}"
+        return f"your hand is below {level_words(self.category, self.ranks)}"
+
+
+@dataclass(frozen=True)
+class HandAtLeast:
+    """A hand at least the smallest hand of `category` led by `ranks`."""
+
+    category: int
+    ranks: tuple = ()
+
+    def holds(self, f: Features) -> np.ndarray:
+        return f.rank >= level_rank(self.category, self.ranks)
+
+    def words(self) -> str:
+        return f"you hold {level_words(self.category, self.ranks)} or better"
+
+
+def leading_ranks(category: int, ranks) -> tuple:
+    """The ranks that name a hand's level for HandBelow: the top two of a high-card hand, the
+    rank of a pair, none for the other categories (ranks: the hand's five ranks)."""
+    ranks = [int(r) for r in ranks]
+    if category == HIGH_CARD:
+        return tuple(ranks[:2])
+    if category == ONE_PAIR:
+        return (max(r for r in ranks if ranks.count(r) == 2),)
+    return ()
 
 
 @dataclass(frozen=True)
@@ -205,38 +245,54 @@ def derive_rule(f: Features, gain: np.ndarray) -> StrategyRule:
     """The least-cost rule of the shape described in the module docstring.
 
     gain: per class, weight x (EV of raising - EV of folding) as integer numerators
-    (positive: raising is better; 0: exactly equal).
+    (positive: raising is better; 0: exactly equal).  The shape, first match deciding:
+    raise every category from the lowest that never folds; within each lower category but
+    high card, raise from a fitted level (a pair of R or better; all; none) and fold the
+    rest; fold high cards below the lowest one worth raising (e.g. ace-king); in between,
+    thresholds on the third and fourth cards by how the up card pairs the hand.
     """
-    # Categories that always raise: the lowest category from which no class folds.
-    category = 0
-    for c in range(int(f.category.max()), -1, -1):
-        if (gain[f.category >= c] < 0).any():
-            category = c + 1
-            break
-    clauses = [Clause(RAISE, (CategoryAtLeast(category),))] if category <= int(f.category.max()) else []
-    below = f.category < category
-    raised_below = below & (gain > 0)
-    if not raised_below.any():
-        return StrategyRule(tuple(clauses) + (Clause(FOLD),))
-    # Everything below the lowest raised hand's two leading ranks folds.
-    lowest = int(np.argmin(np.where(raised_below, f.rank, np.iinfo(np.int32).max)))
-    floor = HandBelow(tuple(int(r) for r in f.ranks[lowest, :2]))
-    clauses.append(Clause(FOLD, (floor,)))
-    band = below & ~floor.holds(f)
-    top, others, none = UpPairs((0, 1)), UpPairs((2, 3, 4)), UpPairs(())
-
     def best(candidates, region):
         """The candidate clause list of least exact cost on the classes in `region`.
 
-        Every candidate reads the hand's value and the up rank only, so it decides all classes
-        of a pattern alike:
-        each candidate is evaluated once per pattern, against the pattern's summed gains.
+        Every candidate reads the hand's value and the up rank only, so it decides all
+        classes of a pattern alike: each candidate is evaluated once per pattern, against
+        the pattern's summed gains.
         """
+        if not region.any():
+            return candidates[0]
         representatives, lost_if_raised, lost_if_folded = pattern_sums(f, gain, region)
         costs = [int(np.where(StrategyRule(tuple(c) + (Clause(FOLD),)).raises(representatives),
                               lost_if_raised, lost_if_folded).sum()) for c in candidates]
         return candidates[int(np.argmin(costs))]
 
+    # Categories that always raise: the lowest category from which no class folds.
+    top_category = int(f.category.max())
+    always = 0
+    for c in range(top_category, -1, -1):
+        if (gain[f.category >= c] < 0).any():
+            always = c + 1
+            break
+    lower = []
+    for c in range(always - 1, HIGH_CARD, -1):
+        levels = [[Clause(RAISE, (CategoryAtLeast(c),))], []]
+        if c == ONE_PAIR:
+            levels += [[Clause(RAISE, (HandAtLeast(ONE_PAIR, (r,)),))] for r in range(1, N_RANKS)]
+        level = best(levels, f.category == c)
+        if level == levels[0] and not lower:
+            always = c                                  # the whole category raises too
+        else:
+            lower += level + [Clause(FOLD, (CategoryAtLeast(c),))]
+    clauses = ([Clause(RAISE, (CategoryAtLeast(always),))] if always <= top_category else []) + lower
+    high = f.category == HIGH_CARD
+    raised = high & (gain > 0)
+    if always == HIGH_CARD or not raised.any():
+        return prune(StrategyRule(tuple(clauses) + (Clause(FOLD),)), f)
+    # Every high card below the lowest one worth raising folds (ace-king: everything below it).
+    lowest = int(np.argmin(np.where(raised, f.rank, np.iinfo(np.int32).max)))
+    floor = HandBelow(HIGH_CARD, leading_ranks(HIGH_CARD, f.ranks[lowest]))
+    clauses.append(Clause(FOLD, (floor,)))
+    band = high & ~floor.holds(f)
+    top, others, none = UpPairs((0, 1)), UpPairs((2, 3, 4)), UpPairs(())
     region = band & top.holds(f)
     clauses += best([[Clause(RAISE, (top, CardAtLeast(2, t)))] if t < NEVER else [] for t in range(NEVER + 1)],
                     region) + [Clause(FOLD, (top,))]
@@ -252,7 +308,21 @@ def derive_rule(f: Features, gain: np.ndarray) -> StrategyRule:
             shape.append(Clause(RAISE, (none, CardAtLeast(2, third), UpBelowCard(3, 2))))
             shapes.append(shape)
     clauses += best(shapes, region)
-    return StrategyRule(tuple(clauses) + (Clause(FOLD),))
+    return prune(StrategyRule(tuple(clauses) + (Clause(FOLD),)), f)
+
+
+def prune(rule: StrategyRule, f: Features) -> StrategyRule:
+    """The rule without clauses that decide no class (the same decisions, fewer words)."""
+    decided = np.zeros(len(f.category), dtype=bool)
+    kept = []
+    for clause in rule.clauses[:-1]:
+        holds = ~decided
+        for condition in clause.conditions:
+            holds &= condition.holds(f)
+        if holds.any():
+            kept.append(clause)
+            decided |= holds
+    return StrategyRule(tuple(kept) + rule.clauses[-1:])
 
 
 def pattern_sums(f: Features, gain: np.ndarray, region: np.ndarray):

@@ -398,3 +398,17 @@ def test_the_reference_reader_reads_the_strategy_file(stud_analyses, tmp_path):
         answer, direct = strategy.decide(hand, up), stud.advise(hand, up)
         assert answer.ev["raise"] == direct.ev_raise and answer.ev["fold"] == -1
         assert answer.decision == direct.decision
+
+
+def test_rule_in_words_on_a_paytable_where_pairs_fold(stud_analyses, tmp_path):
+    """A raise that pays nothing on a pair: small pairs fold, and the rule must say so and stay checked."""
+    rule_file, rules = stud.load_rules(variant(tmp_path, [("one_pair = 1\n", "one_pair = 0\n")], "pairs_push"))
+    analysis = stud.analyse(rule_file, rules)
+    check, st = analysis.rule_check, analysis.strategies
+    raise_, _ = analysis.priced.optimal()
+    assert not raise_[analysis.table.player_category == 1].all()          # some pairs fold
+    words = check.rule.words()
+    assert words[0].startswith("Raise if you hold") and words[-1] == "Otherwise fold."
+    assert check.cost == st["optimal"].ev - st["rule_in_words"].ev
+    assert all(st["rule_in_words"].ev >= st[name].ev for name in stud.SIMPLE_STRATEGIES)
+    assert (np.flatnonzero(check.raises != raise_) == check.exceptions).all()
