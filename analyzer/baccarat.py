@@ -323,7 +323,8 @@ def analysis_shoes(rules: BaccaratRules) -> list[tuple]:
 
 
 def _shoe_chunk(shared, rules: BaccaratRules, index: int, shoe: tuple) -> list:
-    return [Part("counts", count_outcomes(shoe, rules).reshape(1, -1), index)]
+    counts = count_outcomes(shoe, rules).reshape(1, -1)
+    return [Part("counts", counts if sum(shoe) ** 6 > INT63 else counts.astype(np.int64), index)]
 
 
 def count_shoes(shoes: list, rules: BaccaratRules, executor: Executor | None = None, progress=None) -> list:

@@ -162,11 +162,13 @@ def _flop_chunk(shared, deck: int, start: int, stop: int, threads: int) -> list:
     return [Part("counts", counts, start)]
 
 
-def count_situations(rules: HoldemRules, progress=None, executor: Executor | None = None) -> SituationTable:
+def count_situations(rules: HoldemRules, progress=None, executor: Executor | None = None,
+                     pieces: int | None = None) -> SituationTable:
     """Run both passes of the kernel as chunks and collect one row per situation class.
 
-    Pass 1's chunks are ranges of canonical boards, pass 2's ranges of canonical flops;
-    pass 2 reads pass 1's whole table, handed to every worker once.
+    Pass 1's chunks are ranges of canonical boards, pass 2's ranges of canonical flops
+    (`pieces` of each; default four per worker); pass 2 reads pass 1's whole table,
+    handed to every worker once.
     """
     executor = executor or SerialExecutor(default_jobs())
     deck = rules.deck_mask
@@ -174,7 +176,7 @@ def count_situations(rules: HoldemRules, progress=None, executor: Executor | Non
     board_class, board_perm, boards = holdem_enum.board_classes(deck)
     every_flop = canonical_keys(np.array(list(combinations(rules.cards, 3)), dtype=np.uint8), (3,))
     flops, flop_orbits = np.unique(every_flop, axis=0, return_counts=True)
-    pieces = max(8, 4 * executor.workers)
+    pieces = pieces or max(8, 4 * executor.workers)
     threads = executor.threads_per_chunk
     pass1 = Totals({"results": ((len(boards), holdem_enum.PAIRS), np.uint64)})
     executor.run([Chunk(_board_chunk, (deck, qualifier_rank, a, b, threads)) for a, b in chunk_ranges(len(boards), pieces)],

@@ -1,0 +1,123 @@
+"""The chunked execution model: identical results however the work is split, ordered or placed."""
+import dataclasses
+import os
+import random
+import signal
+
+import numpy as np
+import pytest
+
+from analyzer import baccarat, casino_holdem
+from analyzer.cards import make_card
+from analyzer.execution import (Chunk, LocalExecutor, Part, SerialExecutor, Totals, _check_disjoint,
+                                chunk_ranges)
+
+
+class ShuffledExecutor(SerialExecutor):
+    """Runs the chunks in a random order."""
+
+    def __init__(self, seed):
+        super().__init__(1)
+        self.seed = seed
+
+    def run(self, chunks, totals, shared=None, progress=None, label="chunks"):
+        chunks = list(chunks)
+        random.Random(self.seed).shuffle(chunks)
+        return super().run(chunks, totals, shared, progress, label)
+
+
+@pytest.fixture(scope="module")
+def small_rules():
+    """Casino Hold'em on a two-suit deck: every rank, 26 cards (quick, but every kind of chunk)."""
+    _, rules = casino_holdem.load_rules()
+    return dataclasses.replace(rules, cards=tuple(sorted(make_card(r, s) for r in range(13) for s in range(2))))
+
+
+@pytest.fixture(scope="module")
+def reference(small_rules):
+    return casino_holdem.count_situations(small_rules, None, SerialExecutor(1), pieces=1)
+
+
+def same(table, reference):
+    return (table.keys == reference.keys).all() and (table.weights == reference.weights).all() \
+        and (table.counts == reference.counts).all()
+
+
+def test_chunk_ranges_cover_exactly():
+    for n, pieces in [(10, 3), (7, 7), (5, 9), (134459, 40)]:
+        ranges = chunk_ranges(n, pieces)
+        assert ranges[0][0] == 0 and ranges[-1][1] == n
+        assert all(a < b for a, b in ranges) and all(b == c for (_, b), (c, _) in zip(ranges, ranges[1:]))
+
+
+@pytest.mark.parametrize("pieces", [1, 7, 61])
+def test_any_number_of_chunks(small_rules, reference, pieces):
+    assert same(casino_holdem.count_situations(small_rules, None, SerialExecutor(2), pieces=pieces), reference)
+
+
+def test_shuffled_chunk_order(small_rules, reference):
+    assert same(casino_holdem.count_situations(small_rules, None, ShuffledExecutor(4), pieces=23), reference)
+
+
+def test_local_processes(small_rules, reference):
+    assert same(casino_holdem.count_situations(small_rules, None, LocalExecutor(2), pieces=9), reference)
+
+
+def test_baccarat_shoes_as_chunks(baccarat_rules):
+    _, rules = baccarat_rules
+    shoes = baccarat.analysis_shoes(rules)
+    serial = baccarat.count_shoes(shoes, rules, SerialExecutor())
+    local = baccarat.count_shoes(shoes, rules, LocalExecutor(2))
+    assert all((a == b).all() for a, b in zip(serial, local))
+
+
+def test_overlapping_parts_are_refused():
+    with pytest.raises(AssertionError, match="overlap"):
+        _check_disjoint([("x", 0, 5), ("x", 4, 3)])
+    totals = Totals({"x": ((4,), np.uint8)})
+    with pytest.raises(OverflowError):
+        totals.add([Part("x", np.array([200], dtype=np.uint8)), Part("x", np.array([100], dtype=np.uint8))])
+
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as local_cluster:
+        yield local_cluster
+
+
+def test_dask_cluster(small_rules, reference, cluster):
+    from analyzer.execution import DaskExecutor
+    executor = DaskExecutor(cluster.scheduler_address)
+    try:
+        assert same(casino_holdem.count_situations(small_rules, None, executor, pieces=12), reference)
+    finally:
+        executor.close()
+
+
+def test_worker_killed_mid_run(small_rules, reference, cluster):
+    """A worker dies after the first chunk comes back: its chunks are rerun, the result is identical."""
+    from analyzer.execution import DaskExecutor
+    executor = DaskExecutor(cluster.scheduler_address)
+    killed = []
+
+    class KillOnFirstUpdate:
+        def __init__(self, **_):
+            pass
+
+        def update(self, n=1):
+            if not killed:
+                nanny = next(iter(cluster.workers.values()))
+                os.kill(nanny.process.process.pid, signal.SIGKILL)
+                killed.append(True)
+
+        def close(self):
+            pass
+    try:
+        table = casino_holdem.count_situations(small_rules, KillOnFirstUpdate, executor, pieces=40)
+    finally:
+        executor.close()
+    assert killed and same(table, reference)
