@@ -24,7 +24,7 @@ from analyzer.cards import CardError, card_str, cards_str, check_disjoint, parse
 from analyzer.exact import decimal_str, figure, fraction_str, percent_str, to_fraction
 from analyzer.isomorphism import canonical_groups
 from analyzer.output import ResultFolder, json_bytes
-from analyzer.poker import (CATEGORIES, CATEGORY_WORDS, DECK_SCHEMA, ONE_PAIR, QUALIFIER_SCHEMA, deck_cards,
+from analyzer.poker import (CATEGORIES, CATEGORY_WORDS, DECK_SCHEMA, QUALIFIER_SCHEMA, deck_cards,
                             qualifier_value, qualifier_words)
 from analyzer.rules import (GAME_HEADER, RuleError, RuleFile, boolean, builtin_rule_paths, list_of,
                             load_rule_file, number, table, text)
@@ -44,6 +44,7 @@ INT63 = 2**63 - 1
 # gzip level of the strategy file: its 5.6 million rows (90 MB) take about 0.7 s at level 1
 # and 4 s at level 6, for a file 13% larger (22 MB instead of 19.6 MB).
 STRATEGY_COMPRESSLEVEL = 1
+MAX_PATTERNS_SHOWN = 200             # exception patterns listed in strategy_rule.md (all are in the CSV)
 
 _optional_categories = table({name: number() for name in CATEGORIES}, optional=CATEGORIES)
 SCHEMA = table({
@@ -713,9 +714,13 @@ def strategy_rule_markdown(analysis: StudAnalysis) -> str:
                  "raise" if rule_raises else "fold", "fold" if rule_raises else "raise", thousands(w),
                  decimal_str(Fraction(cost, scale), 12)]
                 for (ranks, up, rule_raises), (w, cost) in sorted(patterns.items(), key=lambda kv: -kv[1][1])]
+        shown = rows[:MAX_PATTERNS_SHOWN]
         out += ["## Exceptions by rank pattern\n",
+                f"{thousands(len(rows))} patterns (the player's ranks, the up card's rank, the rule's decision), "
+                + ("all shown, " if len(rows) == len(shown) else f"the {len(shown)} costliest shown, ")
+                + "costliest first; the optimal play is the other one for some or all of their suits.\n",
                 markdown_table(["your ranks", "up card", "rule says", "optimal (some suits)", "situations",
-                                "cost per ANTE per hand"], rows)]
+                                "cost per ANTE per hand"], shown)]
     return "\n".join(out) + "\n"
 
 
@@ -791,12 +796,12 @@ def run(rule_path=None, out_root="results", argv=None, progress=None, threads=No
     """
     paths = [rule_path] if rule_path else builtin_rule_paths(GAME)
     loaded = [load_rules(path) for path in paths]
-    bar = progress(total=1 + 4 * len(loaded), desc="caribbean-stud: counting", unit="step") \
+    bar = progress(total=1 + 2 * len(loaded), desc="caribbean-stud: counting", unit="step") \
         if progress is not None else None
     try:
         tables = [count_classes(rules.cards, rules.qualifier_rank, threads) for _, rules in loaded]
-        for table in tables:
-            features_of(table)
+        for counted in tables:
+            features_of(counted)
         _step(bar, "caribbean-stud: counted")
 
         def numbers(i: int) -> StudAnalysis:
@@ -810,12 +815,11 @@ def run(rule_path=None, out_root="results", argv=None, progress=None, threads=No
         with ThreadPoolExecutor(max_workers=workers) as pool:
             analyses = []
             for analysis in pool.map(numbers, range(len(loaded))):
-                for _ in range(3):
-                    _step(bar, f"caribbean-stud: {analysis.rule_file.name} priced and decided")
+                _step(bar, f"caribbean-stud: {analysis.rule_file.name} priced and decided")
                 analyses.append(analysis)
         folders = []
-        for analysis, table in zip(analyses, tables):
-            analysis.progressive = progressive_figures(table, analysis.rules.progressive)
+        for analysis, counted in zip(analyses, tables):
+            analysis.progressive = progressive_figures(counted, analysis.rules.progressive)
             folders.append(write_results(analysis, out_root, argv))
             _step(bar, f"caribbean-stud: {analysis.rule_file.name} written")
     finally:

@@ -1,5 +1,4 @@
 """Caribbean Stud: the card-removal kernel against brute force, reduced decks, symmetry, figures, files."""
-import gzip
 import itertools
 import json
 import random
