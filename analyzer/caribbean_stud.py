@@ -193,22 +193,26 @@ def price(table: SituationCounts, rules: StudRules) -> Priced:
     # plus the fold's: int64 while 25 x that bound fits.
     bound = table.completions * max(abs(int(x)) for x in nets.ravel()) * scale
     category = table.player_category
-    weights = table.weights.astype(np.int64)
     denominator = table.completions * scale
     if 25 * bound <= INT63:
         nets64 = nets.astype(np.int64)
         ev = np.zeros(len(table), dtype=np.int64)
+        term = np.empty(len(table), dtype=np.int64)           # one scratch array, no temporaries
         for outcome in range(N_OUTCOMES):
             column = nets64[:, outcome]
             if (column == column[0]).all():          # the same for every hand: no lookup by category
                 if column[0]:
-                    ev += table.counts[:, outcome] * column[0]
+                    np.multiply(table.counts[:, outcome], column[0], out=term)
+                    ev += term
             else:
-                ev += table.counts[:, outcome] * np.take(column, category)
-        gain = weights * (ev + denominator)
+                np.take(column, category, out=term)
+                term *= table.counts[:, outcome]
+                ev += term
+        gain = np.add(ev, denominator, out=term)
+        gain *= table.weights
     else:
         ev = sum(table.counts[:, o].astype(object) * nets[category, o] for o in range(N_OUTCOMES))
-        gain = weights.astype(object) * (ev + denominator)
+        gain = table.weights.astype(object) * (ev + denominator)
     return Priced(table, rules, ev, denominator, gain)
 
 
@@ -544,7 +548,8 @@ def par_lines(analysis: StudAnalysis) -> list[dict]:
     # Every sum is at most the deals in all (2 x 10**13 on the full deck), given as the bound;
     # the products weight x count are exact in float64 (at most 24 x 163,185).
     situations = exact_group_sums(group, table.weights, n_groups, table.raw_situations)
-    outcomes = [exact_group_sums(group, np.multiply(table.weights, table.counts[:, o], dtype=np.float64),
+    product = np.empty(len(table), dtype=np.float64)
+    outcomes = [exact_group_sums(group, np.multiply(table.weights, table.counts[:, o], out=product),
                                  n_groups, analysis.total_deals) for o in range(N_OUTCOMES)]
     lines = []
     for g in range(n_groups):
