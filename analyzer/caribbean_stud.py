@@ -298,6 +298,8 @@ class ProgressiveFigures:
     rtp: sympy.Expr              # total returned / total staked, a function of J
     break_even: Fraction | None  # the jackpot at which RTP = 1 (None if no hand pays a share of it)
     table: list                  # [(jackpot, rtp)] at the rule file's levels
+    lines: list                  # PAR lines, best hand first: category, combinations, pays, contribution
+    rtp_text: str                # str(rtp), made once (the files are written without sympy)
 
 
 def progressive_figures(table: SituationCounts, prog: Progressive) -> ProgressiveFigures:
@@ -316,7 +318,30 @@ def progressive_figures(table: SituationCounts, prog: Progressive) -> Progressiv
     break_even = Fraction(int(solutions[0].p), int(solutions[0].q)) if solutions else None
     levels = [(level, _fraction(rtp.subs(JACKPOT, sympy.Rational(level.numerator, level.denominator))))
               for level in prog.levels]
-    return ProgressiveFigures(counts, hands, rtp, break_even, levels)
+    return ProgressiveFigures(counts, hands, rtp, break_even, levels, progressive_lines(prog, counts, hands),
+                              str(rtp))
+
+
+def progressive_lines(p: Progressive, counts: list, hands: int) -> list[dict]:
+    """Each hand's PAR line; the contribution to RTP as text (a function of J for the jackpot hand)."""
+    stake = sympy.Rational(p.stake.numerator, p.stake.denominator)
+    lines = []
+    for c in range(N_CATEGORIES - 1, -1, -1):
+        share, pays = p.jackpot_share[c], p.pays[c]
+        words = []
+        if share:
+            words.append(f"{percent_str(share, 0)} of J" if share * 100 == int(share * 100) else f"{share} x J")
+        if pays:
+            words.append(f"EUR {decimal_str(pays, 2)}")
+        returned = 0
+        if p.wins(c):
+            returned = share * JACKPOT + sympy.Rational(pays.numerator, pays.denominator) \
+                + (stake if p.stake_returned else 0)
+        contribution = sympy.Rational(counts[c], hands) * returned / stake
+        exact = None if getattr(contribution, "free_symbols", None) else _fraction(contribution)
+        lines.append({"category": c, "combinations": counts[c], "pays": " + ".join(words) or "loses",
+                      "contribution": str(contribution), "contribution_exact": exact})
+    return lines
 
 
 def _fraction(value) -> Fraction:
@@ -409,7 +434,6 @@ class StudAnalysis:
     rule_check: RuleCheck
     strategies: dict
     progressive: ProgressiveFigures | None
-    strategy_bytes: bytes | None = field(default=None, repr=False)
     par: list | None = field(default=None, repr=False)
 
     @property
@@ -530,7 +554,7 @@ def progressive_summary(p: Progressive, prog: ProgressiveFigures) -> dict:
     return {
         "stake": decimal_str(p.stake, 2),
         "stake_returned_with_win": p.stake_returned,
-        "rtp_as_function_of_jackpot": str(prog.rtp),
+        "rtp_as_function_of_jackpot": prog.rtp_text,
         "break_even_jackpot": figure(prog.break_even, 2) if prog.break_even is not None else None,
         "rtp_at_jackpot": {decimal_str(level, 2): figure(rtp) for level, rtp in prog.table},
         "hands": {CATEGORIES[c]: str(prog.counts[c]) for c in range(N_CATEGORIES)},
@@ -571,25 +595,6 @@ def par_lines(analysis: StudAnalysis) -> list[dict]:
     return lines
 
 
-def progressive_lines(analysis: StudAnalysis) -> list[dict]:
-    p, prog = analysis.rules.progressive, analysis.progressive
-    lines = []
-    for c in range(N_CATEGORIES - 1, -1, -1):
-        share, pays = p.jackpot_share[c], p.pays[c]
-        payment = (share * JACKPOT + sympy.Rational(pays.numerator, pays.denominator)) if p.wins(c) else 0
-        words = []
-        if share:
-            words.append(f"{percent_str(share, 0)} of J" if share * 100 == int(share * 100) else f"{share} x J")
-        if pays:
-            words.append(f"EUR {decimal_str(pays, 2)}")
-        returned = payment + (sympy.Rational(p.stake.numerator, p.stake.denominator) if p.stake_returned and
-                              p.wins(c) else 0)
-        lines.append({"category": c, "combinations": prog.counts[c], "pays": " + ".join(words) or "loses",
-                      "contribution": sympy.Rational(prog.counts[c], prog.hands) * returned
-                      / sympy.Rational(p.stake.numerator, p.stake.denominator)})
-    return lines
-
-
 PAR_HEADERS = ["section", "action", "player_hand", "outcome", "combinations", "probability",
                "probability_decimal", "wagered_per_ante", "net_per_ante", "contribution_to_ev",
                "contribution_to_ev_decimal"]
@@ -604,12 +609,12 @@ def par_csv(analysis: StudAnalysis) -> str:
                      fraction_str(p), decimal_str(p), fraction_str(line["wagered"]), fraction_str(line["net"]),
                      fraction_str(p * line["net"]), decimal_str(p * line["net"])])
     hands = analysis.progressive.hands
-    for line in progressive_lines(analysis):
+    for line in analysis.progressive.lines:
         p = Fraction(line["combinations"], hands)
-        contribution = line["contribution"]
+        exact = line["contribution_exact"]
         rows.append(["progressive", "", CATEGORY_WORDS[line["category"]], line["pays"], line["combinations"],
-                     fraction_str(p), decimal_str(p), "", "", str(contribution),
-                     decimal_str(_fraction(contribution)) if not getattr(contribution, "free_symbols", None) else ""])
+                     fraction_str(p), decimal_str(p), "", "", line["contribution"],
+                     "" if exact is None else decimal_str(exact)])
     return csv_text(PAR_HEADERS, rows)
 
 
@@ -668,9 +673,9 @@ def par_markdown(analysis: StudAnalysis) -> str:
             f"{'returned with' if rules.progressive.stake_returned else 'not returned with'} a win.\n"]
     prog_rows = [[CATEGORY_WORDS[line["category"]], thousands(line["combinations"]),
                   decimal_str(Fraction(line["combinations"], analysis.progressive.hands), 12), line["pays"],
-                  str(line["contribution"])] for line in progressive_lines(analysis)]
+                  line["contribution"]] for line in analysis.progressive.lines]
     out += [markdown_table(["hand", "combinations", "probability", "pays", "contribution to RTP"], prog_rows),
-            f"\nRTP(J) = {analysis.progressive.rtp} (J = the jackpot in EUR).\n"]
+            f"\nRTP(J) = {analysis.progressive.rtp_text} (J = the jackpot in EUR).\n"]
     if analysis.progressive.break_even is not None:
         out.append(f"Break-even jackpot (RTP = 100%): J = EUR {decimal_str(analysis.progressive.break_even, 2)}"
                    f" (exactly {fraction_str(analysis.progressive.break_even).removesuffix('/1')}).\n")
@@ -788,7 +793,7 @@ def write_results(analysis: StudAnalysis, out_root, argv=None) -> Path:
     folder.add("progressive_rtp_by_jackpot.csv", progressive_csv(analysis))
     folder.add("strategy_rule.md", strategy_rule_markdown(analysis))
     folder.add("strategy_rule_exceptions.csv", strategy_rule_exceptions_csv(analysis))
-    folder.add("strategy.bin.gz", analysis.strategy_bytes or strategy_file_bytes(analysis))
+    folder.add("strategy.bin.gz", strategy_file_bytes(analysis))
     return folder.publish()
 
 
@@ -801,7 +806,7 @@ def run(rule_path=None, out_root="results", argv=None, progress=None, threads=No
     """
     paths = [rule_path] if rule_path else builtin_rule_paths(GAME)
     loaded = [load_rules(path) for path in paths]
-    bar = progress(total=1 + 2 * len(loaded), desc="caribbean-stud: counting", unit="step") \
+    bar = progress(total=1 + len(loaded), desc="caribbean-stud: counting", unit="step") \
         if progress is not None else None
     try:
         tables = [count_classes(rules.cards, rules.qualifier_rank, threads) for _, rules in loaded]
@@ -809,24 +814,21 @@ def run(rule_path=None, out_root="results", argv=None, progress=None, threads=No
             features_of(counted)
         _step(bar, "caribbean-stud: counted")
 
-        def numbers(i: int) -> StudAnalysis:
-            """The rule set's decisions, PAR lines and strategy file: numpy and zlib, GIL mostly free."""
+        progressives = [progressive_figures(counted, rules.progressive) for counted, (_, rules) in zip(tables, loaded)]
+
+        def numbers(i: int) -> tuple[StudAnalysis, Path]:
+            """One rule set's decisions, files and strategy file: numpy, zlib and file writing,
+            which mostly run without the GIL (sympy stays in this thread: done above)."""
             analysis = decide(*loaded[i], tables[i])
-            par_lines(analysis)
-            analysis.strategy_bytes = strategy_file_bytes(analysis)
-            return analysis
+            analysis.progressive = progressives[i]
+            return analysis, write_results(analysis, out_root, argv)
         # Two rule sets at once: their array work and compression overlap on two cores.
         workers = max(1, min(len(loaded), stud_enum.default_threads() if threads is None else threads))
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            analyses = []
-            for analysis in pool.map(numbers, range(len(loaded))):
-                _step(bar, f"caribbean-stud: {analysis.rule_file.name} priced and decided")
-                analyses.append(analysis)
-        folders = []
-        for analysis, counted in zip(analyses, tables):
-            analysis.progressive = progressive_figures(counted, analysis.rules.progressive)
-            folders.append(write_results(analysis, out_root, argv))
-            _step(bar, f"caribbean-stud: {analysis.rule_file.name} written")
+            folders = []
+            for analysis, folder in pool.map(numbers, range(len(loaded))):
+                _step(bar, f"caribbean-stud: {analysis.rule_file.name} written")
+                folders.append(folder)
     finally:
         if bar is not None:
             bar.close()
