@@ -779,9 +779,9 @@ def strategy_file_bytes(analysis: StudAnalysis) -> bytes:
     if priced.ev_raise.dtype == object:
         raise ValueError("EV numerators do not fit the strategy file's 64-bit column")
     return strategy_file.encode(header, {"key": np.ascontiguousarray(table.keys),
-                                         "weight": table.weights.astype(np.uint8),
+                                         "weight": table.weights.astype(np.uint8, copy=False),
                                          "decision": decision,
-                                         "ev_raise": priced.ev_raise.astype("<i8")},
+                                         "ev_raise": priced.ev_raise.astype("<i8", copy=False)},
                                  compresslevel=STRATEGY_COMPRESSLEVEL)
 
 
@@ -814,7 +814,12 @@ def run(rule_path=None, out_root="results", argv=None, progress=None, threads=No
             features_of(counted)
         _step(bar, "caribbean-stud: counted")
 
-        progressives = [progressive_figures(counted, rules.progressive) for counted, (_, rules) in zip(tables, loaded)]
+        progressives, made = [], {}
+        for counted, (_, rules) in zip(tables, loaded):        # rule sets often share the side bet
+            key = (id(counted), rules.progressive)
+            if key not in made:
+                made[key] = progressive_figures(counted, rules.progressive)
+            progressives.append(made[key])
 
         def numbers(i: int) -> tuple[StudAnalysis, Path]:
             """One rule set's decisions, files and strategy file: numpy, zlib and file writing,

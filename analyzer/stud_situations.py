@@ -20,7 +20,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from cython_ext import stud_enum
-from cython_ext.isomorphism import canonical_keys
 
 HAND, SITUATION, N_SUITS = 5, 6, 4
 FULL_DECK_CLASSES = 5_649_150            # (hand, up card) classes of the 52-card deck
@@ -51,42 +50,13 @@ class SituationCounts:
 
 
 def situation_classes(cards) -> tuple[np.ndarray, np.ndarray]:
-    """(keys, weights) of every (hand, up card) suit class of the deck, sorted by key.
+    """(keys, weights) of every (hand, up card) suit class of the deck, sorted by key (compiled).
 
     The deck must hold the same ranks in each of its suits, and its suits must be the
     first ones in the order c, d, h, s (so canonical keys stay inside the deck).
+    `analyzer.reference.caribbean_stud.situation_classes` is the same in numpy.
     """
-    deck = np.array(sorted(cards), dtype=np.uint8)
-    n_suits = len({c % N_SUITS for c in cards})
-    hands = np.ascontiguousarray(stud_enum.five_card_hands(deck)[:, ::-1])       # cards descending
-    canonical = hands[(canonical_keys(hands, (HAND,)) == hands).all(axis=1)]
-    canonical = canonical[np.lexsort(canonical.T[::-1])]                          # by key bytes
-    ranks = (canonical // N_SUITS).astype(np.int64)
-    suits = canonical % N_SUITS
-    masks = np.stack([((suits == s) << ranks).sum(axis=1) for s in range(N_SUITS)], axis=1)
-    # Tie groups: canonical suits are ordered by descending mask, so equal masks are adjacent.
-    first = np.ones(masks.shape, dtype=bool)
-    first[:, 1:] = masks[:, 1:] != masks[:, :-1]
-    first[:, n_suits:] = False
-    group_size = np.zeros(masks.shape, dtype=np.int64)
-    for s in range(n_suits - 1, -1, -1):
-        continues = masks[:, s] == masks[:, s + 1] if s + 1 < n_suits else np.zeros(len(masks), dtype=bool)
-        group_size[:, s] = 1 + np.where(continues, group_size[:, s + 1] if s + 1 < n_suits else 0, 0)
-    factorial = np.array([math.factorial(k) for k in range(N_SUITS + 1)], dtype=np.int64)
-    orbit = math.factorial(n_suits) // np.prod(factorial[np.where(first, group_size, 0)], axis=1)
-    # Up cards: deck cards outside the hand whose suit opens its tie group.
-    card_suit = np.arange(52) % N_SUITS
-    up_ok = np.zeros((len(canonical), 52), dtype=bool)
-    up_ok[:, deck] = True
-    up_ok[np.arange(len(canonical))[:, None], canonical] = False
-    up_ok &= first[:, card_suit]
-    per_hand = up_ok.sum(axis=1)
-    # Row-major order: by hand (already sorted by key), then up card ascending.
-    keys = np.empty((int(per_hand.sum()), SITUATION), dtype=np.uint8)
-    keys[:, :HAND] = np.repeat(canonical, per_hand, axis=0)
-    keys[:, HAND] = np.broadcast_to(np.arange(52, dtype=np.uint8), up_ok.shape)[up_ok]
-    weights = (orbit[:, None] * group_size[:, card_suit]).astype(np.uint8)[up_ok]
-    return keys, weights
+    return stud_enum.situation_classes(np.array(sorted(cards), dtype=np.uint8))
 
 
 def exact_group_sums(groups: np.ndarray, values: np.ndarray, n_groups: int, bound: int | None = None) -> np.ndarray:
@@ -99,6 +69,16 @@ def exact_group_sums(groups: np.ndarray, values: np.ndarray, n_groups: int, boun
     if bound is None and values.size and int(values.max()) * values.size < 2**63:
         bound = int(values.sum(dtype=np.int64))
     if bound is not None and bound < 2**53:
+        return np.bincount(groups, weights=values, minlength=n_groups).astype(np.int64)
+    sums = [0] * n_groups
+    for g, v in zip(groups.tolist(), values.tolist()):
+        sums[g] += v
+    return np.array(sums, dtype=object)
+
+
+def exact_signed_group_sums(groups: np.ndarray, values: np.ndarray, n_groups: int, bound: int) -> np.ndarray:
+    """Exact sums of integer values of either sign by group, given `bound` >= the sum of |values|."""
+    if bound < 2**53:
         return np.bincount(groups, weights=values, minlength=n_groups).astype(np.int64)
     sums = [0] * n_groups
     for g, v in zip(groups.tolist(), values.tolist()):

@@ -25,7 +25,7 @@ import numpy as np
 
 from analyzer.cards import RANKS
 from analyzer.poker import CATEGORY_WORDS, ONE_PAIR
-from analyzer.stud_situations import exact_group_sums
+from analyzer.stud_situations import exact_group_sums, exact_signed_group_sums
 from cython_ext import handeval
 
 HIGH_CARD = 0
@@ -376,11 +376,14 @@ def check_rule(rule: StrategyRule, f: Features, gain: np.ndarray, scale: int) ->
     cost = Fraction(int(np.abs(gain[wrong]).sum(dtype=np.int64)), scale)
     # A rule that reads the hand's value and the up card's rank, not the suits, decides alike
     # all classes with the same pattern.
-    pattern = f.pattern
+    # By pattern: lost by folding = (sum |gain| + sum gain) / 2, by raising = (sum |gain| - sum gain) / 2,
+    # and the better of the two loses (sum |gain| - |sum gain|) / 2.
     n_patterns = N_DISTINCT_HANDS * N_RANKS
-    lost_if_raised = exact_group_sums(pattern, -np.minimum(gain, 0), n_patterns)
-    lost_if_folded = exact_group_sums(pattern, np.maximum(gain, 0), n_patterns)
-    best = np.minimum(lost_if_raised, lost_if_folded)
+    magnitude = np.abs(gain)
+    total = int(magnitude.sum(dtype=np.int64))         # bounds every partial sum of either kind
+    absolute = exact_group_sums(f.pattern, magnitude, n_patterns, total)
+    signed = exact_signed_group_sums(f.pattern, gain, n_patterns, total)
+    best = (absolute - np.abs(signed)) // 2
     return RuleCheck(rule=rule, raises=raises, exceptions=np.flatnonzero(wrong), cost=cost,
                      best_rank_only_cost=Fraction(int(best.sum(dtype=np.int64)), scale),
                      mixed_rank_patterns=int((best > 0).sum()))

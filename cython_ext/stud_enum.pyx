@@ -25,9 +25,10 @@ cimport cython
 from cython.parallel cimport prange
 from libc.string cimport memcpy, memset
 
-from cython_ext._types cimport (card_t, handval_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, N_CARDS,
+from cython_ext._types cimport (card_t, handval_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, N_CARDS, N_SUITS,
                                 DEALER_NOT_QUALIFIED, PLAYER_WINS, PUSH_TIE, DEALER_WINS, N_OUTCOMES)
 from cython_ext.handeval cimport eval_cards, dense_rank, hand_category, N_DISTINCT_HANDS
+from cython_ext.isomorphism cimport canonicalize
 
 cdef enum:
     SITUATION = 6                   # the player's five cards and the dealer's up card
@@ -473,29 +474,107 @@ cdef void convert_situations(const DeckTables* deck, const uint8_t[:, ::1] rows,
 
 # --- helpers for the analysis and its tests ----------------------------------------------------
 
-def five_card_hands(deck_cards):
-    """Every 5-card hand of the deck as a (C(n, 5), 5) uint8 array, cards ascending, colex order."""
+def situation_classes(deck_cards):
+    """Every (hand, up card) suit class of the deck, sorted by key: (keys (m, 6) uint8, weights (m,) uint8).
+
+    A key is the canonical hand (descending) then the up card, as
+    cython_ext.isomorphism.canonical_keys(rows, (5, 1)) writes it.  Hands are visited in key
+    order (descending cards, lexicographic), so the keys come out sorted.  A canonical
+    hand's suits with equal rank masks form tie groups; the up card's class is its rank in
+    the first suit of its tie group, standing for (hands in the hand's class) x (suits in
+    that group) raw situations.  The deck must hold the same ranks in each of its suits,
+    the first k suits of c, d, h, s.
+    """
     deck, _ = _deck_positions(deck_cards)
-    cdef int n = len(deck), top, a, b, c, e
-    cdef Py_ssize_t row = 0
+    cdef int n = len(deck), n_suits = len({int(c) % N_SUITS for c in deck})
+    ranks = {int(c) // N_SUITS for c in deck}
+    if set(deck.tolist()) != {r * N_SUITS + s for r in ranks for s in range(n_suits)}:
+        raise ValueError("a deck for suit classes holds the same ranks in each of the first k suits (c, d, h, s)")
     cdef DeckTables tables
     fill_binomials(&tables)
     hands = np.empty((tables.binom[n][HAND], HAND), dtype=np.uint8)
-    cdef uint8_t[:, ::1] out = hands
+    ups = np.zeros(tables.binom[n][HAND], dtype=np.uint8)        # up-card classes per canonical hand
+    cdef uint8_t[:, ::1] hands_v = hands
+    cdef uint8_t[::1] ups_v = ups
     cdef const uint8_t[::1] cards = deck
+    cdef Py_ssize_t n_hands = 0, row = 0, h
+    cdef int a, b, c, d, e, j, suit, u
+    cdef card_t hand[HAND]
+    cdef card_t canon[HAND]
+    cdef int sizes[1]
+    cdef uint16_t mask[N_SUITS]
+    cdef uint8_t first[N_SUITS]
+    cdef uint8_t group[N_SUITS]
+    cdef int factorial[N_SUITS + 1]
+    cdef int orbit
+    sizes[0] = HAND
+    factorial[0] = 1
+    for j in range(1, N_SUITS + 1):
+        factorial[j] = factorial[j - 1] * j
     with nogil:
-        for top in range(HAND - 1, n):
-            for c in range(3, top):
-                for b in range(2, c):
-                    for a in range(1, b):
-                        for e in range(a):
-                            out[row, 0] = cards[e]
-                            out[row, 1] = cards[a]
-                            out[row, 2] = cards[b]
-                            out[row, 3] = cards[c]
-                            out[row, 4] = cards[top]
-                            row += 1
-    return hands
+        # Canonical hands in key order: descending cards, the highest varying slowest.
+        for a in range(HAND - 1, n):
+            for b in range(HAND - 2, a):
+                for c in range(HAND - 3, b):
+                    for d in range(1, c):
+                        for e in range(d):
+                            hand[0] = cards[a]
+                            hand[1] = cards[b]
+                            hand[2] = cards[c]
+                            hand[3] = cards[d]
+                            hand[4] = cards[e]
+                            for j in range(HAND):
+                                canon[j] = hand[j]
+                            canonicalize(canon, sizes, 1)
+                            if (canon[0] == hand[0] and canon[1] == hand[1] and canon[2] == hand[2]
+                                    and canon[3] == hand[3] and canon[4] == hand[4]):
+                                for j in range(HAND):
+                                    hands_v[n_hands, j] = hand[j]
+                                n_hands += 1
+    # The up cards of each canonical hand, then the rows.
+    for h in range(n_hands):
+        tie_groups(&hands_v[h, 0], n_suits, mask, first, group)
+        for u in range(n):
+            suit = cards[u] % N_SUITS
+            if first[suit] and not (mask[suit] >> (cards[u] // N_SUITS)) & 1:
+                ups_v[h] += 1
+    total = int(ups[:n_hands].sum(dtype=np.int64))
+    keys = np.empty((total, SITUATION), dtype=np.uint8)
+    weights = np.empty(total, dtype=np.uint8)
+    cdef uint8_t[:, ::1] keys_v = keys
+    cdef uint8_t[::1] weights_v = weights
+    with nogil:
+        for h in range(n_hands):
+            tie_groups(&hands_v[h, 0], n_suits, mask, first, group)
+            orbit = factorial[n_suits]
+            for suit in range(n_suits):
+                if first[suit]:
+                    orbit = orbit // factorial[group[suit]]
+            for u in range(n):                    # up cards ascending
+                suit = cards[u] % N_SUITS
+                if first[suit] and not (mask[suit] >> (cards[u] // N_SUITS)) & 1:
+                    for j in range(HAND):
+                        keys_v[row, j] = hands_v[h, j]
+                    keys_v[row, HAND] = cards[u]
+                    weights_v[row] = <uint8_t>(orbit * group[suit])
+                    row += 1
+    return keys, weights
+
+
+cdef inline void tie_groups(const uint8_t* hand, int n_suits, uint16_t* mask, uint8_t* first,
+                            uint8_t* group) noexcept nogil:
+    """Rank mask per suit; first[s]: suit s opens a tie group (equal masks are adjacent in a
+    canonical hand); group[s]: the size of the group suit s opens."""
+    cdef int s, j
+    for s in range(N_SUITS):
+        mask[s] = 0
+    for j in range(HAND):
+        mask[hand[j] % N_SUITS] |= <uint16_t>(1 << (hand[j] // N_SUITS))
+    for s in range(N_SUITS):
+        first[s] = s < n_suits and (s == 0 or mask[s] != mask[s - 1])
+        group[s] = 0
+    for s in range(n_suits - 1, -1, -1):
+        group[s] = 1 + (group[s + 1] if s + 1 < n_suits and mask[s + 1] == mask[s] else 0)
 
 
 def brute_force_situation(deck_cards, hand, int up, int qualifier_rank):

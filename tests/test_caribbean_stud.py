@@ -159,8 +159,18 @@ def test_reduced_deck_keys_are_canonical(tmp_path):
 
 # --- the full deck -----------------------------------------------------------------------------
 
+@pytest.mark.parametrize("ranks,suits", [("9TJQKA", "cd"), ("TJQKA", "cdh"), ("QKA", "cdhs"), ("23456789TJQKA", "c")])
+def test_compiled_classes_equal_the_numpy_reference(tmp_path, ranks, suits):
+    _, rules = stud.load_rules(reduced_deck(tmp_path, ranks, suits))
+    keys, weights = situation_classes(rules.cards)
+    plain_keys, plain_weights = reference.situation_classes(rules.cards)
+    assert (keys == plain_keys).all() and (weights == plain_weights).all()
+
+
 def test_situation_classes_of_the_full_deck():
     keys, weights = situation_classes(range(52))
+    plain_keys, plain_weights = reference.situation_classes(range(52))
+    assert (keys == plain_keys).all() and (weights == plain_weights).all()
     assert len(keys) == 5_649_150
     assert int(weights.sum(dtype=np.int64)) == 122_151_120
     assert weights.max() == 24

@@ -8,10 +8,16 @@ that (a prefix tuple sorts below all its extensions).
 """
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from itertools import combinations
 
+import numpy as np
+
 from analyzer.reference.poker import five_card_value
+from cython_ext.isomorphism import canonical_keys
+
+HAND, SITUATION, N_SUITS = 5, 6, 4
 
 NOT_QUALIFIED, PLAYER_WINS, TIE, DEALER_WINS = range(4)
 
@@ -76,3 +82,44 @@ def optimal_ev(game: dict, net) -> tuple[Fraction, Fraction]:
         else:
             total_ev -= 1
     return total_ev / len(game), Fraction(raises, len(game))
+
+
+def situation_classes(cards) -> tuple[np.ndarray, np.ndarray]:
+    """(keys, weights) of every (hand, up card) suit class of the deck, sorted by key, in numpy.
+
+    Canonical hands are the hands that canonical_keys leaves unchanged.  In a canonical hand
+    the suits with equal rank masks (tie groups) are adjacent; an up card's class is its
+    rank in the first suit of its group, and stands for (raw hands of the hand's class) x
+    (suits in the group) raw situations.
+    """
+    deck = np.array(sorted(cards), dtype=np.uint8)
+    n_suits = len({c % N_SUITS for c in cards})
+    hands = np.array([five[::-1] for five in combinations(deck.tolist(), HAND)], dtype=np.uint8)  # descending
+    canonical = hands[(canonical_keys(hands, (HAND,)) == hands).all(axis=1)]
+    canonical = canonical[np.lexsort(canonical.T[::-1])]                      # by key bytes
+    ranks = (canonical // N_SUITS).astype(np.int64)
+    suits = canonical % N_SUITS
+    masks = np.stack([((suits == s) << ranks).sum(axis=1) for s in range(N_SUITS)], axis=1)
+    # Tie groups: canonical suits are ordered by descending mask, so equal masks are adjacent.
+    first = np.ones(masks.shape, dtype=bool)
+    first[:, 1:] = masks[:, 1:] != masks[:, :-1]
+    first[:, n_suits:] = False
+    group_size = np.zeros(masks.shape, dtype=np.int64)
+    for s in range(n_suits - 1, -1, -1):
+        continues = masks[:, s] == masks[:, s + 1] if s + 1 < n_suits else np.zeros(len(masks), dtype=bool)
+        group_size[:, s] = 1 + np.where(continues, group_size[:, s + 1] if s + 1 < n_suits else 0, 0)
+    factorial = np.array([math.factorial(k) for k in range(N_SUITS + 1)], dtype=np.int64)
+    orbit = math.factorial(n_suits) // np.prod(factorial[np.where(first, group_size, 0)], axis=1)
+    # Up cards: deck cards outside the hand whose suit opens its tie group.
+    card_suit = np.arange(52) % N_SUITS
+    up_ok = np.zeros((len(canonical), 52), dtype=bool)
+    up_ok[:, deck] = True
+    up_ok[np.arange(len(canonical))[:, None], canonical] = False
+    up_ok &= first[:, card_suit]
+    per_hand = up_ok.sum(axis=1)
+    # Row-major order: by hand (already sorted by key), then up card ascending.
+    keys = np.empty((int(per_hand.sum()), SITUATION), dtype=np.uint8)
+    keys[:, :HAND] = np.repeat(canonical, per_hand, axis=0)
+    keys[:, HAND] = np.broadcast_to(np.arange(52, dtype=np.uint8), up_ok.shape)[up_ok]
+    weights = (orbit[:, None] * group_size[:, card_suit]).astype(np.uint8)[up_ok]
+    return keys, weights
