@@ -421,3 +421,11 @@ def test_rule_in_words_on_a_paytable_where_pairs_fold(stud_analyses, tmp_path):
     assert check.cost == st["optimal"].ev - st["rule_in_words"].ev
     assert all(st["rule_in_words"].ev >= st[name].ev for name in stud.SIMPLE_STRATEGIES)
     assert (np.flatnonzero(check.raises != raise_) == check.exceptions).all()
+
+
+def test_classes_need_a_suit_symmetric_deck():
+    uneven = np.array(sorted(set(range(52)) - {51}), dtype=np.uint8)          # no As
+    with pytest.raises(ValueError, match="same ranks in each"):
+        stud_enum.situation_classes(uneven)
+    with pytest.raises(ValueError, match="same ranks in each"):
+        stud_enum.situation_classes(np.array([r * 4 + s for r in range(6) for s in (2, 3)], dtype=np.uint8))
