@@ -15,7 +15,6 @@ from importlib import import_module
 from analyzer import __version__
 from analyzer.errors import InputError
 from analyzer.exact import decimal_str, fraction_str
-from analyzer.rules import builtin_rule_paths
 
 EXIT_BAD_INPUT = 2
 
@@ -54,7 +53,11 @@ def _exact_number(text: str):
 
 
 def add_jobs(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--jobs", type=int, metavar="N", help="threads to count with (default: every core)")
+    parser.add_argument("--jobs", type=int, metavar="N",
+                        help="local worker processes for the enumeration's chunks (default: every core)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run the chunks on an existing Dask cluster instead, e.g. tcp://10.0.0.5:8786 "
+                             "(workers need this package installed; pip install '.[cluster]')")
 
 
 ADVISE_GROUPS = {
@@ -107,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     shoe.add_argument("--counts", metavar="N0,...,N9",
                       help="the shoe as 10 counts of card values 0 (T J Q K), 1 (A), 2, ..., 9")
     bac.add_argument("--json", action="store_true", help="with --remove/--counts: print one JSON object")
+    add_jobs(bac)
     add_common(bac)
 
     holdem = commands.add_parser(
@@ -185,7 +189,21 @@ def build_parser() -> argparse.ArgumentParser:
     every = commands.add_parser("all", help="every analysis on every built-in rule set (the main job)",
                                 description="Run every game's analysis on each of its built-in rule "
                                             "sets and write all results under --out.")
+    add_jobs(every)
     add_common(every)
+
+    sweep = commands.add_parser(
+        "sweep", help="analyse many rule files (e.g. a paytable grid) and write one comparison table",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Analyse each rule file (any game; the file's [game] says which) with the same "
+                    "executor, write each one's results folder, then --out/sweeps/NAME/comparison.md and "
+                    ".csv with every rule set's key figures side by side (exact fractions and decimals).",
+        epilog="examples:\n  analyzer sweep grid/*.toml --name tie-payouts\n"
+               "  analyzer sweep grid/*.toml --scheduler tcp://scheduler:8786")
+    sweep.add_argument("rule_files", nargs="+", metavar="FILE", help="rule files to analyse")
+    sweep.add_argument("--name", default="sweep", help="name of the comparison (folder under --out/sweeps)")
+    add_jobs(sweep)
+    add_common(sweep)
     return parser
 
 
@@ -202,9 +220,8 @@ def run_game(game: str, rule_path, args, argv) -> None:
     module = import_module(GAMES[game])
     started = time.perf_counter()
     from analyzer.verify import CheckOptions
-    options = {"checks": CheckOptions(args.check_samples, args.check_rounds, args.seed)}
-    if getattr(args, "jobs", None):
-        options["threads"] = args.jobs
+    options = {"checks": CheckOptions(args.check_samples, args.check_rounds, args.seed),
+               "executor": executor_of(args)}
     if getattr(args, "aa_ratio", None) is not None:
         options["aa_ratio"] = args.aa_ratio
     folder = module.run(rule_path, args.out, argv, progress_bar(args.quiet), **options)
@@ -254,16 +271,29 @@ def advise(args) -> None:
     print(f"  margin  {decimal_str(answer.margin, 8):>12}")
 
 
+def executor_of(args):
+    """The executor the options ask for (made once per command, reused by every analysis)."""
+    from analyzer.execution import make_executor
+    if not hasattr(args, "_executor"):
+        args._executor = make_executor(getattr(args, "jobs", None), getattr(args, "scheduler", None))
+    return args._executor
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser().parse_args(argv)
     try:
         if args.command == "all":
             for game in GAMES:
-                for path in builtin_rule_paths(game):
-                    run_game(game, path, args, argv)
+                run_game(game, None, args, argv)          # no rule file: every built-in rule set
         elif args.command == "advise":
             advise(args)
+        elif args.command == "sweep":
+            from analyzer import sweep
+            from analyzer.verify import CheckOptions
+            folder = sweep.run(args.rule_files, args.out, args.name, executor_of(args), progress_bar(args.quiet),
+                               CheckOptions(args.check_samples, args.check_rounds, args.seed), argv)
+            print(f"sweep: wrote {folder}/comparison.md")
         elif args.command == "verify":
             from analyzer import verify
             return 0 if verify.run(args.paths, args.samples, args.rounds, args.seed, progress_bar(args.quiet)) else 1
@@ -280,4 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         print("analyzer: interrupted; results already published are complete, nothing partial was left",
               file=sys.stderr)
         return 130
+    finally:
+        if hasattr(args, "_executor"):
+            args._executor.close()
     return 0

@@ -121,3 +121,25 @@ def test_worker_killed_mid_run(small_rules, reference, cluster):
     finally:
         executor.close()
     assert killed and same(table, reference)
+
+
+def test_sweep_on_the_cluster(cluster, tmp_path, quick_checks):
+    from analyzer import sweep
+    from analyzer.execution import DaskExecutor
+    from analyzer.rules import builtin_rule_paths
+    source = builtin_rule_paths("baccarat")[0].read_text()
+    files = []
+    for tie in (8, 9, 10):
+        path = tmp_path / f"tie{tie}.toml"
+        path.write_text(source.replace("tie = 8 ", f"tie = {tie} ").replace('rule_set = "operator"', f'rule_set = "tie{tie}"'))
+        files.append(path)
+    executor = DaskExecutor(cluster.scheduler_address)
+    try:
+        folder = sweep.run(files, tmp_path / "out", "ties", executor, checks=quick_checks)
+    finally:
+        executor.close()
+    table = (folder / "comparison.csv").read_text()
+    assert table.count("TIE RTP") == 3
+    local = sweep.run(files[:1], tmp_path / "local", "one", SerialExecutor(), checks=quick_checks)
+    first = [line for line in table.splitlines() if line.startswith("baccarat,tie8,")]
+    assert first == [line for line in (local / "comparison.csv").read_text().splitlines()[1:]]
