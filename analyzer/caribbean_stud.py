@@ -797,13 +797,28 @@ def write_results(analysis: StudAnalysis, out_root, argv=None) -> Path:
     return folder.publish()
 
 
-def run(rule_path=None, out_root="results", argv=None, progress=None, threads=None, checks=None):
+def local_threads(executor) -> int | None:
+    """Threads for the count from a command line executor: its local workers (None: every core)."""
+    from analyzer.execution import LocalExecutor, SerialExecutor
+    if isinstance(executor, LocalExecutor):
+        return executor.workers
+    if isinstance(executor, SerialExecutor):
+        return executor.threads_per_chunk
+    return None
+
+
+def run(rule_path=None, out_root="results", argv=None, progress=None, executor=None, checks=None, threads=None):
     """Analyse one rule file, or (no path) every built-in rule set counting once; write the results.
 
     Returns the results folder of the rule set, or the game's folder when several were written.
-    `checks` (the CLI's pre-publication check options) is accepted for the common interface;
-    Caribbean Stud is not wired into `analyzer.verify` yet, so nothing is checked with it here.
+    The count runs in this process on OpenMP threads: `threads`, else as many as a local
+    `executor` (analyzer.execution) has workers, else every core; a remote (Dask) executor
+    is not used.  `checks` (the CLI's pre-publication check options) is accepted for the
+    common interface; Caribbean Stud is not wired into `analyzer.verify` yet, so nothing is
+    checked with it here.
     """
+    if threads is None:
+        threads = local_threads(executor)
     paths = [rule_path] if rule_path else builtin_rule_paths(GAME)
     loaded = [load_rules(path) for path in paths]
     bar = progress(total=1 + len(loaded), desc="caribbean-stud: counting", unit="step") \

@@ -26,7 +26,7 @@ def whole_job(out_root, threads, split):
     loaded = [caribbean_stud.load_rules(path) for path in builtin_rule_paths(caribbean_stud.GAME)]
     stud_situations.count_classes(loaded[0][1].cards, loaded[0][1].qualifier_rank, threads)
     split["count (classes + kernel)"] = time.perf_counter() - started
-    caribbean_stud.run(None, out_root, ["caribbean-stud"], None, threads)
+    caribbean_stud.run(None, out_root, ["caribbean-stud"], None, threads=threads)
     split["price, figures, rule, files"] = time.perf_counter() - started - split["count (classes + kernel)"]
 
 

@@ -382,7 +382,7 @@ def run_cli(*args):
 
 def test_cli_on_a_reduced_deck(tmp_path):
     path = reduced_deck(tmp_path, "9TJQKA", "cd")
-    run = run_cli("caribbean-stud", "--rules", str(path), "--out", str(tmp_path / "out"), "--quiet")
+    run = run_cli("caribbean-stud", "--rules", str(path), "--out", str(tmp_path / "out"), "--quiet", "--jobs", "1")
     assert run.returncode == 0, run.stderr
     summary = json.loads((tmp_path / "out" / "caribbean_stud" / "small" / "summary.json").read_text())
     assert summary["enumeration"]["situations"] == str(792 * 7)
