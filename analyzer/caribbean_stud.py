@@ -24,6 +24,7 @@ from analyzer.cards import CardError, card_str, cards_str, check_disjoint, parse
 from analyzer.exact import decimal_str, figure, fraction_str, percent_str, to_fraction
 from analyzer.isomorphism import canonical_groups
 from analyzer.output import ResultFolder, json_bytes
+from analyzer.report import ReportContent
 from analyzer.poker import (CATEGORIES, CATEGORY_WORDS, DECK_SCHEMA, QUALIFIER_SCHEMA, deck_cards,
                             qualifier_value, qualifier_words)
 from analyzer.rules import (GAME_HEADER, RuleError, RuleFile, boolean, builtin_rule_paths, list_of,
@@ -445,9 +446,13 @@ class StudAnalysis:
         return self.table.raw_situations * self.table.completions
 
 
-def analyse(rule_file: RuleFile, rules: StudRules, threads: int | None = None, progress=None) -> StudAnalysis:
-    """Count (or reuse this process's count), price, derive and check the rule, and the progressive."""
-    table = count_classes(rules.cards, rules.qualifier_rank, threads)
+def analyse(rule_file: RuleFile, rules: StudRules, threads: int | None = None, progress=None,
+            executor=None) -> StudAnalysis:
+    """Count (or reuse this process's count), price, derive and check the rule, and the progressive.
+
+    The count's threads: `threads`, else a local `executor`'s workers, else every core.
+    """
+    table = count_classes(rules.cards, rules.qualifier_rank, threads if threads is not None else local_threads(executor))
     analysis = decide(rule_file, rules, table, progress)
     analysis.progressive = progressive_figures(table, rules.progressive)
     return analysis
@@ -734,6 +739,34 @@ def strategy_rule_markdown(analysis: StudAnalysis) -> str:
     return "\n".join(out) + "\n"
 
 
+def report_content(analysis: StudAnalysis) -> ReportContent:
+    """What this game contributes to a report, and the key figures `analyzer sweep` compares."""
+    st, check, prog = analysis.strategies, analysis.rule_check, analysis.progressive
+    optimal = st["optimal"]
+    published = analysis.rules.published
+
+    def note(key):
+        return f"published {published[key]}" if key in published else ""
+    key_figures = [
+        ("house edge per ANTE, optimal strategy", optimal.house_edge, note("house_edge")),
+        ("probability of raising, optimal strategy", optimal.p_raise, note("raise_probability")),
+        ("element of risk, optimal strategy", optimal.element_of_risk, ""),
+        ("RTP (returned / wagered), optimal strategy", optimal.rtp, ""),
+        ("house edge per ANTE, raise a pair or better", st["raise_pair_or_better"].house_edge, ""),
+        ("house edge per ANTE, the rule in words", st["rule_in_words"].house_edge, ""),
+        ("cost of the rule in words per ANTE", check.cost, f"{len(check.exceptions)} situation classes differ"),
+    ]
+    if prog is not None and prog.break_even is not None:
+        key_figures.append(("progressive break-even jackpot (EUR)", prog.break_even, f"RTP(J) = {prog.rtp_text}"))
+    method = (f"Every (hand, up card) situation ({thousands(analysis.table.raw_situations)}, in "
+              f"{thousands(len(analysis.table))} suit classes) against every completion of the dealer's hand "
+              f"({thousands(analysis.table.completions)} each), counted by card removal over all hands swept in "
+              "poker order (cython_ext.stud_enum); raise exactly when raising beats folding.")
+    return ReportContent(key_figures=key_figures, method=method,
+                         strategy="\n".join(f"{i}. {line}" for i, line in enumerate(check.rule.words(), 1)),
+                         par_sheet=par_markdown(analysis))
+
+
 EXCEPTION_HEADERS = ["hand", "up_card", "situations", "rule_decision", "optimal_decision", "ev_raise", "ev_fold",
                      "ev_raise_decimal", "cost_per_hand", "cost_per_hand_decimal"]
 
@@ -785,7 +818,8 @@ def strategy_file_bytes(analysis: StudAnalysis) -> bytes:
                                  compresslevel=STRATEGY_COMPRESSLEVEL)
 
 
-def write_results(analysis: StudAnalysis, out_root, argv=None) -> Path:
+def write_results(analysis: StudAnalysis, out_root, argv=None, checks=None, progress=None) -> Path:
+    """Write and publish the rule set's results folder (`checks`, `progress`: the common interface)."""
     folder = ResultFolder(out_root, GAME, analysis.rule_file, argv)
     folder.add("summary.json", json_bytes(summary(analysis)))
     folder.add("par_sheet.md", par_markdown(analysis))

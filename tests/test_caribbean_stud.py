@@ -429,3 +429,12 @@ def test_classes_need_a_suit_symmetric_deck():
         stud_enum.situation_classes(uneven)
     with pytest.raises(ValueError, match="same ranks in each"):
         stud_enum.situation_classes(np.array([r * 4 + s for r in range(6) for s in (2, 3)], dtype=np.uint8))
+
+
+def test_sweep_compares_a_stud_paytable(tmp_path):
+    """`analyzer sweep` reads the common module interface: analyse, write_results, report_content."""
+    from analyzer import sweep
+    path = reduced_deck(tmp_path, "9TJQKA", "cd")
+    folder = sweep.run([path], tmp_path / "out", "stud")
+    table = (folder / "comparison.csv").read_text()
+    assert "house edge per ANTE, optimal strategy" in table and "caribbean-stud" in table
