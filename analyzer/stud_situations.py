@@ -35,6 +35,7 @@ class SituationCounts:
     keys: np.ndarray             # (m, 6) uint8: canonical hand (descending) then up card
     weights: np.ndarray          # (m,) uint8: raw situations per class (at most 24)
     counts: np.ndarray           # (m, 4) uint32: not qualified / player wins / tie / dealer wins
+                                 # (a view of a (4, m) array: each column contiguous)
     player_rank: np.ndarray      # (m,) uint16: dense rank of the player's hand
     player_category: np.ndarray  # (m,) uint8: category of the player's hand
     completions: int             # C(n - 6, 4): dealer completions of one situation
