@@ -19,12 +19,13 @@ from pathlib import Path
 import numpy as np
 import sympy
 
-from analyzer import strategy_file
+from analyzer import plots, strategy_file
 from analyzer.cards import CardError, card_str, cards_str, check_disjoint, parse_cards
 from analyzer.exact import decimal_str, figure, fraction_str, percent_str, to_fraction
 from analyzer.isomorphism import canonical_groups
+from analyzer.execution import Executor
 from analyzer.output import ResultFolder, json_bytes
-from analyzer.report import ReportContent
+from analyzer.report import ReportContent, publish_with_report
 from analyzer.poker import (CATEGORIES, CATEGORY_WORDS, DECK_SCHEMA, QUALIFIER_SCHEMA, deck_cards,
                             qualifier_value, qualifier_words)
 from analyzer.rules import (GAME_HEADER, RuleError, RuleFile, boolean, builtin_rule_paths, list_of,
@@ -32,6 +33,7 @@ from analyzer.rules import (GAME_HEADER, RuleError, RuleFile, boolean, builtin_r
 from analyzer.stud_situations import SituationCounts, cached_counts, count_classes, exact_group_sums
 from analyzer.stud_strategy_rule import Features, RuleCheck, check_rule, derive_rule
 from analyzer.tables import csv_text, markdown_table, thousands
+from analyzer.verify import CheckOptions
 from cython_ext import handeval, stud_enum
 
 GAME = "caribbean-stud"
@@ -436,6 +438,7 @@ class StudAnalysis:
     strategies: dict
     progressive: ProgressiveFigures | None
     par: list | None = field(default=None, repr=False)
+    strategy_bytes: bytes | None = field(default=None, repr=False)     # the strategy file, once encoded
 
     @property
     def table(self) -> SituationCounts:
@@ -446,13 +449,9 @@ class StudAnalysis:
         return self.table.raw_situations * self.table.completions
 
 
-def analyse(rule_file: RuleFile, rules: StudRules, threads: int | None = None, progress=None,
-            executor=None) -> StudAnalysis:
-    """Count (or reuse this process's count), price, derive and check the rule, and the progressive.
-
-    The count's threads: `threads`, else a local `executor`'s workers, else every core.
-    """
-    table = count_classes(rules.cards, rules.qualifier_rank, threads if threads is not None else local_threads(executor))
+def analyse(rule_file: RuleFile, rules: StudRules, progress=None, executor: Executor | None = None) -> StudAnalysis:
+    """Count (or reuse this process's count), price, derive and check the rule, and the progressive."""
+    table = count_classes(rules.cards, rules.qualifier_rank, executor)
     analysis = decide(rule_file, rules, table, progress)
     analysis.progressive = progressive_figures(table, rules.progressive)
     return analysis
@@ -758,13 +757,40 @@ def report_content(analysis: StudAnalysis) -> ReportContent:
     ]
     if prog is not None and prog.break_even is not None:
         key_figures.append(("progressive break-even jackpot (EUR)", prog.break_even, f"RTP(J) = {prog.rtp_text}"))
-    method = (f"Every (hand, up card) situation ({thousands(analysis.table.raw_situations)}, in "
-              f"{thousands(len(analysis.table))} suit classes) against every completion of the dealer's hand "
-              f"({thousands(analysis.table.completions)} each), counted by card removal over all hands swept in "
-              "poker order (cython_ext.stud_enum); raise exactly when raising beats folding.")
-    return ReportContent(key_figures=key_figures, method=method,
-                         strategy="\n".join(f"{i}. {line}" for i, line in enumerate(check.rule.words(), 1)),
-                         par_sheet=par_markdown(analysis))
+    table, priced = analysis.table, analysis.priced
+    raise_, ties = priced.optimal()
+    method = (
+        f"Every situation the player decides on, his 5 cards and the dealer's up card "
+        f"({thousands(table.raw_situations)} of them, {thousands(len(table))} classes under suit renaming), "
+        f"against every completion of the dealer's hand ({thousands(table.completions)} each): "
+        f"{thousands(analysis.total_deals)} deals. The counts come from one sweep over all "
+        f"{thousands(math.comb(len(analysis.rules.cards), 5))} five-card hands in poker order: for every card "
+        "subset the number of hands already swept that hold it, so that the dealer hands below, equal to, and "
+        "not qualifying against a player hand, holding the up card and none of the player's cards, follow by "
+        "inclusion-exclusion over the player's cards. The counts do not depend on the paytable; every rule set "
+        "on the same deck and qualifier prices the same count. Raise exactly when raising beats folding "
+        "(-1 ANTE).\n\nThe kernel is checked against direct dealing of all completions of random situations, "
+        "against a pure-Python brute force of whole reduced decks, and by the verification below.")
+    strategy = (f"Optimal strategy: raise in {thousands(int(raise_.sum()))} situation classes "
+                f"({thousands(exact_sum(table.weights[raise_].astype(np.int64)))} situations), fold in the other "
+                f"{thousands(int((~raise_).sum()))}; exact ties: {int(ties.sum())}.\n\nThe rule in words "
+                f"(checked on every situation class; {thousands(len(check.exceptions))} classes differ, "
+                f"costing {decimal_str(check.cost)} ANTE per hand):\n\n"
+                + "\n".join(f"{i}. {line}" for i, line in enumerate(check.rule.words(), 1)))
+    total = int(table.weights.sum(dtype=np.int64))
+    margins = priced.ev_raise / priced.denominator + 1                    # floats for the plot only
+    figures_ = [("figure_margin.svg", "EV of raising minus EV of folding over all situations",
+                 plots.margin_histogram(margins, table.weights / total, "raise",
+                                        "Raise-minus-fold margin, optimal strategy"))]
+    if prog is not None and prog.break_even is not None:
+        levels = sorted({level for level, _ in prog.table} | {prog.break_even})
+        top = max(levels) * 5 // 4
+        points = [(top * i / 100, _fraction(prog.rtp.subs(JACKPOT, sympy.Rational(int(top * i), 100))))
+                  for i in range(101)]
+        figures_.append(("figure_progressive.svg", "Progressive RTP as a function of the jackpot",
+                         plots.rtp_against_jackpot(points, prog.break_even, "Progressive jackpot: RTP against J")))
+    return ReportContent(key_figures=key_figures, method=method, strategy=strategy,
+                         par_sheet=par_markdown(analysis), figures=figures_)
 
 
 EXCEPTION_HEADERS = ["hand", "up_card", "situations", "rule_decision", "optimal_decision", "ev_raise", "ev_fold",
@@ -818,8 +844,9 @@ def strategy_file_bytes(analysis: StudAnalysis) -> bytes:
                                  compresslevel=STRATEGY_COMPRESSLEVEL)
 
 
-def write_results(analysis: StudAnalysis, out_root, argv=None, checks=None, progress=None) -> Path:
-    """Write and publish the rule set's results folder (`checks`, `progress`: the common interface)."""
+def write_results(analysis: StudAnalysis, out_root, argv=None, checks: CheckOptions = CheckOptions(),
+                  progress=None) -> Path:
+    """Verify the rule set's results folder in staging, add its report, and publish it."""
     folder = ResultFolder(out_root, GAME, analysis.rule_file, argv)
     folder.add("summary.json", json_bytes(summary(analysis)))
     folder.add("par_sheet.md", par_markdown(analysis))
@@ -827,42 +854,23 @@ def write_results(analysis: StudAnalysis, out_root, argv=None, checks=None, prog
     folder.add("progressive_rtp_by_jackpot.csv", progressive_csv(analysis))
     folder.add("strategy_rule.md", strategy_rule_markdown(analysis))
     folder.add("strategy_rule_exceptions.csv", strategy_rule_exceptions_csv(analysis))
-    folder.add("strategy.bin.gz", strategy_file_bytes(analysis))
-    return folder.publish()
+    folder.add("strategy.bin.gz", analysis.strategy_bytes or strategy_file_bytes(analysis))
+    return publish_with_report(folder, lambda: report_content(analysis), checks, progress)
 
 
-def local_threads(executor) -> int | None:
-    """Threads for the count from a command line executor: its local workers (None: every core)."""
-    from analyzer.execution import LocalExecutor, SerialExecutor
-    if isinstance(executor, LocalExecutor):
-        return executor.workers
-    if isinstance(executor, SerialExecutor):
-        return executor.threads_per_chunk
-    return None
+def analyse_all(paths, progress=None, executor: Executor | None = None) -> list[StudAnalysis]:
+    """Every rule file's analysis, counting once per deck and qualifier.
 
-
-def run(rule_path=None, out_root="results", argv=None, progress=None, executor=None, checks=None, threads=None):
-    """Analyse one rule file, or (no path) every built-in rule set counting once; write the results.
-
-    Returns the results folder of the rule set, or the game's folder when several were written.
-    The count runs in this process on OpenMP threads: `threads`, else as many as a local
-    `executor` (analyzer.execution) has workers, else every core; a remote (Dask) executor
-    is not used.  `checks` (the CLI's pre-publication check options) is accepted for the
-    common interface; Caribbean Stud is not wired into `analyzer.verify` yet, so nothing is
-    checked with it here.
+    The rule sets' pricing, rule and strategy-file work (numpy and zlib, mostly without the
+    GIL) runs on threads side by side; sympy's progressive stays in this thread.
     """
-    if threads is None:
-        threads = local_threads(executor)
-    paths = [rule_path] if rule_path else builtin_rule_paths(GAME)
     loaded = [load_rules(path) for path in paths]
-    bar = progress(total=1 + len(loaded), desc="caribbean-stud: counting", unit="step") \
-        if progress is not None else None
+    bar = progress(total=1 + len(loaded), desc="caribbean-stud: counting", unit="step") if progress else None
     try:
-        tables = [count_classes(rules.cards, rules.qualifier_rank, threads) for _, rules in loaded]
+        tables = [count_classes(rules.cards, rules.qualifier_rank, executor) for _, rules in loaded]
         for counted in tables:
             features_of(counted)
         _step(bar, "caribbean-stud: counted")
-
         progressives, made = [], {}
         for counted, (_, rules) in zip(tables, loaded):        # rule sets often share the side bet
             key = (id(counted), rules.progressive)
@@ -870,20 +878,30 @@ def run(rule_path=None, out_root="results", argv=None, progress=None, executor=N
                 made[key] = progressive_figures(counted, rules.progressive)
             progressives.append(made[key])
 
-        def numbers(i: int) -> tuple[StudAnalysis, Path]:
-            """One rule set's decisions, files and strategy file: numpy, zlib and file writing,
-            which mostly run without the GIL (sympy stays in this thread: done above)."""
+        def numbers(i: int) -> StudAnalysis:
             analysis = decide(*loaded[i], tables[i])
             analysis.progressive = progressives[i]
-            return analysis, write_results(analysis, out_root, argv)
-        # Two rule sets at once: their array work and compression overlap on two cores.
-        workers = max(1, min(len(loaded), stud_enum.default_threads() if threads is None else threads))
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            folders = []
-            for analysis, folder in pool.map(numbers, range(len(loaded))):
-                _step(bar, f"caribbean-stud: {analysis.rule_file.name} written")
-                folders.append(folder)
+            par_lines(analysis)
+            analysis.strategy_bytes = strategy_file_bytes(analysis)
+            return analysis
+        with ThreadPoolExecutor(max_workers=max(1, min(len(loaded), stud_enum.default_threads()))) as pool:
+            analyses = []
+            for analysis in pool.map(numbers, range(len(loaded))):
+                _step(bar, f"caribbean-stud: {analysis.rule_file.name} decided")
+                analyses.append(analysis)
     finally:
         if bar is not None:
             bar.close()
+    return analyses
+
+
+def run(rule_path=None, out_root="results", argv=None, progress=None, executor: Executor | None = None,
+        checks: CheckOptions = CheckOptions()):
+    """Analyse one rule file, or (no path) every built-in rule set counting once; verify and write each.
+
+    Returns the results folder of the rule set, or the game's folder when several were written.
+    """
+    paths = [rule_path] if rule_path else builtin_rule_paths(GAME)
+    folders = [write_results(analysis, out_root, argv, checks, progress)
+               for analysis in analyse_all(paths, progress, executor)]
     return folders[0] if len(folders) == 1 else folders[0].parent

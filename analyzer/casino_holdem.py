@@ -686,9 +686,9 @@ def report_content(analysis: HoldemAnalysis) -> ReportContent:
                          [[name, f.description, percent_str(f.p_call, 4), percent_str(f.house_edge, 4),
                            percent_str(f.main_rtp_per_wager(rules.call_size), 4), percent_str(f.aa_rtp, 4)]
                           for name, f in st.items()], "llrrrr"))
-    margins = (priced.ev_call / priced.denominator + 1).tolist()       # floats for the plot only
+    margins = priced.ev_call / priced.denominator + 1                  # floats for the plot only
     figures_ = [("figure_margin.svg", "EV of calling minus EV of folding over all situations",
-                 plots.margin_histogram(margins, (table.weights / total).tolist(), "call",
+                 plots.margin_histogram(margins, table.weights / total, "call",
                                         "Call-minus-fold margin, optimal strategy"))]
     return ReportContent(key_figures, method, strategy,
                          par_markdown(analysis), figures_)

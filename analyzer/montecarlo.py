@@ -123,6 +123,50 @@ def simulate_holdem(strategy, rules, rounds: int, seed: int, progress=None) -> d
     return tallies
 
 
+# --- Caribbean Stud ----------------------------------------------------------------------
+
+def settle_stud(rules, cards: np.ndarray, raise_: np.ndarray, scale: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-round net of ANTE + raise (per ANTE) and of the progressive with no jackpot share (per stake).
+
+    cards: the player's five, then the dealer's five (the first of them is the up card).
+    """
+    player = handeval.evaluate_many(np.ascontiguousarray(cards[:, :5]))
+    dealer = handeval.evaluate_many(np.ascontiguousarray(cards[:, 5:10]))
+    category = handeval.categories(player)
+    not_qualified = np.array([int((rules.ante_not_qualified + rules.raise_size * p) * scale)
+                              for p in rules.raise_pays_not_qualified], dtype=np.int64)[category]
+    wins = np.array([int((rules.ante_wins + rules.raise_size * p) * scale) for p in rules.raise_pays],
+                    dtype=np.int64)[category]
+    lose = int((1 + rules.raise_size) * scale)
+    main = np.where(dealer < rules.qualifier_value, not_qualified,
+                    np.where(player > dealer, wins, np.where(player == dealer, 0, -lose)))
+    main = np.where(raise_, main, -scale)
+    prog = rules.progressive
+    returned = [prog.pays[c] + (prog.stake if prog.stake_returned and prog.wins(c) else 0) for c in range(10)]
+    side = np.array([int((r - prog.stake) / prog.stake * scale) for r in returned], dtype=np.int64)[category]
+    return main, side
+
+
+def simulate_stud(strategy, rules, rounds: int, seed: int, progress=None) -> dict:
+    """Play the stored strategy; tallies of ANTE + raise and of the progressive's fixed payouts."""
+    rng = np.random.Generator(np.random.PCG64(seed))
+    prog = rules.progressive
+    scale = integer_scale([rules.ante_not_qualified, rules.ante_wins, *(rules.raise_size * p for p in rules.raise_pays),
+                           *(rules.raise_size * p for p in rules.raise_pays_not_qualified), rules.raise_size,
+                           *((p - prog.stake) / prog.stake for p in prog.pays), *(p / prog.stake for p in prog.pays)])
+    tallies = {"ante_and_raise": Tally(scale), "progressive_fixed_payouts": Tally(scale)}
+    bar = progress(total=rounds, desc="monte carlo: caribbean stud", unit="round") if progress else None
+    for size in _batches(rounds):
+        cards = deal(rng, size, rules.cards, 10)
+        raise_ = strategy.decide_many(np.ascontiguousarray(cards[:, :6]))["decision"] == 1
+        main, side = settle_stud(rules, cards, raise_, scale)
+        tallies["ante_and_raise"].add(main)
+        tallies["progressive_fixed_payouts"].add(side)
+        bar and bar.update(size)
+    bar and bar.close()
+    return tallies
+
+
 # --- Baccarat ----------------------------------------------------------------------------
 
 def deal_values(rng: np.random.Generator, rounds: int, shoe: tuple, k: int) -> np.ndarray:

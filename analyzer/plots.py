@@ -9,6 +9,7 @@ import io
 from fractions import Fraction
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
@@ -28,7 +29,8 @@ def margin_histogram(margins, weights, action: str, title: str) -> str:
     """Distribution of the (action minus fold) EV margin over situations, weighted by frequency."""
     with plt.rc_context(STYLE):
         figure, axes = plt.subplots(figsize=(7, 3.2))
-        axes.hist(margins, bins=120, weights=weights, color="#4a6fa5")
+        heights, edges = np.histogram(np.asarray(margins, dtype=float), bins=120, weights=np.asarray(weights, dtype=float))
+        axes.stairs(heights, edges, fill=True, color="#4a6fa5")
         axes.axvline(0, color="#b22222", linewidth=1)
         axes.set_xlabel(f"EV({action}) - EV(fold), in ANTEs")
         axes.set_ylabel("share of situations")

@@ -183,12 +183,13 @@ def to_html(markdown: str, svgs: dict, title: str) -> str:
             body = "".join("<tr>" + "".join(f"<td class=\"{a}\">{_inline(c)}</td>" for c, a in zip(row, aligns))
                            + "</tr>" for row in rows)
             out.append("<table><tr>" + "".join(f"<th>{_inline(h)}</th>" for h in header) + f"</tr>{body}</table>")
-        elif line.startswith("- "):
+        elif line.startswith("- ") or re.match(r"\d+\. ", line):
+            numbered = not line.startswith("- ")
             items = []
-            while i < len(lines) and lines[i].startswith("- "):
-                items.append(f"<li>{_inline(lines[i][2:])}</li>")
+            while i < len(lines) and (re.match(r"\d+\. ", lines[i]) if numbered else lines[i].startswith("- ")):
+                items.append(f"<li>{_inline(lines[i].split(' ', 1)[1])}</li>")
                 i += 1
-            out.append("<ul>" + "".join(items) + "</ul>")
+            out.append(("<ol>" if numbered else "<ul>") + "".join(items) + ("</ol>" if numbered else "</ul>"))
         elif line.startswith("!["):
             caption, name = re.match(r"!\[(.*)\]\((.*)\)", line).groups()
             svg = re.sub(r"^<\?xml[^>]*>\s*(<!DOCTYPE[^>]*>\s*)?", "", svgs[name])
@@ -196,7 +197,8 @@ def to_html(markdown: str, svgs: dict, title: str) -> str:
             i += 1
         else:
             paragraph = []
-            while i < len(lines) and lines[i].strip() and not lines[i].startswith(("#", "|", "- ", "![", "> ")):
+            while i < len(lines) and lines[i].strip() and not lines[i].startswith(("#", "|", "- ", "![", "> ")) \
+                    and not re.match(r"\d+\. ", lines[i]):
                 paragraph.append(lines[i])
                 i += 1
             out.append(f"<p>{_inline(' '.join(paragraph))}</p>")

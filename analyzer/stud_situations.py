@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from analyzer.execution import Chunk, Executor, Part, SerialExecutor, Totals, chunk_ranges
 from cython_ext import stud_enum
 
 HAND, SITUATION, N_SUITS = 5, 6, 4
@@ -90,11 +91,20 @@ def exact_signed_group_sums(groups: np.ndarray, values: np.ndarray, n_groups: in
 _CACHE: dict = {}
 
 
-def count_classes(cards, qualifier_rank: int, threads: int | None = None) -> SituationCounts:
+def _count_chunk(shared, cards: tuple, qualifier_rank: int, start: int, stop: int, threads: int) -> list:
+    """Counts of the situation classes start..stop-1 (each chunk sweeps every hand itself)."""
+    counts, player_rank, player_category = stud_enum.count_situations(
+        np.array(cards, dtype=np.uint8), shared["keys"][start:stop], qualifier_rank, threads)
+    return [Part("counts", np.ascontiguousarray(counts), start), Part("player_rank", player_rank, start),
+            Part("player_category", player_category, start)]
+
+
+def count_classes(cards, qualifier_rank: int, executor: Executor | None = None) -> SituationCounts:
     """Every situation class of the deck with its dealer-completion counts (cached per process).
 
-    Checks that the classes cover every raw situation exactly once and, on the full deck,
-    that there are 5,649,150 of them.
+    The classes are counted as chunks (ranges of classes) by `executor` (default: this
+    process, every core as kernel threads, one chunk).  Checks that the classes cover every
+    raw situation exactly once and, on the full deck, that there are 5,649,150 of them.
     """
     cards = tuple(sorted(cards))
     key = (cards, int(qualifier_rank))
@@ -106,11 +116,18 @@ def count_classes(cards, qualifier_rank: int, threads: int | None = None) -> Sit
         raise AssertionError("situation classes do not cover every (hand, up card) situation exactly once")
     if n == 52 and len(keys) != FULL_DECK_CLASSES:
         raise AssertionError(f"{len(keys):,} situation classes on the full deck, expected {FULL_DECK_CLASSES:,}")
-    counts, player_rank, player_category = stud_enum.count_situations(
-        np.array(cards, dtype=np.uint8), keys, int(qualifier_rank), threads)
+    executor = executor or SerialExecutor(stud_enum.default_threads())
+    m = len(keys)
+    totals = Totals({"counts": ((m, 4), np.uint32), "player_rank": ((m,), np.uint16),
+                     "player_category": ((m,), np.uint8)})
+    # one chunk per worker and a few more: every chunk repeats the (cheap) sweep over all hands
+    pieces = 1 if executor.workers == 1 else 2 * executor.workers
+    executor.run([Chunk(_count_chunk, (cards, int(qualifier_rank), a, b, executor.threads_per_chunk))
+                  for a, b in chunk_ranges(m, pieces)], totals, {"keys": keys}, None, "caribbean stud: classes")
+    counts = np.ascontiguousarray(totals["counts"].T).T            # each outcome's column contiguous
     result = SituationCounts(cards=cards, qualifier_rank=int(qualifier_rank), keys=keys, weights=weights,
-                             counts=counts, player_rank=player_rank, player_category=player_category,
-                             completions=math.comb(n - SITUATION, 4))
+                             counts=counts, player_rank=totals["player_rank"],
+                             player_category=totals["player_category"], completions=math.comb(n - SITUATION, 4))
     _CACHE[key] = result
     return result
 

@@ -147,8 +147,8 @@ def check_holdem(report, folder, samples, rounds, seed, progress):
     report.add("decisions match EVs", flipped == 0,
                "every decision is the better action" if not flipped else f"{flipped} decisions contradict their EVs")
     total = int(weights.sum())
-    ev = Fraction(casino_holdem.exact_sum(weights * np.maximum(play, fold)), total * strategy.denominator)
-    ev_always = Fraction(casino_holdem.exact_sum(weights * play), total * strategy.denominator)
+    ev = Fraction(_exact_dot(weights, np.maximum(play, fold)), total * strategy.denominator)
+    ev_always = Fraction(_exact_dot(weights, play), total * strategy.denominator)
     p_call = Fraction(int(weights[call].sum()), total)
     stored = summary["strategies"]["optimal"]
     # the always-call EV weighs every stored EV, so no single value can change unseen
@@ -178,6 +178,63 @@ def check_holdem(report, folder, samples, rounds, seed, progress):
         report.monte_carlo = monte_carlo_checks(report, tallies, exact, seed)
 
 
+# --- Caribbean Stud ----------------------------------------------------------------------
+
+def check_stud(report, folder, samples, rounds, seed, progress):
+    import sympy
+
+    from analyzer import caribbean_stud
+    from cython_ext import handeval, stud_enum
+    _, rules = caribbean_stud.load_rules(folder / "rules.toml")
+    summary = _summary(folder)
+    strategy = advisor.load_strategy(folder / advisor.STRATEGY_NAME)
+    weights = strategy.weights.astype(np.int64)
+    play, fold = strategy.ev_play, strategy.ev_fold
+    raise_ = play > fold
+    expected_codes = np.where(play == fold, 2, raise_.astype(np.uint8))
+    flipped = int((strategy.decisions != expected_codes).sum())
+    report.add("decisions match EVs", flipped == 0,
+               "every decision is the better action" if not flipped else f"{flipped} decisions contradict their EVs")
+    total = int(weights.sum())
+    ev = Fraction(_exact_dot(weights, np.maximum(play, fold)), total * strategy.denominator)
+    ev_always = Fraction(_exact_dot(weights, play), total * strategy.denominator)
+    p_raise = Fraction(int(weights[raise_].sum()), total)
+    stored = summary["strategies"]["optimal"]
+    report.add("totals from strategy file", ev == _exact(stored["ev_per_ante"]) and
+               p_raise == _exact(stored["probability_of_raising"]) and total == int(summary["enumeration"]["situations"])
+               and ev_always == _exact(summary["strategies"]["raise_everything"]["ev_per_ante"]),
+               f"optimal EV per ANTE {fraction_str(ev)}, P(raise) {decimal_str(p_raise, 8)}, raise-everything EV "
+               f"{fraction_str(ev_always)}, over {total:,} situations")
+    rng = random.Random(seed)
+    qualifier = handeval.dense_at_least(rules.qualifier_value)
+    deck = np.array(rules.cards, dtype=np.uint8)
+    mismatches = []
+    for _ in range(samples):
+        cards = rng.sample(rules.cards, 6)
+        counts = stud_enum.brute_force_situation(deck, cards[:5], cards[5], qualifier)
+        category = handeval.category(handeval.evaluate(cards[:5]))
+        direct = sum((Fraction(n) * rules.net(category, o) for o, n in enumerate(counts)), Fraction(0)) / sum(counts)
+        if direct != strategy.decide_cards([cards[:5], [cards[5]]]).ev["raise"]:
+            mismatches.append(cards)
+    report.add("spot re-enumeration", not mismatches,
+               f"{samples} random situations (seed {seed}), each dealt out over every dealer completion"
+               + ("" if not mismatches else f"; {len(mismatches)} differ, e.g. cards {mismatches[0]}"))
+    if rounds:
+        tallies = montecarlo.simulate_stud(strategy, rules, rounds, seed, progress)
+        rtp = sympy.sympify(summary["progressive"]["rtp_as_function_of_jackpot"])
+        fixed = rtp.subs({symbol: 0 for symbol in rtp.free_symbols})
+        exact = {"ante_and_raise": _exact(stored["ev_per_ante"]),
+                 "progressive_fixed_payouts": Fraction(int(fixed.p), int(fixed.q)) - 1}
+        report.monte_carlo = monte_carlo_checks(report, tallies, exact, seed)
+
+
+def _exact_dot(weights: np.ndarray, values: np.ndarray) -> int:
+    products = weights * values
+    if int(np.abs(values).max(initial=0)) * int(weights.max(initial=0)) * len(values) < 2**63:
+        return int(products.sum(dtype=np.int64))
+    return sum((weights.astype(object) * values.astype(object)).tolist())
+
+
 # --- Baccarat ----------------------------------------------------------------------------
 
 def check_baccarat(report, folder, samples, rounds, seed, progress):
@@ -200,7 +257,7 @@ def check_baccarat(report, folder, samples, rounds, seed, progress):
         report.monte_carlo = monte_carlo_checks(report, tallies, stored, seed)
 
 
-GAME_CHECKS = {"casino-holdem": check_holdem, "baccarat": check_baccarat}
+GAME_CHECKS = {"casino-holdem": check_holdem, "caribbean-stud": check_stud, "baccarat": check_baccarat}
 
 
 def run(paths, samples=DEFAULT_SAMPLES, rounds=None, seed=1, progress=None, out=print) -> bool:

@@ -13,6 +13,7 @@ import pytest
 from analyzer import caribbean_stud as stud
 from analyzer import strategy_file
 from analyzer.cards import CardError, parse_cards
+from analyzer.execution import SerialExecutor
 from analyzer.isomorphism import canonical_groups
 from analyzer.reference import caribbean_stud as reference
 from analyzer.reference.poker import five_card_value
@@ -134,7 +135,7 @@ def test_whole_reduced_game_equals_brute_force(tmp_path, ranks, suits, qualifier
     situation equal its class's, and the optimal EV and raise probability equal the analysis's."""
     stud._PACKED.clear()
     rule_file, rules = stud.load_rules(reduced_deck(tmp_path, ranks, suits, qualifier))
-    table = count_classes(rules.cards, rules.qualifier_rank, threads=2)
+    table = count_classes(rules.cards, rules.qualifier_rank, SerialExecutor(2))
     game = reference.whole_game(rules.cards, qualifier_tuple)
     assert int(table.weights.sum()) == len(game) == table.raw_situations
     row = {bytes(k): i for i, k in enumerate(table.keys)}
@@ -354,9 +355,9 @@ def test_bad_rule_file_is_refused(tmp_path, case, old, new, key, problem):
 
 # --- files and the command line ----------------------------------------------------------------
 
-def test_results_folder_and_strategy_file(stud_analyses, tmp_path):
+def test_results_folder_and_strategy_file(stud_analyses, tmp_path, quick_checks):
     analysis = stud_analyses["standard"]
-    folder = stud.write_results(analysis, tmp_path, ["caribbean-stud"])
+    folder = stud.write_results(analysis, tmp_path, ["caribbean-stud"], quick_checks)
     assert folder == tmp_path / "caribbean_stud" / "standard"
     names = {p.name for p in folder.iterdir()}
     assert {"summary.json", "par_sheet.md", "par_sheet.csv", "strategy.bin.gz", "strategy_rule.md",
@@ -382,7 +383,8 @@ def run_cli(*args):
 
 def test_cli_on_a_reduced_deck(tmp_path):
     path = reduced_deck(tmp_path, "9TJQKA", "cd")
-    run = run_cli("caribbean-stud", "--rules", str(path), "--out", str(tmp_path / "out"), "--quiet", "--jobs", "1")
+    run = run_cli("caribbean-stud", "--rules", str(path), "--out", str(tmp_path / "out"), "--quiet", "--jobs", "1",
+                  "--check-rounds", "20000", "--check-samples", "5")
     assert run.returncode == 0, run.stderr
     summary = json.loads((tmp_path / "out" / "caribbean_stud" / "small" / "summary.json").read_text())
     assert summary["enumeration"]["situations"] == str(792 * 7)
@@ -397,10 +399,10 @@ def test_cli_help_and_bad_rule_file(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_the_reference_reader_reads_the_strategy_file(stud_analyses, tmp_path):
+def test_the_reference_reader_reads_the_strategy_file(stud_analyses, tmp_path, quick_checks):
     """docs/strategy-format.md's reader (analyzer.advisor) answers as advise() does."""
     from analyzer import advisor
-    folder = stud.write_results(stud_analyses["operator"], tmp_path, ["caribbean-stud"])
+    folder = stud.write_results(stud_analyses["operator"], tmp_path, ["caribbean-stud"], quick_checks)
     strategy = advisor.load_strategy(folder / "strategy.bin.gz")
     for hand, up in [("Ah Kd 9s 5c 2h", "Qd"), ("As Kd Qh 4c 3s", "Kc"), ("2c 3d 4h 5s 7c", "Ac"),
                      ("Td Th 4c 4s 9d", "2d")]:
@@ -431,10 +433,10 @@ def test_classes_need_a_suit_symmetric_deck():
         stud_enum.situation_classes(np.array([r * 4 + s for r in range(6) for s in (2, 3)], dtype=np.uint8))
 
 
-def test_sweep_compares_a_stud_paytable(tmp_path):
+def test_sweep_compares_a_stud_paytable(tmp_path, quick_checks):
     """`analyzer sweep` reads the common module interface: analyse, write_results, report_content."""
     from analyzer import sweep
     path = reduced_deck(tmp_path, "9TJQKA", "cd")
-    folder = sweep.run([path], tmp_path / "out", "stud")
+    folder = sweep.run([path], tmp_path / "out", "stud", checks=quick_checks)
     table = (folder / "comparison.csv").read_text()
     assert "house edge per ANTE, optimal strategy" in table and "caribbean-stud" in table

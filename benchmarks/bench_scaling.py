@@ -1,0 +1,49 @@
+"""Scaling of the chunked enumerations: 1 and 2 local processes, a 2-worker Dask LocalCluster.
+
+For each game, the wall time of its enumeration (median of --runs) with each executor, and
+the cluster path's overhead over local processes.  Also the in-process threaded executor
+(OpenMP threads, no processes) for comparison.
+Run: python benchmarks/bench_scaling.py [--runs N] [--games casino-holdem,caribbean-stud,baccarat]
+"""
+import argparse
+
+from _timing import machine, median_seconds
+
+from analyzer import baccarat, caribbean_stud, casino_holdem
+from analyzer.execution import DaskExecutor, LocalExecutor, SerialExecutor
+
+
+def workloads():
+    _, holdem_rules = casino_holdem.load_rules()
+    _, stud_rules = caribbean_stud.load_rules()
+    _, bac_rules = baccarat.load_rules()
+    return {
+        "casino-holdem": lambda ex: casino_holdem.count_situations(holdem_rules, None, ex),
+        "caribbean-stud": lambda ex: caribbean_stud.count_situations(stud_rules, None, ex),
+        "baccarat": lambda ex: baccarat.count_shoes(baccarat.analysis_shoes(bac_rules), bac_rules, ex),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--games", default="casino-holdem,caribbean-stud,baccarat")
+    args = parser.parse_args()
+    from distributed import LocalCluster
+    print(machine())
+    jobs = workloads()
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                      silence_logs=40) as cluster:
+        dask = DaskExecutor(cluster.scheduler_address)
+        executors = {"threads (in process, 2)": SerialExecutor(2), "1 process": LocalExecutor(1),
+                     "2 processes": LocalExecutor(2), "dask LocalCluster, 2 workers": dask}
+        for game in args.games.split(","):
+            times = {name: median_seconds(lambda: jobs[game](ex), args.runs)[0] for name, ex in executors.items()}
+            line = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in times.items())
+            overhead = times["dask LocalCluster, 2 workers"] - times["2 processes"]
+            print(f"{game}: {line}; cluster overhead over local processes {overhead:+.2f} s")
+        dask.close()
+
+
+if __name__ == "__main__":
+    main()
