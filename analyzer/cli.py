@@ -54,7 +54,8 @@ def _exact_number(text: str):
 
 def add_jobs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, metavar="N",
-                        help="local worker processes for the enumeration's chunks (default: every core)")
+                        help="run the enumeration's chunks on N local worker processes (default: this "
+                             "process, every core as threads)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run the chunks on an existing Dask cluster instead, e.g. tcp://10.0.0.5:8786 "
                              "(workers need this package installed; pip install '.[cluster]')")
