@@ -49,7 +49,7 @@ def build(results: str | Path, games=None) -> list[dict]:
                 entry = {"removed": deal, "shoe": list(shoe)}
             else:
                 answer = strategy.decide(*deal.values())
-                entry = {"cards": deal, "key": answer.key,
+                entry = {"deal": list(deal.values()), "groups": list(deal), "key": answer.key,
                          "key_hex": bytes(c for group in answer.canonical for c in group).hex()}
             vectors.append({"game": game, "rule_set": strategy.rule_set, **entry, **answer.as_json()})
     return vectors

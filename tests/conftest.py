@@ -30,3 +30,19 @@ def holdem_results(holdem_analysis, tmp_path_factory):
     """The Hold'em results folder written from that analysis (strategy file and manifest)."""
     return casino_holdem.write_results(holdem_analysis, tmp_path_factory.mktemp("results"), ["casino-holdem"],
                                        QUICK_CHECKS)
+
+
+@pytest.fixture(scope="session")
+def stud_results(tmp_path_factory):
+    """Both built-in Caribbean Stud rule sets written to a results root (about 10 s)."""
+    from analyzer import caribbean_stud
+    root = tmp_path_factory.mktemp("stud_results")
+    caribbean_stud.run(None, root, ["caribbean-stud"], checks=QUICK_CHECKS)
+    return root
+
+
+@pytest.fixture(scope="session")
+def baccarat_results(tmp_path_factory):
+    root = tmp_path_factory.mktemp("baccarat_results")
+    baccarat.run(None, root, ["baccarat"], checks=QUICK_CHECKS)
+    return root
