@@ -18,7 +18,7 @@ from analyzer import cards as cardtext
 from analyzer import strategy_file
 from analyzer.errors import InputError
 from analyzer.execution import Chunk, Executor, Part, SerialExecutor, Totals
-from analyzer.exact import decimal_str, figure, fraction_str, percent_str
+from analyzer.exact import decimal_str, figure, fraction_str, percent_str, published_check
 from analyzer import plots
 from analyzer.output import ResultFolder, json_bytes
 from analyzer.report import ReportContent, publish_with_report
@@ -402,15 +402,6 @@ def money(amount: Fraction) -> str:
     return decimal_str(amount, 2)
 
 
-def published_check(published: str | None, exact: Fraction) -> dict | None:
-    """Compare an exact RTP with a published percentage at the published precision."""
-    if not published:
-        return None
-    places = len(published.rstrip("%").partition(".")[2])
-    shown = percent_str(exact, places)
-    return {"published": published, "exact_rounded": shown, "agrees": shown == published.strip()}
-
-
 def summary(analysis: BaccaratAnalysis) -> dict:
     rules, main = analysis.rules, analysis.main
     n = sum(analysis.shoe)
@@ -444,7 +435,6 @@ def par_rows(analysis: BaccaratAnalysis) -> list[list]:
     rows = []
     total = analysis.main.total
     for bet in BETS:
-        pays = analysis.rules.pays[bet]
         for line in analysis.lines[bet]:
             p = Fraction(line.combinations, total)
             rows.append([bet, line.outcome, line.combinations, fraction_str(p), decimal_str(p),

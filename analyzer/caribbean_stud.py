@@ -21,7 +21,7 @@ import sympy
 
 from analyzer import plots, strategy_file
 from analyzer.cards import CardError, card_str, cards_str, check_disjoint, parse_cards
-from analyzer.exact import decimal_str, figure, fraction_str, percent_str, to_fraction
+from analyzer.exact import decimal_str, figure, fraction_str, percent_str, published_check
 from analyzer.isomorphism import canonical_groups
 from analyzer.execution import Executor
 from analyzer.output import ResultFolder, json_bytes
@@ -41,7 +41,6 @@ OUTCOMES = ("dealer_not_qualified", "player_wins", "tie", "dealer_wins")
 OUTCOME_WORDS = ("dealer does not qualify", "player wins", "tie", "dealer wins")
 N_CATEGORIES, N_OUTCOMES = len(CATEGORIES), len(OUTCOMES)
 NOT_QUALIFIED, PLAYER_WINS, TIE, DEALER_WINS = range(N_OUTCOMES)
-FOLD, RAISE, EITHER = 0, 1, 2                       # decision codes of the strategy file
 PUBLISHED_KEYS = ("house_edge", "raise_probability")
 INT63 = 2**63 - 1
 # gzip level of the strategy file: its 5.6 million rows (90 MB) take about 0.7 s at level 1
@@ -488,17 +487,6 @@ def _step(progress, description: str) -> None:
 
 # --- summary, PAR sheet, strategy files -----------------------------------------------------
 
-def published_check(published: str | None, exact: Fraction) -> dict | None:
-    """An exact figure beside a published percentage, rounded to the published precision."""
-    if not published:
-        return None
-    places = len(published.strip().rstrip("%").partition(".")[2])
-    shown = percent_str(exact, places)
-    difference = exact - to_fraction(published.strip().rstrip("%")) / 100
-    return {"published": published, "exact_rounded": shown, "agrees": shown == published.strip(),
-            "exact_minus_published": percent_str(difference, 6)}
-
-
 def strategy_entry(f: StrategyFigures) -> dict:
     return {
         "description": f.description,
@@ -816,32 +804,15 @@ def progressive_csv(analysis: StudAnalysis) -> str:
                      for level, rtp in analysis.progressive.table])
 
 
-def strategy_file_bytes(analysis: StudAnalysis) -> bytes:
-    priced, table = analysis.priced, analysis.table
-    raise_, tie = priced.optimal()
-    decision = np.where(raise_, RAISE, FOLD).astype(np.uint8)
-    decision[tie] = EITHER
-    header = {
-        "game": GAME, "rule_set": analysis.rule_file.name, "rule_sha256": analysis.rule_file.sha256,
-        "key": "canonical situation: the player's 5 cards (descending) then the dealer's up card, "
-               "card = rank * 4 + suit, suits renamed by cython_ext.isomorphism.canonical_keys(rows, (5, 1))",
-        "groups": [{"name": "hand", "cards": 5}, {"name": "up card", "cards": 1}],
-        "actions": ["fold", "raise"],
-        "ev_column": "ev_raise",
-        "decision_codes": {"0": "fold", "1": "raise", "2": "either (equal EVs)"},
-        "denominator": priced.denominator,
-        "ev_fold": priced.fold_numerator,
-        "ev_unit": "ANTE",
-        "weight": "raw (hand, up card) situations the class stands for",
-        "situations": str(table.raw_situations),
-    }
-    if priced.ev_raise.dtype == object:
-        raise ValueError("EV numerators do not fit the strategy file's 64-bit column")
-    return strategy_file.encode(header, {"key": np.ascontiguousarray(table.keys),
-                                         "weight": table.weights.astype(np.uint8, copy=False),
-                                         "decision": decision,
-                                         "ev_raise": priced.ev_raise.astype("<i8", copy=False)},
-                                 compresslevel=STRATEGY_COMPRESSLEVEL)
+def strategy_file_bytes(analysis: StudAnalysis, decisions: np.ndarray | None = None) -> bytes:
+    """The strategy file of the optimal decisions (or of `decisions`, e.g. a basic strategy's)."""
+    return strategy_file.encode_decision_table(
+        game=GAME, rule_file=analysis.rule_file, groups=[("hand", 5), ("up card", 1)], actions=["fold", "raise"],
+        ev_column="ev_raise", key_text="canonical situation: the player's 5 cards (descending) then the dealer's "
+                                       "up card, card = rank * 4 + suit, suits renamed (docs/strategy-format.md)",
+        keys=analysis.table.keys, weights=analysis.table.weights, ev_play=analysis.priced.ev_raise,
+        denominator=analysis.priced.denominator, situations=analysis.table.raw_situations, decisions=decisions,
+        compresslevel=STRATEGY_COMPRESSLEVEL)
 
 
 def write_results(analysis: StudAnalysis, out_root, argv=None, checks: CheckOptions = CheckOptions(),

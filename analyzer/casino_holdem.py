@@ -18,12 +18,12 @@ import numpy as np
 from analyzer import strategy_file
 from analyzer.cards import CardError, card_str, check_disjoint, parse_cards
 from analyzer.execution import Chunk, Executor, Part, SerialExecutor, Totals, chunk_ranges, default_jobs
-from analyzer.exact import decimal_str, figure, fraction_str, percent_str, to_fraction
+from analyzer.exact import decimal_str, figure, fraction_str, percent_str, published_check
 from analyzer import plots
 from analyzer.output import ResultFolder, json_bytes
 from analyzer.report import ReportContent, publish_with_report
 from analyzer.verify import CheckOptions
-from analyzer.poker import (CATEGORIES, CATEGORY_WORDS, DECK_SCHEMA, ONE_PAIR, QUALIFIER_SCHEMA, deck_cards,
+from analyzer.poker import (CATEGORIES, CATEGORY_WORDS, DECK_SCHEMA, QUALIFIER_SCHEMA, deck_cards,
                             qualifier_value, qualifier_words)
 from analyzer.rules import (GAME_HEADER, RuleError, RuleFile, builtin_rule_paths, load_rule_file, number,
                             table, text)
@@ -430,18 +430,7 @@ def _count_classes(cards, k) -> int:
     return len(np.unique(pack_keys(keys)))
 
 
-def published_check(published: str | None, exact: Fraction) -> dict | None:
-    """An exact figure beside a published percentage, rounded to the published precision."""
-    if not published:
-        return None
-    places = len(published.rstrip("%").partition(".")[2])
-    shown = percent_str(exact, places)
-    difference = exact - to_fraction(published.rstrip("%")) / 100
-    return {"published": published, "exact_rounded": shown, "agrees": shown == published.strip(),
-            "exact_minus_published": percent_str(difference, 4)}
-
-
-def strategy_summary(f: StrategyFigures, rules: HoldemRules, weights: np.ndarray) -> dict:
+def strategy_summary(f: StrategyFigures, rules: HoldemRules) -> dict:
     average_wager = 1 + rules.call_size * f.p_call
     entry = {
         "description": f.description,
@@ -497,7 +486,7 @@ def summary(analysis: HoldemAnalysis) -> dict:
             "house_edge_per_ante": "minus the EV per ANTE",
             "aa_bonus_rtp": "AA Bonus total returned / AA Bonus staked; lost on a fold",
         },
-        "strategies": {name: strategy_summary(f, rules, table.weights) for name, f in st.items()},
+        "strategies": {name: strategy_summary(f, rules) for name, f in st.items()},
         "optimal_exact_ties": {"situation_classes": int(ties.sum()),
                                "situations": str(exact_sum(table.weights[ties]))},
         "joint_optimal_differs_from_optimal": {
@@ -612,31 +601,14 @@ def par_csv(analysis: HoldemAnalysis) -> str:
                      "wagered", "net_or_returned", "contribution", "contribution_decimal"], rows)
 
 
-DECISION_FOLD, DECISION_CALL, DECISION_EITHER = 0, 1, 2
-
-
-def strategy_file_bytes(analysis: HoldemAnalysis) -> bytes:
-    priced, table = analysis.priced, analysis.table
-    call, tie = priced.optimal_call()
-    decision = np.where(call, DECISION_CALL, DECISION_FOLD).astype(np.uint8)
-    decision[tie] = DECISION_EITHER
-    header = {
-        "game": GAME, "rule_set": analysis.rule_file.name, "rule_sha256": analysis.rule_file.sha256,
-        "key": "canonical situation: 2 hole cards (descending) then 3 flop cards (descending), "
-               "card = rank * 4 + suit, suits renamed (docs/strategy-format.md)",
-        "groups": [{"name": "hole cards", "cards": 2}, {"name": "flop", "cards": 3}],
-        "actions": ["fold", "call"],
-        "ev_column": "ev_call",
-        "decision_codes": {"0": "fold", "1": "call", "2": "either (equal EVs)"},
-        "denominator": priced.denominator,
-        "ev_fold": priced.fold_numerator,
-        "ev_unit": "ANTE",
-        "situations": str(analysis.total_weight),
-    }
-    return strategy_file.encode(header, {"key": np.ascontiguousarray(table.keys),
-                                         "weight": table.weights.astype(np.uint8),
-                                         "decision": decision,
-                                         "ev_call": priced.ev_call.astype("<i8")})
+def strategy_file_bytes(analysis: HoldemAnalysis, decisions: np.ndarray | None = None) -> bytes:
+    """The strategy file of the optimal decisions (or of `decisions`, e.g. a basic strategy's)."""
+    return strategy_file.encode_decision_table(
+        game=GAME, rule_file=analysis.rule_file, groups=[("hole cards", 2), ("flop", 3)], actions=["fold", "call"],
+        ev_column="ev_call", key_text="canonical situation: 2 hole cards (descending) then 3 flop cards "
+                                      "(descending), card = rank * 4 + suit, suits renamed (docs/strategy-format.md)",
+        keys=analysis.table.keys, weights=analysis.table.weights, ev_play=analysis.priced.ev_call,
+        denominator=analysis.priced.denominator, situations=analysis.total_weight, decisions=decisions)
 
 
 def report_content(analysis: HoldemAnalysis) -> ReportContent:

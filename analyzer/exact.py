@@ -81,6 +81,24 @@ def figure(value: Fraction, places: int = DECIMAL_PLACES) -> dict:
     return {"exact": fraction_str(value), "decimal": decimal_str(value, places)}
 
 
+def published_check(published: str | None, exact: Fraction) -> dict | None:
+    """An exact figure beside a published percentage ("98.94%"), rounded to the published precision.
+
+    Published figures are rounded and sometimes wrong: this reports both and the difference,
+    it never adjusts the exact value.
+
+    >>> published_check("98.94%", Fraction(9894214, 10**7))["agrees"]
+    True
+    """
+    if not published:
+        return None
+    text = published.strip().rstrip("%")
+    places = len(text.partition(".")[2])
+    shown = percent_str(exact, places)
+    return {"published": published, "exact_rounded": shown, "agrees": shown == published.strip(),
+            "exact_minus_published": percent_str(exact - to_fraction(text) / 100, 6)}
+
+
 def parse_fraction_str(text: str) -> Fraction:
     """Inverse of fraction_str."""
     num, den = text.split("/")

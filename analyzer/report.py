@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-import analyzer
 from analyzer.exact import decimal_str, fraction_str
 from analyzer.output import MANIFEST_NAME
 from analyzer.tables import markdown_table

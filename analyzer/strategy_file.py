@@ -68,6 +68,36 @@ def encode(header: dict, columns: dict[str, np.ndarray], compresslevel: int = 6)
     return compressed.getvalue()
 
 
+FOLD, PLAY, EITHER = 0, 1, 2          # decision codes of the poker games
+
+
+def encode_decision_table(*, game: str, rule_file, groups: list, actions: list, ev_column: str, key_text: str,
+                          keys: np.ndarray, weights: np.ndarray, ev_play: np.ndarray, denominator: int,
+                          situations: int, decisions: np.ndarray | None = None, compresslevel: int = 6) -> bytes:
+    """A poker game's strategy file: one row per situation class (docs/strategy-format.md).
+
+    ev_play: int64 numerators of the EV of playing (calling, raising) over `denominator`;
+    folding is -1, i.e. -denominator.  decisions: 0 fold / 1 play / 2 either per row;
+    default the optimal ones, read off the EVs.
+    """
+    if ev_play.dtype == object:
+        raise ValueError("EV numerators do not fit the strategy file's 64-bit column")
+    if decisions is None:
+        decisions = np.where(ev_play > -denominator, PLAY, FOLD).astype(np.uint8)
+        decisions[ev_play == -denominator] = EITHER
+    header = {
+        "game": game, "rule_set": rule_file.name, "rule_sha256": rule_file.sha256,
+        "key": key_text, "groups": [{"name": name, "cards": size} for name, size in groups],
+        "actions": list(actions), "ev_column": ev_column,
+        "decision_codes": {str(FOLD): actions[0], str(PLAY): actions[1], str(EITHER): "either (equal EVs)"},
+        "denominator": denominator, "ev_fold": -denominator, "ev_unit": "ANTE",
+        "weight": "raw situations the class stands for", "situations": str(situations),
+    }
+    return encode(header, {"key": np.ascontiguousarray(keys), "weight": weights.astype(np.uint8, copy=False),
+                           "decision": decisions.astype(np.uint8, copy=False),
+                           ev_column: ev_play.astype("<i8", copy=False)}, compresslevel=compresslevel)
+
+
 def decode(data: bytes, source: str = "strategy file") -> tuple[dict, dict[str, np.ndarray]]:
     """(header, columns) from a strategy file's bytes; StrategyFileError if it is not one."""
     try:

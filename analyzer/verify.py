@@ -119,16 +119,46 @@ def _exact(entry: dict) -> Fraction:
     return parse_fraction_str(entry["exact"])
 
 
-def monte_carlo_checks(report: FolderReport, tallies: dict, exact: dict, seed: int) -> dict:
-    results = {}
+def monte_carlo_checks(report: FolderReport, tallies: dict, exact: dict, seed: int) -> None:
     for bet, tally in tallies.items():
         result = tally.compare(exact[bet])
-        results[bet] = result
         report.add(f"monte carlo {bet}", result["passed"],
                    f"seed {seed}, {result['rounds']:,} rounds: mean {decimal_str(result['mean'], 6)}, exact "
                    f"{decimal_str(result['exact'], 6)}, z = {result['z']:.3f}, 99.9% interval "
                    f"[{result['low']:.6f}, {result['high']:.6f}]")
-    return results
+
+
+# --- the poker games ---------------------------------------------------------------------
+
+def check_decision_table(report, strategy, summary: dict, stored_p_play: dict, stored_ev_always: dict) -> None:
+    """Every decision against its EVs, and the summary's figures recomputed from the file's rows.
+
+    The always-play EV weighs every stored EV, so no single value can change unseen.
+    """
+    weights = strategy.weights.astype(np.int64)
+    play, fold = strategy.ev_play, strategy.ev_fold
+    plays = play > fold
+    expected_codes = np.where(play == fold, 2, plays.astype(np.uint8))
+    flipped = int((strategy.decisions != expected_codes).sum())
+    report.add("decisions match EVs", flipped == 0,
+               "every decision is the better action" if not flipped else f"{flipped} decisions contradict their EVs")
+    total = int(weights.sum())
+    ev = Fraction(_exact_dot(weights, np.maximum(play, fold)), total * strategy.denominator)
+    ev_always = Fraction(_exact_dot(weights, play), total * strategy.denominator)
+    p_play = Fraction(int(weights[plays].sum()), total)
+    action = strategy.actions[1]
+    report.add("totals from strategy file",
+               ev == _exact(summary["strategies"]["optimal"]["ev_per_ante"]) and p_play == _exact(stored_p_play)
+               and total == int(summary["enumeration"]["situations"]) and ev_always == _exact(stored_ev_always),
+               f"optimal EV per ANTE {fraction_str(ev)}, P({action}) {decimal_str(p_play, 8)}, always-{action} EV "
+               f"{fraction_str(ev_always)}, over {total:,} situations")
+
+
+def _exact_dot(weights: np.ndarray, values: np.ndarray) -> int:
+    """Exact sum of weights x values (int64 when the bound allows, else Python integers)."""
+    if int(np.abs(values).max(initial=0)) * int(weights.max(initial=0)) * len(values) < 2**63:
+        return int((weights * values).sum(dtype=np.int64))
+    return sum((weights.astype(object) * values.astype(object)).tolist())
 
 
 # --- Casino Hold'em ----------------------------------------------------------------------
@@ -139,24 +169,9 @@ def check_holdem(report, folder, samples, rounds, seed, progress):
     _, rules = casino_holdem.load_rules(folder / "rules.toml")
     summary = _summary(folder)
     strategy = advisor.load_strategy(folder / advisor.STRATEGY_NAME)
-    weights = strategy.weights.astype(np.int64)
-    play, fold = strategy.ev_play, strategy.ev_fold
-    call = play > fold
-    expected_codes = np.where(play == fold, 2, call.astype(np.uint8))
-    flipped = int((strategy.decisions != expected_codes).sum())
-    report.add("decisions match EVs", flipped == 0,
-               "every decision is the better action" if not flipped else f"{flipped} decisions contradict their EVs")
-    total = int(weights.sum())
-    ev = Fraction(_exact_dot(weights, np.maximum(play, fold)), total * strategy.denominator)
-    ev_always = Fraction(_exact_dot(weights, play), total * strategy.denominator)
-    p_call = Fraction(int(weights[call].sum()), total)
     stored = summary["strategies"]["optimal"]
-    # the always-call EV weighs every stored EV, so no single value can change unseen
-    report.add("totals from strategy file", ev == _exact(stored["ev_per_ante"]) and
-               p_call == _exact(stored["probability_of_calling"]) and total == int(summary["enumeration"]["situations"])
-               and ev_always == _exact(summary["strategies"]["always_call"]["ev_per_ante"]),
-               f"optimal EV per ANTE {fraction_str(ev)}, P(call) {decimal_str(p_call, 8)}, always-call EV "
-               f"{fraction_str(ev_always)}, over {total:,} situations")
+    check_decision_table(report, strategy, summary, stored["probability_of_calling"],
+                         summary["strategies"]["always_call"]["ev_per_ante"])
     rng = random.Random(seed)
     qualifier = handeval.dense_at_least(rules.qualifier_value)
     mismatches = []
@@ -175,7 +190,7 @@ def check_holdem(report, folder, samples, rounds, seed, progress):
     if rounds:
         tallies = montecarlo.simulate_holdem(strategy, rules, rounds, seed, progress)
         exact = {"ante_and_call": _exact(stored["ev_per_ante"]), "aa_bonus": _exact(stored["aa_bonus_rtp"]) - 1}
-        report.monte_carlo = monte_carlo_checks(report, tallies, exact, seed)
+        monte_carlo_checks(report, tallies, exact, seed)
 
 
 # --- Caribbean Stud ----------------------------------------------------------------------
@@ -188,23 +203,9 @@ def check_stud(report, folder, samples, rounds, seed, progress):
     _, rules = caribbean_stud.load_rules(folder / "rules.toml")
     summary = _summary(folder)
     strategy = advisor.load_strategy(folder / advisor.STRATEGY_NAME)
-    weights = strategy.weights.astype(np.int64)
-    play, fold = strategy.ev_play, strategy.ev_fold
-    raise_ = play > fold
-    expected_codes = np.where(play == fold, 2, raise_.astype(np.uint8))
-    flipped = int((strategy.decisions != expected_codes).sum())
-    report.add("decisions match EVs", flipped == 0,
-               "every decision is the better action" if not flipped else f"{flipped} decisions contradict their EVs")
-    total = int(weights.sum())
-    ev = Fraction(_exact_dot(weights, np.maximum(play, fold)), total * strategy.denominator)
-    ev_always = Fraction(_exact_dot(weights, play), total * strategy.denominator)
-    p_raise = Fraction(int(weights[raise_].sum()), total)
     stored = summary["strategies"]["optimal"]
-    report.add("totals from strategy file", ev == _exact(stored["ev_per_ante"]) and
-               p_raise == _exact(stored["probability_of_raising"]) and total == int(summary["enumeration"]["situations"])
-               and ev_always == _exact(summary["strategies"]["raise_everything"]["ev_per_ante"]),
-               f"optimal EV per ANTE {fraction_str(ev)}, P(raise) {decimal_str(p_raise, 8)}, raise-everything EV "
-               f"{fraction_str(ev_always)}, over {total:,} situations")
+    check_decision_table(report, strategy, summary, stored["probability_of_raising"],
+                         summary["strategies"]["raise_everything"]["ev_per_ante"])
     rng = random.Random(seed)
     qualifier = handeval.dense_at_least(rules.qualifier_value)
     deck = np.array(rules.cards, dtype=np.uint8)
@@ -225,14 +226,7 @@ def check_stud(report, folder, samples, rounds, seed, progress):
         fixed = rtp.subs({symbol: 0 for symbol in rtp.free_symbols})
         exact = {"ante_and_raise": _exact(stored["ev_per_ante"]),
                  "progressive_fixed_payouts": Fraction(int(fixed.p), int(fixed.q)) - 1}
-        report.monte_carlo = monte_carlo_checks(report, tallies, exact, seed)
-
-
-def _exact_dot(weights: np.ndarray, values: np.ndarray) -> int:
-    products = weights * values
-    if int(np.abs(values).max(initial=0)) * int(weights.max(initial=0)) * len(values) < 2**63:
-        return int(products.sum(dtype=np.int64))
-    return sum((weights.astype(object) * values.astype(object)).tolist())
+        monte_carlo_checks(report, tallies, exact, seed)
 
 
 # --- Baccarat ----------------------------------------------------------------------------
@@ -254,7 +248,7 @@ def check_baccarat(report, folder, samples, rounds, seed, progress):
                f"full shoe re-walked in plain Python integers: {main.total:,} ordered sequences")
     if rounds:
         tallies = montecarlo.simulate_baccarat(rules, rounds, seed, progress)
-        report.monte_carlo = monte_carlo_checks(report, tallies, stored, seed)
+        monte_carlo_checks(report, tallies, stored, seed)
 
 
 GAME_CHECKS = {"casino-holdem": check_holdem, "caribbean-stud": check_stud, "baccarat": check_baccarat}

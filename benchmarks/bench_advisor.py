@@ -33,7 +33,6 @@ def main():
         groups = [[d[:sizes[0]], d[sizes[0]:]] for d in deals]
         it = iter(groups * args.runs)
         single, _ = median_seconds(lambda: strategy.decide_cards(next(it)), len(groups) * args.runs)
-        texts = [strategy.decide_cards(g).key for g in groups[:2000]]
         batch_deals = np.array([rng.sample(range(52), sum(sizes)) for _ in range(1_000_000)], dtype=np.uint8)
         batch, _ = median_seconds(lambda: strategy.decide_many(batch_deals), args.runs)
         print(f"{game}: load {load * 1e3:.0f} ms (target < 1000), one lookup {single * 1e6:.1f} us "

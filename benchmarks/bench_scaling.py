@@ -9,7 +9,7 @@ import argparse
 
 from _timing import machine, median_seconds
 
-from analyzer import baccarat, caribbean_stud, casino_holdem
+from analyzer import baccarat, caribbean_stud, casino_holdem, stud_situations
 from analyzer.execution import DaskExecutor, LocalExecutor, SerialExecutor
 
 
@@ -19,7 +19,8 @@ def workloads():
     _, bac_rules = baccarat.load_rules()
     return {
         "casino-holdem": lambda ex: casino_holdem.count_situations(holdem_rules, None, ex),
-        "caribbean-stud": lambda ex: caribbean_stud.count_situations(stud_rules, None, ex),
+        "caribbean-stud": lambda ex: (stud_situations.clear_cache(),
+                                      stud_situations.count_classes(stud_rules.cards, stud_rules.qualifier_rank, ex)),
         "baccarat": lambda ex: baccarat.count_shoes(baccarat.analysis_shoes(bac_rules), bac_rules, ex),
     }
 

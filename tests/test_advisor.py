@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analyzer import advisor, baccarat, strategy_file
+from analyzer import advisor, baccarat
 from analyzer.cards import CardError
 
 SUIT_PERMUTATIONS = list(itertools.permutations(range(4)))

@@ -9,7 +9,7 @@ import pytest
 
 from analyzer import baccarat, casino_holdem
 from analyzer.cards import make_card
-from analyzer.execution import (Chunk, LocalExecutor, Part, SerialExecutor, Totals, _check_disjoint,
+from analyzer.execution import (LocalExecutor, Part, SerialExecutor, Totals, _check_disjoint,
                                 chunk_ranges)
 
 

@@ -1,7 +1,6 @@
 """docs/strategy-format.md: its test vectors match a fresh analysis, and a reader written from the
 specification alone (tests/spec_reader.py) reproduces every vector."""
 import json
-from fractions import Fraction
 from pathlib import Path
 
 import pytest

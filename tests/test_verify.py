@@ -5,7 +5,6 @@ import shutil
 from fractions import Fraction
 
 import numpy as np
-import pytest
 
 from analyzer import baccarat, montecarlo, strategy_file, verify
 
