@@ -334,7 +334,32 @@ def refit(search: RuleSearch, strategy: Strategy, log=None, passes: int = 3, pin
 
 # --- per game ------------------------------------------------------------------------------------
 
-HOLDEM_PARAMETERS = {"max_rules": 12, "max_conditions": 3, "beam": 10, "penalty": 2e-6}
+# The parameters and the starting list of each game's committed derivation.  Casino Hold'em
+# starts from two rules a player knows anyway, kept throughout (the search adds and refits
+# the others around them): without them the greedy first step is "call everything" and the
+# list that grows from it is worse.
+HOLDEM_PARAMETERS = {
+    "max_rules": 12, "max_conditions": 3, "beam": 6, "penalty": 2e-6,
+    "features": ("hand", "pair_rank", "pair_type", "board_above_pair", "kicker", "high_hole", "low_hole",
+                 "overcards", "draw", "three_flush", "board_paired", "board_suits", "board_low",
+                 "board_deuces_treys"),
+    "seed": """
+[strategy]
+game = "casino-holdem"
+name = "basic"
+title = "Casino Hold'em basic strategy"
+default = "fold"
+
+[[rule]]
+then = "call"
+if = { hand = { min = "one_pair" } }
+
+[[rule]]
+then = "call"
+if = { draw = { min = "inside_straight" } }
+""",
+}
+STUD_PARAMETERS = {"max_rules": 4, "max_conditions": 4, "beam": 8, "penalty": 1e-7, "features": None, "seed": None}
 
 
 def holdem_cells(priced, use=None) -> Cells:
@@ -347,32 +372,74 @@ def holdem_cells(priced, use=None) -> Cells:
     return make_cells(values, margin, priced.denominator * total)
 
 
+def stud_cells(priced, use=None) -> Cells:
+    """Caribbean Stud cells: margin = weight x (EV of raising - EV of folding), over denominator x situations."""
+    from analyzer import stud_features
+    table = priced.table
+    if priced.gain.dtype == object:
+        raise OverflowError("Caribbean Stud gains do not fit in 64 bits for this paytable")
+    values = stud_features.compute(table.keys)
+    values = {name: values[name] for name in (use or values)}
+    return make_cells(values, priced.gain.astype(np.int64), priced.denominator * table.raw_situations)
+
+
+def _derive(features: FeatureSet, cells: Cells, title: str, p: dict, log=None) -> Strategy:
+    from analyzer.strategy_language import loads_strategy
+    search = RuleSearch(features, cells, max_conditions=p["max_conditions"], beam=p["beam"], penalty=p["penalty"])
+    seeds = [loads_strategy(p["seed"], features, "<derivation seed>")] if p["seed"] else []
+    strategy = derive(search, "basic", title, p["max_rules"], log, seeds=seeds)
+    return Strategy(strategy.game, "basic", title, strategy.rules, strategy.default, features)
+
+
 def derive_holdem(priced, log=None, **parameters) -> Strategy:
     """The Casino Hold'em basic strategy derived from exact call margins (see module doc)."""
     from analyzer import holdem_features
     p = dict(HOLDEM_PARAMETERS, **parameters)
-    search = RuleSearch(holdem_features.FEATURE_SET, holdem_cells(priced), max_conditions=p["max_conditions"],
-                        beam=p["beam"], penalty=p["penalty"])
-    return derive(search, "basic", "Casino Hold'em basic strategy", p["max_rules"], log)
+    return _derive(holdem_features.FEATURE_SET, holdem_cells(priced, p["features"]),
+                   "Casino Hold'em basic strategy", p, log)
+
+
+def derive_stud(priced, title: str = "Caribbean Stud basic strategy", log=None, **parameters) -> Strategy:
+    """A Caribbean Stud basic strategy derived from exact raise margins (see module doc)."""
+    from analyzer import stud_features
+    p = dict(STUD_PARAMETERS, **parameters)
+    return _derive(stud_features.FEATURE_SET, stud_cells(priced, p["features"]), title, p, log)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m analyzer.derive_basic", description=__doc__.splitlines()[0])
-    parser.add_argument("game", choices=["casino-holdem"])
-    parser.add_argument("--write", metavar="PATH", help="write the rule list (TOML) here")
-    parser.add_argument("--cache", metavar="NPZ", help="situation table cache (np.savez of keys, weights, counts)")
+    parser.add_argument("game", choices=["casino-holdem", "caribbean-stud"])
+    parser.add_argument("--rules", metavar="PATH", help="rule file (default: the game's built-in operator rules)")
+    parser.add_argument("--write", metavar="PATH", help="write the rule list (TOML) here (default: print it)")
+    parser.add_argument("--cache", metavar="NPZ", help="Casino Hold'em situation table cache "
+                                                        "(np.savez of keys, weights, counts)")
     args = parser.parse_args(argv)
-    from analyzer import casino_holdem
-    rule_file, rules = casino_holdem.load_rules()
-    if args.cache:
-        z = np.load(args.cache)
-        table = casino_holdem.SituationTable(z["keys"], z["weights"], z["counts"], rules.continuations)
+    log = lambda line: print(line, file=sys.stderr)             # noqa: E731
+    if args.game == "casino-holdem":
+        from analyzer import casino_holdem
+        rule_file, rules = casino_holdem.load_rules(args.rules)
+        if args.cache:
+            z = np.load(args.cache)
+            table = casino_holdem.SituationTable(z["keys"], z["weights"], z["counts"], rules.continuations)
+        else:
+            table = casino_holdem.count_situations(rules)
+        strategy = derive_holdem(casino_holdem.price(table, rules), log)
+        parameters = {k: v for k, v in HOLDEM_PARAMETERS.items() if k != "seed"}
+        seeded = "starting from (and keeping) its first two rules, 'call with a pair or better' and " \
+                 "'call with a straight or flush draw'"
     else:
-        table = casino_holdem.count_situations(rules)
-    priced = casino_holdem.price(table, rules)
-    strategy = derive_holdem(priced, log=lambda line: print(line, file=sys.stderr))
-    text = strategy.to_toml(f"Derived by `python -m analyzer.derive_basic casino-holdem` from the exact "
-                            f"per-situation EVs of rule set {rule_file.name!r} ({HOLDEM_PARAMETERS}).")
+        from analyzer import caribbean_stud, stud_situations
+        rule_file, rules = caribbean_stud.load_rules(args.rules)
+        table = stud_situations.count_classes(rules.cards, rules.qualifier_rank)
+        strategy = derive_stud(caribbean_stud.price(table, rules),
+                               f"Caribbean Stud basic strategy ({rule_file.name} rule set)", log)
+        parameters = {k: v for k, v in STUD_PARAMETERS.items() if k != "seed"}
+        seeded = "from no rules"
+    text = strategy.to_toml(
+        f"Derived by `python -m analyzer.derive_basic {args.game}"
+        f"{' --rules ' + str(args.rules) if args.rules else ''}` from the exact per-situation EVs of rule set "
+        f"'{rule_file.name}' (rule file sha256 {rule_file.sha256}),\n{seeded}, with {parameters}.\n"
+        "Edit by re-deriving; the tests recompute every figure of this list.")
     if args.write:
         with open(args.write, "w", encoding="utf-8") as out:
             out.write(text)

@@ -31,7 +31,7 @@ PAIR_TYPES = ("none", "on_board", "one_hole_card", "pocket")
 PAIR_TYPE_WORDS = ("not a pair", "on the board", "made with one hole card", "a pocket pair")
 STRAIGHT_DRAWS = ("none", "inside", "open_ended")
 DRAWS = ("none", "inside_straight", "open_ended_straight", "flush")
-DRAW_WORDS = ("no draw", "an inside straight draw", "an open-ended straight draw", "four to a flush")
+DRAW_WORDS = ("nothing", "an inside straight draw", "an open-ended straight draw", "four to a flush")
 STRAIGHT_DRAW_WORDS = ("no straight draw", "an inside straight draw", "an open-ended straight draw")
 BOARD_SUITS_WORDS = ("rainbow", "two-suited", "monotone")
 
@@ -66,14 +66,15 @@ FEATURES = {f.name: f for f in (
              "max": "at most {value} ranks above your pair"}, missing=NOT_APPLICABLE),
     Feature("kicker", Named(RANK_LETTERS, RANK_SINGULAR),
             "your highest hole card outside your one pair (none with a pocket pair)",
-            _rank_templates("your kicker"), missing=NOT_APPLICABLE),
+            _rank_templates("your kicker"), missing=NOT_APPLICABLE, term="kicker"),
     Feature("high_hole", Named(RANK_LETTERS, RANK_SINGULAR), "the higher of your two hole cards",
             _rank_templates("your higher hole card")),
     Feature("low_hole", Named(RANK_LETTERS, RANK_SINGULAR), "the lower of your two hole cards",
             _rank_templates("your lower hole card")),
     Feature("overcards", Count(0, 2, ("no overcard", "one overcard", "two overcards")),
             "how many of your hole cards rank above every board card",
-            {"eq": "you hold {value}", "min": "you hold at least {value}", "max": "you hold at most {value}"}),
+            {"eq": "you hold {value}", "min": "you hold at least {value}", "max": "you hold at most {value}"},
+            term="overcard"),
     Feature("flush_draw", Flag(), "four of your five cards are of one suit",
             {"true": "you hold four to a flush", "false": "you do not hold four to a flush"}),
     Feature("flush_draw_hole_cards", Count(1, 2, ("one hole card", "both hole cards")),
@@ -83,7 +84,7 @@ FEATURES = {f.name: f for f in (
             "three of your five cards are of one suit, with at least one hole card among them "
             "(how many hole cards); none when you hold four to a flush or a flush",
             {"eq": "you hold three to a flush with {value}", "min": "you hold three to a flush with at least {value}"},
-            missing=0),
+            missing=0, term="three to a flush"),
     Feature("straight_draw", Named(STRAIGHT_DRAWS, STRAIGHT_DRAW_WORDS),
             "one rank (inside) or two ranks (open-ended, including double inside draws) would complete a "
             "straight; none when you already hold a straight or better",
@@ -91,8 +92,8 @@ FEATURES = {f.name: f for f in (
     Feature("draw", Named(DRAWS, DRAW_WORDS),
             "your best draw, by outs: four to a flush (9 outs), an open-ended straight draw (8), an inside "
             "straight draw (4), or none",
-            {"eq": "you hold {value}", "min": "you hold {value} or a better draw",
-             "max": "you hold at best {value}"}),
+            {"eq": "your best draw is {value}", "min": "your best draw is at least {value}",
+             "max": "your best draw is at most {value}"}),
     Feature("suited_hole", Flag(), "your two hole cards are of one suit",
             {"true": "your hole cards are suited", "false": "your hole cards are not suited"}),
     Feature("board_paired", Flag(), "two or three board cards share a rank",

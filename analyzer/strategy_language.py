@@ -171,6 +171,7 @@ class Feature:
     meaning: str
     templates: dict
     missing: int | None = None
+    term: str = ""              # the word the card's glossary explains (none: the feature needs no gloss)
 
     def template(self, op: str, value) -> str:
         if isinstance(self.kind, Flag):
@@ -317,6 +318,22 @@ class Strategy:
             conditions = ", ".join(f"{c.feature} = {c.toml(self.features)}" for c in rule.conditions)
             out.append(f"if = {{ {conditions} }}")
         return "\n".join(out) + "\n"
+
+
+def strategy_card_markdown(strategy: Strategy) -> str:
+    """The rules on one page: numbered sentences, the default, and a glossary of the terms they use."""
+    out = [f"# {strategy.title}", "",
+           "Go down the list: the first rule that fits your cards decides.", ""]
+    out += [f"{i}. {line}" for i, line in enumerate(strategy.lines(), 1)]
+    used = []
+    for rule in strategy.rules:
+        for condition in rule.conditions:
+            feature = strategy.features.features[condition.feature]
+            if feature.term and feature not in used:
+                used.append(feature)
+    if used:
+        out += ["", "Terms:", ""] + [f"- *{f.term}*: {f.meaning}." for f in used]
+    return "\n".join(out) + "\n"
 
 
 def _quote(text: str) -> str:

@@ -1,0 +1,464 @@
+"""Basic strategies: the rule language, the features, and the exact figures of the committed rule lists."""
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from analyzer import basic_strategy, casino_holdem, holdem_features as hf
+from analyzer.cards import parse_cards
+from analyzer.isomorphism import canonical_groups
+from analyzer.poker import CATEGORIES
+from analyzer.strategy_language import (Condition, Rule, Strategy, StrategyError, load_strategy, loads_strategy,
+                                        parse_rule, strategy_card_markdown)
+from cython_ext import handeval
+
+HEADER = '[strategy]\ngame = "casino-holdem"\nname = "t"\ntitle = "test"\ndefault = "fold"\n'
+
+
+def features_of(hole: str, flop: str) -> dict:
+    cards = parse_cards(hole, 2) + parse_cards(flop, 3)
+    values = hf.compute(np.array([cards], dtype=np.uint8))
+    return {name: int(v[0]) for name, v in values.items()}
+
+
+def rank(letter: str) -> int:
+    return hf.RANK_LETTERS.index(letter)
+
+
+# --- features on concrete situations ---------------------------------------------------------------
+
+@pytest.mark.parametrize("hole, flop, expected", [
+    ("Ah Kd", "Qs 7h 2c", {"hand": 0, "pair_rank": -1, "pair_type": 0, "kicker": -1, "overcards": 2,
+                            "flush_draw": 0, "straight_draw": 0, "draw": 0, "three_flush": 0,
+                            "high_hole": rank("A"), "low_hole": rank("K"), "board_high": rank("Q"),
+                            "board_middle": rank("7"), "board_low": rank("2"), "board_deuces_treys": 1,
+                            "board_suits": 1, "board_paired": 0, "suited_hole": 0, "aa_bonus_win": 0}),
+    ("9h 8h", "7h 6c 2h", {"hand": 0, "flush_draw": 1, "flush_draw_hole_cards": 2, "straight_draw": 2,
+                            "draw": hf.DRAWS.index("flush"), "overcards": 2, "board_suits": 2, "suited_hole": 1,
+                            "three_flush": 0}),
+    ("Ks Qd", "Kh 7c 2d", {"hand": 1, "pair_rank": rank("K"), "pair_type": hf.PAIR_TYPES.index("one_hole_card"),
+                            "board_above_pair": 0, "kicker": rank("Q"), "overcards": 0, "three_flush": 0}),
+    ("5c 5d", "Kh 9s 2c", {"hand": 1, "pair_rank": rank("5"), "pair_type": hf.PAIR_TYPES.index("pocket"),
+                            "board_above_pair": 2, "kicker": -1, "overcards": 0}),
+    ("Ac 3d", "8h 8s 2c", {"hand": 1, "pair_rank": rank("8"), "pair_type": hf.PAIR_TYPES.index("on_board"),
+                            "board_above_pair": 0, "kicker": rank("A"), "board_paired": 1, "overcards": 1,
+                            "board_deuces_treys": 1}),
+    ("Jc Td", "9h 7s 2c", {"straight_draw": hf.STRAIGHT_DRAWS.index("inside"),
+                            "draw": hf.DRAWS.index("inside_straight")}),
+    ("5c 4d", "3h 2s Kc", {"straight_draw": hf.STRAIGHT_DRAWS.index("open_ended"), "board_deuces_treys": 2,
+                            "three_flush": 0}),
+    ("Ac Kc", "Qc Jc Tc", {"hand": CATEGORIES.index("royal_flush"), "straight_draw": 0, "draw": 0,
+                            "flush_draw": 0, "board_suits": 3, "aa_bonus_win": 1}),
+    ("Ad 7c", "As 9h 4c", {"hand": 1, "pair_rank": rank("A"), "aa_bonus_win": 1, "kicker": rank("7"),
+                            "three_flush": 0}),
+    ("Ad 7c", "As 9c 4c", {"three_flush": 1, "flush_draw": 0, "board_suits": 2}),
+    ("7s 2s", "Ks 9d 4h", {"three_flush": 2, "overcards": 0, "board_suits": 1}),
+])
+def test_features_of_concrete_situations(hole, flop, expected):
+    got = features_of(hole, flop)
+    assert {name: got[name] for name in expected} == expected
+
+
+def reference_features(cards: list[int]) -> dict:
+    """A few features by plain Python (sets and itertools), independent of holdem_features.compute."""
+    ranks = [c // 4 for c in cards]
+    suits = [c % 4 for c in cards]
+    hole, flop = ranks[:2], ranks[2:]
+    category = int(handeval.categories(np.array([handeval.evaluate(cards)], dtype=np.uint32))[0])
+    straights = [set(range(top - 4, top + 1)) for top in range(4, 13)] + [{12, 0, 1, 2, 3}]
+    held = set(ranks)
+    completing = 0 if category >= CATEGORIES.index("straight") else sum(
+        1 for r in range(13) if r not in held and any(s <= held | {r} for s in straights))
+    by_suit = {s: suits.count(s) for s in range(4)}
+    four = [s for s, n in by_suit.items() if n == 4]
+    return {"overcards": sum(h > max(flop) for h in hole),
+            "straight_draw": min(completing, 2),
+            "flush_draw": int(bool(four)),
+            "flush_draw_hole_cards": sum(suits[i] == four[0] for i in range(2)) if four else 0,
+            "board_paired": int(len(set(flop)) < 3),
+            "board_suits": max(suits[2:].count(s) for s in range(4)),
+            "board_deuces_treys": sum(r <= 1 for r in flop),
+            "high_hole": max(hole), "low_hole": min(hole), "board_low": min(flop), "board_middle": sorted(flop)[1]}
+
+
+def test_features_match_a_plain_reference_on_random_situations():
+    rng = random.Random(7)
+    rows = [rng.sample(range(52), 5) for _ in range(3000)]
+    values = hf.compute(np.array(rows, dtype=np.uint8))
+    for i, cards in enumerate(rows):
+        expected = reference_features(cards)
+        assert {name: int(values[name][i]) for name in expected} == expected, cards
+
+
+def test_features_do_not_depend_on_suit_names_or_card_order():
+    rng = random.Random(11)
+    rows = [rng.sample(range(52), 5) for _ in range(2000)]
+    canonical = [sum(canonical_groups((r[:2], r[2:])), ()) for r in rows]
+    shuffled = [rng.sample(r[:2], 2) + rng.sample(r[2:], 3) for r in rows]
+    a, b, c = (hf.compute(np.array(x, dtype=np.uint8)) for x in (rows, canonical, shuffled))
+    for name in hf.FEATURES:
+        assert (a[name] == b[name]).all() and (a[name] == c[name]).all(), name
+
+
+# --- the language: data, words, errors ---------------------------------------------------------------
+
+def test_committed_rule_list_loads_and_every_sentence_reads_back_to_its_rule():
+    strategy = hf.basic_strategy()
+    assert 1 <= len(strategy.rules) <= 12
+    for rule, sentence in zip(strategy.rules, strategy.lines()):
+        assert parse_rule(sentence, hf.FEATURE_SET) == rule
+    assert strategy.lines()[-1] == f"Otherwise {strategy.default}."
+
+
+def test_rule_list_round_trips_through_toml():
+    strategy = hf.basic_strategy()
+    again = loads_strategy(strategy.to_toml("comment"), hf.FEATURE_SET)
+    assert again.rules == strategy.rules and again.default == strategy.default and again.title == strategy.title
+
+
+def every_condition():
+    """One condition of every operator of every feature (the words templates allow), for the round trip."""
+    for name, feature in hf.FEATURES.items():
+        kind = feature.kind
+        values = [v for v in kind.values() if v != feature.missing]
+        for op in feature.templates:
+            if op in ("true", "false"):
+                yield Condition(name, "eq", int(op == "true"))
+            elif op == "between":
+                yield Condition(name, op, (values[0], values[-1]))
+            elif op in ("in", "not_in"):
+                yield Condition(name, op, tuple(values[:2]))
+            else:
+                yield Condition(name, op, values[len(values) // 2])
+
+
+@pytest.mark.parametrize("condition", list(every_condition()), ids=lambda c: f"{c.feature}-{c.op}")
+def test_every_word_template_reads_back(condition):
+    other = Condition("overcards", "min", 1) if condition.feature != "overcards" else Condition("hand", "eq", 0)
+    for conditions in [(condition,), (other, condition), (condition, other, Condition("board_paired", "eq", 0))]:
+        rule = Rule(conditions, "call")
+        assert parse_rule(rule.words(hf.FEATURE_SET), hf.FEATURE_SET) == rule
+
+
+def test_words_that_no_rule_states_are_refused():
+    with pytest.raises(ValueError):
+        parse_rule("Call if you hold a lucky card.", hf.FEATURE_SET)
+    with pytest.raises(ValueError):
+        parse_rule("Raise if you hold a pair or better.", hf.FEATURE_SET)
+
+
+@pytest.mark.parametrize("body, key, problem", [
+    ('[[rule]]\nthen = "call"\nif = { colour = "red" }\n', "rule 1.if.colour", "unknown feature"),
+    ('[[rule]]\nthen = "raise"\nif = { hand = "one_pair" }\n', "rule 1.then", "must be one of"),
+    ('[[rule]]\nthen = "call"\nif = { hand = "big" }\n', "rule 1.if.hand", "must be one of"),
+    ('[[rule]]\nthen = "call"\nif = { pair_rank = { min = "1" } }\n', "rule 1.if.pair_rank.min", "must be one of"),
+    ('[[rule]]\nthen = "call"\nif = { overcards = 5 }\n', "rule 1.if.overcards", "from 0 to 2"),
+    ('[[rule]]\nthen = "call"\nif = { overcards = { above = 1 } }\n', "rule 1.if.overcards.above", "unknown operator"),
+    ('[[rule]]\nthen = "call"\nif = { high_hole = { min = "K", max = "9" } }\n', "rule 1.if.high_hole", "above max"),
+    ('[[rule]]\nthen = "call"\nif = { flush_draw = "yes" }\n', "rule 1.if.flush_draw", "true or false"),
+    ('[[rule]]\nthen = "call"\nif = {}\n', "rule 1.if", "non-empty"),
+    ('[[rule]]\nthen = "call"\nif = { hand = "one_pair" }\nwhen = 1\n', "rule 1.when", "unknown key"),
+    ('[[rule]]\nthen = "call"\nif = { overcards = { in = [] } }\n', "rule 1.if.overcards.in", "non-empty list"),
+    ('[[rule]]\nthen = "call"\nif = { overcards = { in = [1] } }\n', "rule 1.if.overcards", "takes no 'in'"),
+])
+def test_bad_rule_lists_are_refused_naming_file_and_key(body, key, problem):
+    with pytest.raises(StrategyError) as error:
+        loads_strategy(HEADER + body, hf.FEATURE_SET, file="bad.toml")
+    assert error.value.file == "bad.toml" and error.value.key == key
+    assert problem in error.value.problem
+    assert str(error.value).startswith("basic strategy bad.toml: key ")
+
+
+def test_bad_headers_are_refused(tmp_path):
+    path = tmp_path / "x.toml"
+    path.write_text(HEADER.replace('"casino-holdem"', '"baccarat"'))
+    with pytest.raises(StrategyError, match="strategy.game"):
+        load_strategy(path, hf.FEATURE_SET)
+    path.write_text(HEADER.replace('default = "fold"\n', ""))
+    with pytest.raises(StrategyError, match="strategy.default.*missing"):
+        load_strategy(path, hf.FEATURE_SET)
+    path.write_text("[strategy\n")
+    with pytest.raises(StrategyError, match="not valid TOML"):
+        load_strategy(path, hf.FEATURE_SET)
+    with pytest.raises(StrategyError, match="cannot be read"):
+        load_strategy(tmp_path / "missing.toml", hf.FEATURE_SET)
+
+
+def test_a_condition_on_a_feature_that_does_not_apply_never_holds():
+    rows = [parse_cards("Ah Kd Qs 7h 2c"), parse_cards("Ks Qd Kh 7c 2d")]
+    values = hf.compute(np.array(rows, dtype=np.uint8))
+    low = Condition("pair_rank", "max", rank("A"))          # any one pair; not "no pair"
+    assert low.holds(values, hf.FEATURE_SET).tolist() == [False, True]
+    assert Condition("kicker", "min", 0).holds(values, hf.FEATURE_SET).tolist() == [False, True]
+
+
+def test_first_matching_rule_decides():
+    strategy = loads_strategy(HEADER + '[[rule]]\nthen = "fold"\nif = { pair_rank = "K" }\n'
+                              '[[rule]]\nthen = "call"\nif = { hand = { min = "one_pair" } }\n', hf.FEATURE_SET)
+    rows = [parse_cards(x) for x in ("Ks Qd Kh 7c 2d", "Qs Qd Kh 7c 2d", "Ah Kd Qs 7h 2c")]
+    values = hf.compute(np.array(rows, dtype=np.uint8))
+    assert strategy.first_rule(values).tolist() == [0, 1, 2]
+    assert strategy.decide(values).tolist() == [0, 1, 0]
+
+
+def test_strategy_card_lists_every_rule():
+    strategy = hf.basic_strategy()
+    card = strategy_card_markdown(strategy)
+    for i, line in enumerate(strategy.lines(), 1):
+        assert f"{i}. {line}" in card
+
+
+# --- exact figures over the full analysis ------------------------------------------------------------
+
+def interpret(data: dict, values: dict, features: dict = hf.FEATURES, play: str = "call") -> np.ndarray:
+    """A second reading of a TOML rule list, straight from its data (no Condition objects): True = play."""
+    def parsed(feature, v):
+        kind = features[feature].kind
+        if isinstance(v, bool):
+            return int(v)
+        if isinstance(v, int):
+            return v
+        return kind.names.index(v)
+    n = len(next(iter(values.values())))
+    decided = np.zeros(n, dtype=bool)
+    call = np.full(n, data["strategy"]["default"] == play)
+    for rule in data["rule"]:
+        holds = np.ones(n, dtype=bool)
+        for feature, spec in rule["if"].items():
+            v = values[feature].astype(np.int64)
+            missing = features[feature].missing
+            test = np.ones(n, dtype=bool) if missing is None else v != missing
+            if not isinstance(spec, dict):
+                test &= v == parsed(feature, spec)
+            else:
+                for op, x in spec.items():
+                    if op == "min":
+                        test &= v >= parsed(feature, x)
+                    elif op == "max":
+                        test &= v <= parsed(feature, x)
+                    elif op == "not":
+                        test &= v != parsed(feature, x)
+                    elif op == "in":
+                        test &= np.isin(v, [parsed(feature, y) for y in x])
+                    elif op == "not_in":
+                        test &= ~np.isin(v, [parsed(feature, y) for y in x])
+            holds &= test
+        new = holds & ~decided
+        call[new] = rule["then"] == play
+        decided |= new
+    return call
+
+
+def plain_figures(priced, call) -> tuple[Fraction, Fraction, Fraction]:
+    """(EV per ANTE, P(call), AA Bonus RTP) by a plain Python loop over the classes."""
+    ev = aa = called = total = 0
+    for e, w, a, c in zip(priced.ev_call.tolist(), priced.table.weights.tolist(), priced.aa_return.tolist(),
+                          call.tolist()):
+        total += w
+        if c:
+            ev += w * e
+            aa += w * a
+            called += w
+        else:
+            ev -= w * priced.denominator
+    return (Fraction(ev, total * priced.denominator), Fraction(called, total),
+            Fraction(aa, total * priced.aa_denominator))
+
+
+def test_basic_strategy_figures_recomputed_independently(holdem_analysis):
+    import tomllib
+    from analyzer.strategy_language import builtin_strategy_path
+    priced = holdem_analysis.priced
+    strategy = hf.basic_strategy()
+    values = hf.compute(priced.table.keys)
+    call = hf.basic_decisions(priced.table)
+    data = tomllib.loads(builtin_strategy_path(hf.GAME, "basic").read_text())
+    assert (interpret(data, values) == call).all()
+    f = basic_strategy.basic_figures(priced, strategy)
+    assert (f.ev, f.p_call, f.aa_rtp) == plain_figures(priced, call)
+    optimal = holdem_analysis.strategies["optimal"]
+    assert optimal.ev > f.ev
+
+
+def test_basic_strategy_exact_figures_are_pinned(holdem_analysis):
+    f = basic_strategy.basic_figures(holdem_analysis.priced, hf.basic_strategy())
+    assert f"{f.house_edge.numerator}/{f.house_edge.denominator}" == PINNED_HOUSE_EDGE
+
+
+def test_always_call_in_the_language_is_the_engines_always_call(holdem_analysis):
+    strategy = loads_strategy(HEADER.replace('default = "fold"', 'default = "call"'), hf.FEATURE_SET)
+    f = basic_strategy.basic_figures(holdem_analysis.priced, strategy)
+    engine = holdem_analysis.strategies["always_call"]
+    assert (f.ev, f.p_call, f.aa_rtp) == (engine.ev, engine.p_call, engine.aa_rtp)
+
+
+def test_call_on_aa_win_rule_in_the_language(holdem_analysis):
+    """'Call with a pair of aces or better, else optimal' in features equals the engine's call_on_aa_win."""
+    priced = holdem_analysis.priced
+    values = hf.compute(priced.table.keys)
+    optimal, _ = priced.optimal_call()
+    assert ((values["aa_bonus_win"] == 1) == (priced.aa_return > 0)).all()
+    f = casino_holdem.figures(priced, "x", "", optimal | (values["aa_bonus_win"] == 1))
+    assert f.aa_rtp == holdem_analysis.strategies["call_on_aa_win"].aa_rtp
+    assert f.ev == holdem_analysis.strategies["call_on_aa_win"].ev
+
+
+def test_rule_costs_add_up_to_the_gap(holdem_analysis):
+    priced = holdem_analysis.priced
+    strategy = hf.basic_strategy()
+    costs = basic_strategy.holdem_rule_costs(priced, strategy)
+    basic = basic_strategy.basic_figures(priced, strategy)
+    assert sum(c.ev_lost for c in costs) == holdem_analysis.strategies["optimal"].ev - basic.ev
+    assert sum(c.share for c in costs) == 1
+    assert all(c.ev_lost >= 0 for c in costs)
+    assert len(costs) == len(strategy.rules) + 1 and costs[-1].number is None
+    # a rule worth keeping: striking it does not raise the EV
+    assert all(c.ev_if_struck <= 0 for c in costs[:-1])
+
+
+def test_three_strategy_table(holdem_analysis):
+    priced = holdem_analysis.priced
+    rows = basic_strategy.three_strategy_table(priced, hf.basic_strategy())
+    by = {r.row: r for r in rows}
+    st = holdem_analysis.strategies
+    assert by["optimal"].main_rtp == st["optimal"].main_rtp_per_wager(priced.rules.call_size)
+    assert by["optimal"].aa_rtp == st["optimal"].aa_rtp
+    assert by["call_on_aa_win_basic"].aa_rtp == st["always_call"].aa_rtp      # every AA win is called
+    assert by["basic"].published_main == "98.7%" and by["basic"].published_aa == "89.6%"
+    assert by["basic"].main_rtp < by["optimal"].main_rtp
+    md = basic_strategy.three_strategy_markdown(rows)
+    assert "98.7%" in md and "93.60%" in md
+
+
+PINNED_HOUSE_EDGE = "3550103497/133720240500"       # analyzer/strategies/casino_holdem.basic.toml
+
+
+def test_no_two_conditions_share_their_words():
+    """Every condition of every feature, operator and value has words of its own (the card is unambiguous)."""
+    seen = {}
+    for name, feature in hf.FEATURES.items():
+        values = [v for v in feature.kind.values() if v != feature.missing]
+        for op in feature.templates:
+            if op in ("true", "false"):
+                conditions = [Condition(name, "eq", int(op == "true"))]
+            elif op == "between":
+                conditions = [Condition(name, op, (a, b)) for a, b in itertools.combinations(values, 2)]
+            elif op in ("in", "not_in"):
+                conditions = [Condition(name, op, pair) for pair in itertools.combinations(values, 2)]
+            else:
+                conditions = [Condition(name, op, v) for v in values]
+            for condition in conditions:
+                words = condition.words(hf.FEATURE_SET)
+                assert seen.setdefault(words, condition) == condition, words
+
+
+# --- Caribbean Stud ------------------------------------------------------------------------------------
+
+from analyzer import stud_features as sf  # noqa: E402
+
+STUD_RULE_SETS = ("operator", "standard")
+
+
+@pytest.fixture(scope="module")
+def stud_analyses():
+    """Both Caribbean Stud rule sets, counted once (a few seconds) and decided (prices, rule in words)."""
+    from analyzer import caribbean_stud, stud_situations
+    from analyzer.rules import builtin_rule_paths
+    out = {}
+    for path in builtin_rule_paths("caribbean-stud"):
+        rule_file, rules = caribbean_stud.load_rules(path)
+        table = stud_situations.count_classes(rules.cards, rules.qualifier_rank)
+        out[rule_file.name] = caribbean_stud.decide(rule_file, rules, table)
+    assert set(out) == set(STUD_RULE_SETS)
+    return out
+
+
+def stud_features_of(hand: str, up: str) -> dict:
+    values = sf.compute(np.array([parse_cards(hand, 5) + parse_cards(up, 1)], dtype=np.uint8))
+    return {name: int(v[0]) for name, v in values.items()}
+
+
+@pytest.mark.parametrize("hand, up, expected", [
+    ("Ah Kd 9s 5c 2h", "Qd", {"hand": 0, "ace_king": 1, "up_pairs": 0, "up_pairs_any": 0, "up_below_third": 0,
+                              "up_below_fourth": 0, "third": rank("9"), "fifth": rank("2"), "up_rank": rank("Q")}),
+    ("2h 5c Kd 9s Ah", "3c", {"up_below_third": 6, "up_below_fourth": 2, "up_below_fifth": 0, "highest": rank("A"),
+                              "second": rank("K"), "fourth": rank("5")}),
+    ("Ah Kd Qs 5c 2h", "5d", {"up_pairs": 4, "up_pairs_any": 1, "up_below_fourth": 0}),
+    ("Ah Kd Qs 5c 2h", "Ad", {"up_pairs": 1, "up_pairs_any": 1}),
+    ("9h 9d Qs 5c 2h", "Kd", {"hand": 1, "pair_rank": rank("9"), "ace_king": 0, "highest": rank("Q")}),
+    ("Ah Kh Qh Jh Th", "2d", {"hand": CATEGORIES.index("royal_flush"), "pair_rank": -1}),
+])
+def test_stud_features_of_concrete_situations(hand, up, expected):
+    got = stud_features_of(hand, up)
+    assert {name: got[name] for name in expected} == expected
+
+
+def test_stud_word_templates_are_unambiguous_and_read_back():
+    seen = {}
+    for name, feature in sf.FEATURES.items():
+        values = [v for v in feature.kind.values() if v != feature.missing]
+        for op in feature.templates:
+            if op in ("true", "false"):
+                conditions = [Condition(name, "eq", int(op == "true"))]
+            elif op == "between":
+                conditions = [Condition(name, op, (a, b)) for a, b in itertools.combinations(values, 2)]
+            elif op == "in":
+                conditions = [Condition(name, op, pair) for pair in itertools.combinations(values, 2)]
+            else:
+                conditions = [Condition(name, op, v) for v in values]
+            for condition in conditions:
+                words = condition.words(sf.FEATURE_SET)
+                assert seen.setdefault(words, condition) == condition, words
+                rule = Rule((Condition("hand", "eq", 0), condition), "raise")
+                assert parse_rule(rule.words(sf.FEATURE_SET), sf.FEATURE_SET) == rule
+
+
+@pytest.mark.parametrize("rule_set", STUD_RULE_SETS)
+def test_stud_rule_in_words_as_data_decides_exactly_like_the_rule_object(stud_analyses, rule_set):
+    analysis = stud_analyses[rule_set]
+    strategy = sf.from_stud_rule(analysis.rule_check.rule)
+    assert (sf.decisions(strategy, analysis.table.keys) == analysis.rule_check.raises).all()
+    assert [line.rstrip(".").lower() for line in strategy.lines()[:1]] == \
+        [analysis.rule_check.rule.words()[0].rstrip(".").lower()]
+    again = loads_strategy(strategy.to_toml(), sf.FEATURE_SET)
+    assert again.rules == strategy.rules
+
+
+@pytest.mark.parametrize("rule_set", STUD_RULE_SETS)
+def test_stud_basic_strategy_figures_recomputed_independently(stud_analyses, rule_set):
+    import tomllib
+    from analyzer import caribbean_stud
+    from analyzer.strategy_language import builtin_strategy_path
+    analysis = stud_analyses[rule_set]
+    priced, table = analysis.priced, analysis.table
+    strategy = sf.basic_strategy(rule_set)
+    assert len(strategy.rules) <= 5
+    for rule, sentence in zip(strategy.rules, strategy.lines()):
+        assert parse_rule(sentence, sf.FEATURE_SET) == rule
+    raise_ = sf.decisions(strategy, table.keys)
+    data = tomllib.loads(builtin_strategy_path(sf.GAME, f"{rule_set}.basic").read_text())
+    assert (interpret(data, sf.compute(table.keys), sf.FEATURES, "raise") == raise_).all()
+    f = caribbean_stud.figures(priced, "basic", "", raise_)
+    # EV by plain sums: fold loses 1 ANTE; a raise adds its gain (weight x (EV raise - EV fold)).
+    total = table.raw_situations
+    gained = sum(priced.gain[raise_].tolist())
+    assert f.ev == Fraction(-total * priced.denominator + gained, total * priced.denominator)
+    optimal = analysis.strategies["optimal"]
+    assert 0 <= optimal.ev - f.ev
+    assert abs(optimal.rtp - f.rtp) <= Fraction(1, 10**4)          # within 0.01 percentage points
+    costs = basic_strategy.stud_rule_costs(priced, strategy)
+    assert sum(c.ev_lost for c in costs) == optimal.ev - f.ev
+
+
+def test_stud_raise_everything_in_the_language(stud_analyses):
+    analysis = stud_analyses["operator"]
+    strategy = loads_strategy('[strategy]\ngame = "caribbean-stud"\nname = "all"\ntitle = "all"\ndefault = "raise"\n',
+                              sf.FEATURE_SET)
+    rows = basic_strategy.stud_strategy_table(analysis.priced, {"all": strategy})
+    engine = analysis.strategies["raise_everything"]
+    assert (rows[1].figures.ev, rows[1].figures.p_raise) == (engine.ev, engine.p_raise)
+    assert rows[0].figures.ev == analysis.strategies["optimal"].ev
