@@ -19,9 +19,13 @@ The algorithm:
    one, two, then three conditions; children whose optimistic bound (the sum of the
    positive parts of their gains) cannot beat the best rule found are pruned.  Each
    condition costs `penalty` (in EV per ANTE), so a simpler rule wins a near tie.
-3. **Greedy list building with refits.** Starting from the better default, insert the
-   best rule at the best place, then revisit every rule: remove it and insert the best
-   rule anywhere instead, if that is better.  Repeat up to `max_rules` rules.
+3. **Greedy list building with refits.** Starting from each default with no rules (or
+   from a seed list whose rules stay), insert the best rule at the best place, then
+   revisit every other rule: remove it and insert the best rule anywhere instead, if
+   that is better.  Repeat up to `max_rules` rules; keep the best list.  This is a local
+   search: it finds a good list, not a provably best one (for Casino Hold'em the first
+   greedy step is "call everything", so the committed derivation starts from two rules a
+   player knows anyway; see HOLDEM_PARAMETERS).
 
 The search scores with floats (ranking only); every figure reported is recomputed
 exactly from the integer margins.  The result depends only on the inputs and the
@@ -31,13 +35,12 @@ the committed rule list.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.strategy_language import Condition, Count, FeatureSet, Flag, Named, Rule, Strategy
+from analyzer.strategy_language import Condition, FeatureSet, Flag, Rule, Strategy
 
 
 # --- cells -------------------------------------------------------------------------------------
@@ -152,10 +155,6 @@ class RuleSearch:
         """EV per ANTE relative to never taking the first action (floats; ranking only)."""
         return float(self.margin[self.takes_first_action(strategy)].sum())
 
-    def exact_value_numerator(self, strategy: Strategy) -> int:
-        chosen = self.cells.margin[self.takes_first_action(strategy)]
-        return sum(chosen.tolist()) if chosen.size else 0
-
     def best_rule(self, gain: np.ndarray) -> Candidate | None:
         """The best conjunction of conditions for a per-cell gain vector (beam search, pruned)."""
         best = Candidate((), 0.0, 0.0)
@@ -225,28 +224,6 @@ class RuleSearch:
         return best
 
 
-    def best_next(self, strategy: Strategy, strictness: float) -> tuple[float, Rule] | None:
-        """The best rule to append after the list's rules (before its default), scored top-down.
-
-        On the situations no rule decides yet, a rule with action a earns the margins it gets
-        right and pays `strictness` times the margins it gets wrong: with strictness > 1 the
-        search prefers pure rules and leaves mixed situations to later rules and the default.
-        """
-        remaining = self.first_rule(strategy) == len(strategy.rules)
-        best = None
-        for action in self.features.actions:
-            signed = np.where(remaining, self.margin if action == self.first_action else -self.margin, 0.0)
-            gain = np.where(signed > 0, signed, strictness * signed)
-            found = self.best_rule(gain)
-            if found and (best is None or found.score > best[0]):
-                best = (found.score, Rule(found.conditions, action))
-        return best
-
-    def with_best_default(self, strategy: Strategy) -> Strategy:
-        return max((Strategy(strategy.game, strategy.name, strategy.title, strategy.rules, default, strategy.features)
-                    for default in self.features.actions), key=self.value)
-
-
 def with_rules(strategy: Strategy, rules) -> Strategy:
     return Strategy(strategy.game, strategy.name, strategy.title, tuple(rules), strategy.default,
                     strategy.features, strategy.source)
@@ -256,7 +233,8 @@ def derive(search: RuleSearch, name: str, title: str, max_rules: int = 12, log=N
            seeds: list[Strategy] = ()) -> Strategy:
     """Greedy insertion of the best rule, each step followed by refits of every rule.
 
-    Starts from each default with no rules, and from each seed list (refitted first); keeps the best.
+    Starts from each seed list (its rules stay), or without seeds from each default with no
+    rules; keeps the list of highest value.
     """
     features = search.features
     results = []
@@ -289,22 +267,8 @@ def _derive_from(search: RuleSearch, strategy: Strategy, max_rules: int, log=Non
     return strategy
 
 
-def derive_top_down(search: RuleSearch, name: str, title: str, max_rules: int = 12, strictness: float = 4.0,
-                    log=None) -> Strategy:
-    """Append the best top-down rule (see RuleSearch.best_next) up to max_rules, the default chosen last."""
-    features = search.features
-    strategy = Strategy(features.game, name, title, (), features.actions[0], features)
-    while len(strategy.rules) < max_rules:
-        found = search.best_next(strategy, strictness)
-        if found is None:
-            break
-        strategy = search.with_best_default(with_rules(strategy, strategy.rules + (found[1],)))
-        if log:
-            log(f"{len(strategy.rules)} rules: value {search.value(strategy):.6f}; {found[1].words(features)}")
-    return strategy
-
-
-def refit(search: RuleSearch, strategy: Strategy, log=None, passes: int = 3, pinned: frozenset = frozenset()) -> Strategy:
+def refit(search: RuleSearch, strategy: Strategy, log=None, passes: int = 3,
+          pinned: frozenset = frozenset()) -> Strategy:
     """Replace any rule (but the pinned ones) by the best rule anywhere while that improves the list's value."""
     penalty = search.penalty
     for _ in range(passes):

@@ -388,9 +388,9 @@ def condition_from_toml(name: str, spec, features: FeatureSet, file: str, key: s
             value = tuple(sorted(parsed))
         else:
             value = kind.parse(spec[word], file, f"{key}.{word}")
-    if op not in kind.ops or op not in feature.templates and not isinstance(kind, Flag):
-        raise StrategyError(file, key, f"feature {name!r} takes no {op!r} condition "
-                                       f"(it takes: {', '.join(o for o in kind.ops if o in feature.templates or isinstance(kind, Flag))})")
+    allowed = [o for o in kind.ops if isinstance(kind, Flag) or o in feature.templates]
+    if op not in allowed:
+        raise StrategyError(file, key, f"feature {name!r} takes no {op!r} condition (it takes: {', '.join(allowed)})")
     return Condition(name, op, value)
 
 

@@ -12,7 +12,7 @@ from analyzer import basic_strategy, casino_holdem, holdem_features as hf
 from analyzer.cards import parse_cards
 from analyzer.isomorphism import canonical_groups
 from analyzer.poker import CATEGORIES
-from analyzer.strategy_language import (Condition, Rule, Strategy, StrategyError, load_strategy, loads_strategy,
+from analyzer.strategy_language import (Condition, Rule, StrategyError, load_strategy, loads_strategy,
                                         parse_rule, strategy_card_markdown)
 from cython_ext import handeval
 
