@@ -24,6 +24,7 @@ from analyzer.output import MANIFEST_NAME
 from analyzer.strategy_file import pack_keys
 
 STRATEGY_NAME = "strategy.bin.gz"
+BASIC_STRATEGY_NAME = "strategy_basic.bin.gz"
 GAME_FOLDERS = {"casino-holdem": "casino_holdem", "caribbean-stud": "caribbean_stud", "baccarat": "baccarat"}
 
 
@@ -47,16 +48,19 @@ class Decision:
 
     @property
     def margin(self) -> Fraction:
-        """EV of the best action minus EV of the next best (0 when they tie)."""
-        values = sorted(self.ev.values(), reverse=True)
-        return values[0] - values[1]
+        """EV of the decided action minus the best other action's (0 for "either"; negative when a
+        basic strategy card decides against the optimal play: what following the card costs here)."""
+        if self.decision not in self.ev:
+            return Fraction(0)
+        return self.ev[self.decision] - max(v for action, v in self.ev.items() if action != self.decision)
 
     def as_json(self) -> dict:
         return {"decision": self.decision, "ev": {k: f"{v.numerator}/{v.denominator}" for k, v in self.ev.items()},
                 "margin": f"{self.margin.numerator}/{self.margin.denominator}", "key": self.key}
 
 
-def strategy_path(results: str | Path, game: str, rule_set: str) -> Path:
+def strategy_path(results: str | Path, game: str, rule_set: str, basic: bool = False) -> Path:
+    """The strategy file of a game's rule set under a results root (the basic strategy's with basic=True)."""
     if game not in GAME_FOLDERS:
         raise InputError(f"unknown game {game!r} (one of: {', '.join(GAME_FOLDERS)})")
     folder = Path(results) / GAME_FOLDERS[game] / rule_set
@@ -65,7 +69,9 @@ def strategy_path(results: str | Path, game: str, rule_set: str) -> Path:
         hint = f" (rule sets there: {', '.join(available)})" if available else \
             f"; run `analyzer {game}` first or point --results at a results folder"
         raise InputError(f"no results for {game} rule set {rule_set!r} under {results}{hint}")
-    return folder / STRATEGY_NAME
+    if basic and game == "baccarat":
+        raise InputError("baccarat has no basic strategy card: every bet's EV is computed for the shoe")
+    return folder / (BASIC_STRATEGY_NAME if basic else STRATEGY_NAME)
 
 
 def load_strategy(path: str | Path, check_manifest: bool = True):

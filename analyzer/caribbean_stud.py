@@ -25,7 +25,7 @@ from analyzer.exact import decimal_str, figure, fraction_str, percent_str, publi
 from analyzer.isomorphism import canonical_groups
 from analyzer.execution import Executor
 from analyzer.output import ResultFolder, json_bytes
-from analyzer.report import ReportContent, publish_with_report
+from analyzer.report import ReportContent, demote, publish_with_report
 from analyzer.poker import (CATEGORIES, CATEGORY_WORDS, DECK_SCHEMA, QUALIFIER_SCHEMA, deck_cards,
                             qualifier_value, qualifier_words)
 from analyzer.rules import (GAME_HEADER, RuleError, RuleFile, boolean, builtin_rule_paths, list_of,
@@ -438,6 +438,7 @@ class StudAnalysis:
     progressive: ProgressiveFigures | None
     par: list | None = field(default=None, repr=False)
     strategy_bytes: bytes | None = field(default=None, repr=False)     # the strategy file, once encoded
+    basic: object = None             # the committed basic strategy of this rule set, if any
 
     @property
     def table(self) -> SituationCounts:
@@ -466,7 +467,22 @@ def decide(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progre
     _step(progress, f"{rule_file.name}: rule in words")
     rule_check = check_rule(derive_rule(features, gain), features, gain, scale)
     _step(progress, f"{rule_file.name}: figures")
-    return StudAnalysis(rule_file, rules, priced, rule_check, strategies(priced, rule_check), None)
+    st = strategies(priced, rule_check)
+    basic = basic_strategy_for(rule_file.name)
+    if basic is not None:
+        from analyzer import stud_features
+        st["basic"] = figures(priced, "basic", "the basic strategy card (basic_strategy.md)",
+                              stud_features.decisions(basic, table.keys))
+    return StudAnalysis(rule_file, rules, priced, rule_check, st, None, basic=basic)
+
+
+def basic_strategy_for(rule_set: str):
+    """The committed basic strategy of a built-in rule set (analyzer/strategies/), or None."""
+    from analyzer import stud_features
+    from analyzer.strategy_language import builtin_strategy_path
+    if not builtin_strategy_path(GAME, f"{rule_set}.basic").is_file():
+        return None
+    return stud_features.basic_strategy(rule_set)
 
 
 _FEATURES: dict = {}
@@ -765,6 +781,14 @@ def report_content(analysis: StudAnalysis) -> ReportContent:
                 f"(checked on every situation class; {thousands(len(check.exceptions))} classes differ, "
                 f"costing {decimal_str(check.cost)} ANTE per hand):\n\n"
                 + "\n".join(f"{i}. {line}" for i, line in enumerate(check.rule.words(), 1)))
+    if analysis.basic is not None:
+        from analyzer import basic_strategy
+        from analyzer.strategy_language import strategy_card_markdown
+        rows = basic_strategy.stud_strategy_table(priced, {"basic": analysis.basic})
+        strategy += ("\n\n### Basic strategy\n\nA shorter rule list a person can play (`basic_strategy.toml`, also as "
+                     "the strategy file `strategy_basic.bin.gz`); `basic_strategy.md` adds the exact cost of each "
+                     "rule.\n\n" + demote(demote(strategy_card_markdown(analysis.basic)))
+                     + "\n\n" + basic_strategy.stud_strategy_table_markdown(rows))
     total = int(table.weights.sum(dtype=np.int64))
     margins = priced.ev_raise / priced.denominator + 1                    # floats for the plot only
     figures_ = [("figure_margin.svg", "EV of raising minus EV of folding over all situations",
@@ -826,6 +850,12 @@ def write_results(analysis: StudAnalysis, out_root, argv=None, checks: CheckOpti
     folder.add("strategy_rule.md", strategy_rule_markdown(analysis))
     folder.add("strategy_rule_exceptions.csv", strategy_rule_exceptions_csv(analysis))
     folder.add("strategy.bin.gz", analysis.strategy_bytes or strategy_file_bytes(analysis))
+    if analysis.basic is not None:
+        from analyzer import basic_strategy, stud_features
+        folder.add("basic_strategy.toml", Path(analysis.basic.source).read_bytes())
+        folder.add("basic_strategy.md", basic_strategy.stud_basic_strategy_markdown(
+            analysis.priced, analysis.basic, {"rule_in_words": stud_features.from_stud_rule(analysis.rule_check.rule)}))
+        folder.add("strategy_basic.bin.gz", strategy_file_bytes(analysis, analysis.strategies["basic"].raise_.astype(np.uint8)))
     return publish_with_report(folder, lambda: report_content(analysis), checks, progress)
 
 

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 
@@ -21,7 +22,7 @@ from analyzer.execution import Chunk, Executor, Part, SerialExecutor, Totals, ch
 from analyzer.exact import decimal_str, figure, fraction_str, percent_str, published_check
 from analyzer import plots
 from analyzer.output import ResultFolder, json_bytes
-from analyzer.report import ReportContent, publish_with_report
+from analyzer.report import ReportContent, demote, publish_with_report
 from analyzer.verify import CheckOptions
 from analyzer.poker import (CATEGORIES, CATEGORY_WORDS, DECK_SCHEMA, QUALIFIER_SCHEMA, deck_cards,
                             qualifier_value, qualifier_words)
@@ -39,7 +40,7 @@ N_CATEGORIES, N_OUTCOMES = len(CATEGORIES), len(OUTCOMES)
 ACE = 12
 AA_HANDS = ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight",
             "three_of_a_kind", "two_pair", "pair_of_aces", "other_pair", "high_card")
-PUBLISHED_KEYS = ("optimal_main_rtp", "optimal_aa_bonus_rtp", "call_on_aa_win_aa_bonus_rtp",
+PUBLISHED_KEYS = ("optimal_main_rtp", "optimal_aa_bonus_rtp", "call_on_aa_win_main_rtp", "call_on_aa_win_aa_bonus_rtp",
                   "every_hand_calls_aa_bonus_rtp", "basic_main_rtp", "basic_aa_bonus_rtp", "optimal_house_edge")
 
 
@@ -401,6 +402,7 @@ class HoldemAnalysis:
     strategies: dict
     n_flops: int
     n_boards: int
+    basic: object = None              # the committed basic strategy (analyzer.strategy_language.Strategy)
 
     @property
     def table(self) -> SituationTable:
@@ -421,8 +423,16 @@ def analyse(rule_file: RuleFile, rules: HoldemRules, progress=None, executor: Ex
     if exact_sum(table.weights) != rules.raw_situations:
         raise AssertionError("situation classes do not cover every (hole, flop) situation exactly once")
     priced = price(table, rules)
-    return HoldemAnalysis(rule_file, rules, priced, strategies(priced, aa_ratio),
-                          n_flops=_count_classes(rules.cards, 3), n_boards=_count_classes(rules.cards, 5))
+    st = strategies(priced, aa_ratio)
+    from analyzer import holdem_features          # the basic strategy's features read the table built here
+    basic = holdem_features.basic_strategy()
+    basic_call = holdem_features.decisions(basic, table.keys)
+    st["basic"] = figures(priced, "basic", "the basic strategy card (basic_strategy.md)", basic_call)
+    st["call_on_aa_win_basic"] = figures(priced, "call_on_aa_win_basic",
+                                         "call whenever the AA Bonus wins, otherwise the basic strategy",
+                                         basic_call | (priced.aa_return > 0))
+    return HoldemAnalysis(rule_file, rules, priced, st, n_flops=_count_classes(rules.cards, 3),
+                          n_boards=_count_classes(rules.cards, 5), basic=basic)
 
 
 def _count_classes(cards, k) -> int:
@@ -461,7 +471,10 @@ def summary(analysis: HoldemAnalysis) -> dict:
         "optimal_house_edge": st["optimal"].house_edge,
         "optimal_aa_bonus_rtp": st["optimal"].aa_rtp,
         "every_hand_calls_aa_bonus_rtp": st["always_call"].aa_rtp,
-        "call_on_aa_win_aa_bonus_rtp": st["call_on_aa_win"].aa_rtp,
+        "basic_main_rtp": st["basic"].main_rtp_per_wager(rules.call_size),
+        "basic_aa_bonus_rtp": st["basic"].aa_rtp,
+        "call_on_aa_win_main_rtp": st["call_on_aa_win_basic"].main_rtp_per_wager(rules.call_size),
+        "call_on_aa_win_aa_bonus_rtp": st["call_on_aa_win_basic"].aa_rtp,
     }
     return {
         "format": "analyzer-summary/1",
@@ -494,6 +507,8 @@ def summary(analysis: HoldemAnalysis) -> dict:
             "situations": str(exact_sum(table.weights[st["joint_optimal"].call != optimal]))},
         "published": {key: {"exact": figure(value), **(published_check(published.get(key), value) or {})}
                       for key, value in comparisons.items()},
+        "published_note": ("the operator's basic strategy is unknown: basic_* and call_on_aa_win_* compare the "
+                           "operator's figures with this project's basic strategy (basic_strategy.md)"),
     }
 
 
@@ -657,13 +672,26 @@ def report_content(analysis: HoldemAnalysis) -> ReportContent:
         + markdown_table(["strategy", "rule", "calls", "house edge / ANTE", "main RTP", "AA Bonus RTP"],
                          [[name, f.description, percent_str(f.p_call, 4), percent_str(f.house_edge, 4),
                            percent_str(f.main_rtp_per_wager(rules.call_size), 4), percent_str(f.aa_rtp, 4)]
-                          for name, f in st.items()], "llrrrr"))
+                          for name, f in st.items()], "llrrrr")
+        + "\n\n### Basic strategy\n\nA rule list a person can play (`basic_strategy.toml`, also as the strategy "
+          "file `strategy_basic.bin.gz`); `basic_strategy.md` adds the exact cost of each rule.\n\n"
+          + demote(demote(_basic_card_and_table(analysis))))
     margins = priced.ev_call / priced.denominator + 1                  # floats for the plot only
+    key_figures.append(("main RTP (returned / wagered), basic strategy",
+                        st["basic"].main_rtp_per_wager(rules.call_size), note("basic_main_rtp")))
     figures_ = [("figure_margin.svg", "EV of calling minus EV of folding over all situations",
                  plots.margin_histogram(margins, table.weights / total, "call",
                                         "Call-minus-fold margin, optimal strategy"))]
     return ReportContent(key_figures, method, strategy,
                          par_markdown(analysis), figures_)
+
+
+def _basic_card_and_table(analysis: HoldemAnalysis) -> str:
+    from analyzer import basic_strategy
+    from analyzer.strategy_language import strategy_card_markdown
+    rows = basic_strategy.three_strategy_table(analysis.priced, analysis.basic)
+    return (strategy_card_markdown(analysis.basic) + "\n# The operator's three strategies, with this basic strategy\n\n"
+            + basic_strategy.three_strategy_markdown(rows))
 
 
 def write_results(analysis: HoldemAnalysis, out_root, argv=None, checks: CheckOptions = CheckOptions(),
@@ -673,7 +701,17 @@ def write_results(analysis: HoldemAnalysis, out_root, argv=None, checks: CheckOp
     folder.add("par_sheet.md", par_markdown(analysis))
     folder.add("par_sheet.csv", par_csv(analysis))
     folder.add("strategy.bin.gz", strategy_file_bytes(analysis))
+    add_basic_strategy_files(folder, analysis)
     return publish_with_report(folder, lambda: report_content(analysis), checks, progress)
+
+
+def add_basic_strategy_files(folder: ResultFolder, analysis: HoldemAnalysis) -> None:
+    """The basic strategy: its rule list (data), card with exact figures and costs, and strategy file."""
+    from analyzer import basic_strategy
+    call = analysis.strategies["basic"].call
+    folder.add("basic_strategy.toml", Path(analysis.basic.source).read_bytes())
+    folder.add("basic_strategy.md", basic_strategy.basic_strategy_markdown(analysis.priced, analysis.basic))
+    folder.add("strategy_basic.bin.gz", strategy_file_bytes(analysis, call.astype(np.uint8)))
 
 
 def run(rule_path=None, out_root="results", argv=None, progress=None, executor: Executor | None = None,

@@ -73,6 +73,8 @@ def add_advise_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rule-set", default="operator", help="rule set (results subfolder; default operator)")
     parser.add_argument("--results", default="results", metavar="DIR", help="results root (default ./results)")
     parser.add_argument("--strategy", metavar="FILE", help="a strategy file to use instead of --results/--rule-set")
+    parser.add_argument("--basic", action="store_true",
+                        help="play the basic strategy card (strategy_basic.bin.gz) instead of the optimal table")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -251,7 +253,8 @@ def baccarat_query(args) -> None:
 
 def advise(args) -> None:
     from analyzer import advisor, baccarat
-    path = args.strategy or advisor.strategy_path(args.results, args.game, args.rule_set)
+    path = args.strategy or advisor.strategy_path(args.results, args.game, args.rule_set,
+                                                  basic=getattr(args, "basic", False))
     strategy = advisor.load_strategy(path)
     if strategy.game != args.game:
         raise BadInput(f"{path} is a {strategy.game} strategy file, not {args.game}")

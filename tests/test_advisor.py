@@ -107,6 +107,15 @@ def test_mismatched_rules_are_refused(holdem_results, tmp_path):
         advisor.load_strategy(folder / "strategy.bin.gz")
 
 
+def test_the_basic_strategy_file_plays_the_card(holdem_results, holdem_analysis):
+    basic = advisor.load_strategy(holdem_results / "strategy_basic.bin.gz")
+    answers = basic.decide_many(holdem_analysis.table.keys)
+    assert (answers["decision"] == holdem_analysis.strategies["basic"].call).all()
+    assert (answers["ev_play"] == holdem_analysis.priced.ev_call).all()
+    # "Jc 3s / Qd 8h 4c": the optimal play folds; the card's rule 7 (a ten or higher, board not monotone) calls
+    assert basic.decide("Jc 3s", "Qd 8h 4c").decision == "call"
+
+
 def test_baccarat_advisor(tmp_path, baccarat_rules, quick_checks):
     folder = baccarat.run(out_root=tmp_path, argv=["baccarat"], checks=quick_checks)
     strategy = advisor.load_strategy(folder / "strategy.bin.gz")
