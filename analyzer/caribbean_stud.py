@@ -43,9 +43,7 @@ N_CATEGORIES, N_OUTCOMES = len(CATEGORIES), len(OUTCOMES)
 NOT_QUALIFIED, PLAYER_WINS, TIE, DEALER_WINS = range(N_OUTCOMES)
 PUBLISHED_KEYS = ("house_edge", "raise_probability")
 INT63 = 2**63 - 1
-# gzip level of the strategy file: its 5.6 million rows (90 MB) take about 0.7 s at level 1
-# and 4 s at level 6, for a file 13% larger (22 MB instead of 19.6 MB).
-STRATEGY_COMPRESSLEVEL = 1
+
 MAX_PATTERNS_SHOWN = 200             # exception patterns listed in strategy_rule.md (all are in the CSV)
 
 _optional_categories = table({name: number() for name in CATEGORIES}, optional=CATEGORIES)
@@ -835,8 +833,7 @@ def strategy_file_bytes(analysis: StudAnalysis, decisions: np.ndarray | None = N
         ev_column="ev_raise", key_text="canonical situation: the player's 5 cards (descending) then the dealer's "
                                        "up card, card = rank * 4 + suit, suits renamed (docs/strategy-format.md)",
         keys=analysis.table.keys, weights=analysis.table.weights, ev_play=analysis.priced.ev_raise,
-        denominator=analysis.priced.denominator, situations=analysis.table.raw_situations, decisions=decisions,
-        compresslevel=STRATEGY_COMPRESSLEVEL)
+        denominator=analysis.priced.denominator, situations=analysis.table.raw_situations, decisions=decisions)
 
 
 def write_results(analysis: StudAnalysis, out_root, argv=None, checks: CheckOptions = CheckOptions(),

@@ -6,8 +6,9 @@ content gives the same bytes).  Decompressed it holds:
     line 1   the magic text "TGA-STRATEGY" and the format version, e.g. "TGA-STRATEGY 1\\n"
     line 2   one line of JSON, the header (game, rule set, rule-file sha256, row count,
              the common denominator of every EV numerator, and the columns)
-    then     each column in header order: rows x item size bytes, little-endian,
-             e.g. a "u1" key column of width 6 is rows x 6 bytes, row after row
+    then     each column in header order, little-endian; a column of width w > 1 is
+             stored as w planes (every row's first value, then every row's second ...),
+             which lets sorted keys compress about twenty-fold
 
 Rows are sorted by their key bytes, ascending, so a reader can binary-search a key.
 docs/strategy-format.md is the full specification; this module is one reader and the
@@ -61,7 +62,7 @@ def encode(header: dict, columns: dict[str, np.ndarray], compresslevel: int = 6)
     body.write(f"{MAGIC} {VERSION}\n".encode())
     body.write(json.dumps(header, sort_keys=True, separators=(",", ":")).encode() + b"\n")
     for name, array in columns.items():
-        body.write(np.ascontiguousarray(array).tobytes())
+        body.write(np.ascontiguousarray(array.T if array.ndim == 2 else array).tobytes())
     compressed = io.BytesIO()
     with gzip.GzipFile(fileobj=compressed, mode="wb", compresslevel=compresslevel, mtime=0, filename="") as stream:
         stream.write(body.getvalue())
@@ -122,7 +123,7 @@ def decode(data: bytes, source: str = "strategy file") -> tuple[dict, dict[str, 
         if offset + size > len(raw):
             raise StrategyFileError(f"{source}: truncated in column {column['name']!r}")
         array = np.frombuffer(raw, dtype=dtype, count=rows * column["width"], offset=offset)
-        columns[column["name"]] = array.reshape(rows, column["width"]) if column["width"] > 1 else array
+        columns[column["name"]] = array.reshape(column["width"], rows).T if column["width"] > 1 else array
         offset += size
     if offset != len(raw):
         raise StrategyFileError(f"{source}: {len(raw) - offset} unexpected bytes after the last column")

@@ -21,11 +21,14 @@ class Column:
     def __len__(self):
         return self.rows
 
-    def __getitem__(self, row):
-        start = self.offset + row * self.size * self.width
-        if self.width > 1:                   # keys: the raw bytes
-            return self.body[start:start + self.width]
+    def value(self, row, j=0):
+        start = self.offset + (j * self.rows + row) * self.size        # width > 1: planes
         return int.from_bytes(self.body[start:start + self.size], "little", signed=self.signed)
+
+    def __getitem__(self, row):
+        if self.width > 1:                   # keys: the row's bytes
+            return bytes(self.value(row, j) for j in range(self.width))
+        return self.value(row)
 
 
 def read(path):
