@@ -29,7 +29,7 @@ from analyzer.exact import decimal_str, fraction_str, parse_fraction_str
 from analyzer.output import MANIFEST_NAME
 
 DEFAULT_SAMPLES = 200
-DEFAULT_ROUNDS = {"casino-holdem": 6_000_000, "caribbean-stud": 6_000_000, "baccarat": 6_000_000}
+DEFAULT_ROUNDS = {"casino-holdem": 4_000_000, "caribbean-stud": 3_000_000, "baccarat": 4_000_000}
 
 
 @dataclass(frozen=True)
