@@ -59,6 +59,13 @@ class Totals:
                     raise OverflowError(f"total {part.name!r} would overflow {total.dtype}")
             view += part.values.astype(total.dtype, copy=False)
 
+    def adopt(self, name: str, array: np.ndarray) -> None:
+        """Take a copy of a whole total as computed elsewhere (added to any total already here)."""
+        if name in self.arrays:
+            self.add([Part(name, array)])
+        else:
+            self.arrays[name] = np.array(array, dtype=self.shapes[name][1])
+
     def __getitem__(self, name):
         if name not in self.arrays:
             shape, dtype = self.shapes[name]
@@ -141,7 +148,8 @@ class _SharedArrays:
         block = shared_memory.SharedMemory(create=True, size=max(1, int(np.prod(shape)) * dtype.itemsize))
         self.blocks.append(block)
         array = np.ndarray(shape, dtype=dtype, buffer=block.buf)
-        array[...] = 0 if source is None else source
+        if source is not None:                  # a new block is already zero-filled by the system
+            array[...] = source
         self.descriptions[name] = (block.name, tuple(shape), dtype.str)
         self.arrays[name] = array
         return array
@@ -187,7 +195,8 @@ class LocalExecutor(Executor):
                     raise
             bar and bar.close()
             _check_disjoint(placed)
-            totals.add([Part(name, np.array(array), 0) for name, array in outputs.arrays.items()])
+            for name, array in outputs.arrays.items():
+                totals.adopt(name, array)
         finally:
             inputs.close()
             outputs.close()
