@@ -51,3 +51,16 @@ def test_bad_input_exits_2_with_one_line(args, problem):
 
 def test_unknown_game_exits_2():
     assert run_cli("roulette").returncode == 2
+
+
+@pytest.mark.parametrize("args,problem", [
+    (["advise", "roulette", "--hole", "Ah Kd"], "invalid choice: 'roulette'"),
+    (["advise", "casino-holdem", "--hole", "Ah Kd"], "--flop"),
+    (["advise", "casino-holdem", "--hole", "Ah Kd Qs", "--flop", "Qs 7h 2c"], "needs 2 card(s)"),
+    (["advise", "casino-holdem", "--hole", "Ah Ah", "--flop", "Qs 7h 2c"], "appears twice"),
+    (["advise", "casino-holdem", "--hole", "Ah Kx", "--flop", "Qs 7h 2c"], "suit 'x'"),
+    (["advise", "caribbean-stud", "--hand", "Ah Kd 9s 5c 2h", "--up", "Qd", "--rule-set", "nope"], "rule set 'nope'"),
+])
+def test_advise_bad_input_is_one_line(args, problem):
+    run = run_cli(*args)
+    assert run.returncode == 2 and problem in run.stderr and run.stderr.count("\n") == 1, run.stderr
