@@ -143,3 +143,21 @@ def test_sweep_on_the_cluster(cluster, tmp_path, quick_checks):
     local = sweep.run(files[:1], tmp_path / "local", "one", SerialExecutor(), checks=quick_checks)
     first = [line for line in table.splitlines() if line.startswith("baccarat,tie8,")]
     assert first == [line for line in (local / "comparison.csv").read_text().splitlines()[1:]]
+
+
+def test_stud_counts_on_the_cluster(cluster):
+    """Caribbean Stud's classes, counted as chunks on the cluster, equal the in-process count."""
+    from analyzer import stud_situations
+    from analyzer.execution import DaskExecutor
+    cards = tuple(make_card(r, s) for r in (7, 8, 9, 10, 11, 12) for s in range(3))    # 9 to A, three suits
+    stud_situations.clear_cache()
+    here = stud_situations.count_classes(cards, 0, SerialExecutor(1))
+    stud_situations.clear_cache()
+    executor = DaskExecutor(cluster.scheduler_address)
+    try:
+        there = stud_situations.count_classes(cards, 0, executor)
+    finally:
+        executor.close()
+        stud_situations.clear_cache()
+    assert (here.keys == there.keys).all() and (here.counts == there.counts).all()
+    assert (here.player_rank == there.player_rank).all()
