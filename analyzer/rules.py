@@ -160,6 +160,20 @@ def table(fields: dict[str, Spec], optional: tuple[str, ...] = ()) -> Spec:
 
 # --- loading ---------------------------------------------------------------------------
 
+def read_toml(path: Path, error: type) -> tuple[bytes, dict]:
+    """(raw bytes, document) of a TOML file with exact decimals; error(file, key, problem) if unreadable."""
+    try:
+        raw = path.read_bytes()
+    except OSError as failure:
+        raise error(str(path), "", f"cannot be read ({failure.strerror})") from None
+    try:
+        return raw, tomllib.loads(raw.decode("utf-8"), parse_float=Decimal)
+    except UnicodeDecodeError:
+        raise error(str(path), "", "is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as failure:
+        raise error(str(path), "", f"is not valid TOML ({failure})") from None
+
+
 def load_rule_file(path: str | Path, game: str, schema: Spec) -> RuleFile:
     """Read and check a rule file for `game`; raise RuleError naming what is wrong.
 
@@ -169,16 +183,7 @@ def load_rule_file(path: str | Path, game: str, schema: Spec) -> RuleFile:
     """
     path = Path(path)
     shown = str(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise RuleError(shown, "", f"cannot be read ({error.strerror})") from None
-    try:
-        document = tomllib.loads(raw.decode("utf-8"), parse_float=Decimal)
-    except UnicodeDecodeError:
-        raise RuleError(shown, "", "is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as error:
-        raise RuleError(shown, "", f"is not valid TOML ({error})") from None
+    raw, document = read_toml(path, RuleError)
     header = document.get("game")
     if not isinstance(header, dict):
         raise RuleError(shown, "game", "missing table (it names the game and the rule set)")

@@ -53,6 +53,7 @@ from typing import Callable
 import numpy as np
 
 from analyzer.errors import InputError
+from analyzer.rules import read_toml
 
 OPS = ("eq", "ne", "min", "max", "between", "in", "not_in")
 TOML_OPS = {"min", "max", "not", "in", "not_in"}     # the keys of a condition table
@@ -447,18 +448,8 @@ def strategy_from_data(data: dict, features: FeatureSet, file: str) -> Strategy:
 def load_strategy(path, features: FeatureSet) -> Strategy:
     """Read and check a TOML rule list; raise StrategyError naming the file and the key."""
     path = Path(path)
-    file = str(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise StrategyError(file, "", f"cannot be read ({error.strerror})") from None
-    try:
-        data = tomllib.loads(raw.decode("utf-8"), parse_float=Decimal)
-    except UnicodeDecodeError:
-        raise StrategyError(file, "", "is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as error:
-        raise StrategyError(file, "", f"is not valid TOML ({error})") from None
-    return strategy_from_data(data, features, file)
+    _, data = read_toml(path, StrategyError)
+    return strategy_from_data(data, features, str(path))
 
 
 def loads_strategy(text: str, features: FeatureSet, file: str = "<text>") -> Strategy:
