@@ -284,8 +284,7 @@ JACKPOT = sympy.Symbol("J", positive=True)
 def hand_category_counts(table: SituationCounts) -> list[int]:
     """How many of the deck's C(n, 5) hands fall in each category (from the class weights)."""
     per_up = len(table.cards) - 5
-    # float64 bincount is exact: every partial sum is at most the raw situation count < 2**53.
-    totals = [int(t) for t in np.bincount(table.player_category, weights=table.weights, minlength=N_CATEGORIES)]
+    totals = [int(t) for t in exact_group_sums(table.player_category, table.weights, N_CATEGORIES)]
     if sum(totals) != table.raw_situations or any(t % per_up for t in totals):
         raise AssertionError("class weights do not split evenly over the up cards")
     return [t // per_up for t in totals]
@@ -575,12 +574,10 @@ def par_lines(analysis: StudAnalysis) -> list[dict]:
     raise_, _ = priced.optimal()
     group = raise_.astype(np.uint8) * N_CATEGORIES + table.player_category      # 0..19
     n_groups = 2 * N_CATEGORIES
-    # Every sum is at most the deals in all (2 x 10**13 on the full deck), given as the bound;
-    # the products weight x count are exact in float64 (at most 24 x 163,185).
-    situations = exact_group_sums(group, table.weights, n_groups, table.raw_situations)
-    product = np.empty(len(table), dtype=np.float64)
-    outcomes = [exact_group_sums(group, np.multiply(table.weights, table.counts[:, o], out=product),
-                                 n_groups, analysis.total_deals) for o in range(N_OUTCOMES)]
+    # weight x count is at most 24 x 163,185: int64 products, summed exactly
+    situations = exact_group_sums(group, table.weights, n_groups)
+    weights = table.weights.astype(np.int64)
+    outcomes = [exact_group_sums(group, weights * table.counts[:, o], n_groups) for o in range(N_OUTCOMES)]
     lines = []
     for g in range(n_groups):
         raised, category = divmod(g, N_CATEGORIES)

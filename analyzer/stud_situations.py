@@ -61,31 +61,21 @@ def situation_classes(cards) -> tuple[np.ndarray, np.ndarray]:
     return stud_enum.situation_classes(np.array(sorted(cards), dtype=np.uint8))
 
 
-def exact_group_sums(groups: np.ndarray, values: np.ndarray, n_groups: int, bound: int | None = None) -> np.ndarray:
-    """Exact sums of non-negative integer values by group (int64, or Python integers if need be).
+def exact_group_sums(groups: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
+    """Exact sums of integer values (either sign) by group, in integers only.
 
-    np.bincount adds in float64, which is exact while every partial sum stays below 2**53;
-    the grand total bounds every partial sum.  `bound`, when the caller knows one for the
-    grand total, saves checking it here.
+    int64 when the sum of |values| fits (it bounds every partial sum), else Python integers.
     """
-    if bound is None and values.size and int(values.max()) * values.size < 2**63:
-        bound = int(values.sum(dtype=np.int64))
-    if bound is not None and bound < 2**53:
-        return np.bincount(groups, weights=values, minlength=n_groups).astype(np.int64)
-    sums = [0] * n_groups
-    for g, v in zip(groups.tolist(), values.tolist()):
-        sums[g] += v
-    return np.array(sums, dtype=object)
-
-
-def exact_signed_group_sums(groups: np.ndarray, values: np.ndarray, n_groups: int, bound: int) -> np.ndarray:
-    """Exact sums of integer values of either sign by group, given `bound` >= the sum of |values|."""
-    if bound < 2**53:
-        return np.bincount(groups, weights=values, minlength=n_groups).astype(np.int64)
-    sums = [0] * n_groups
-    for g, v in zip(groups.tolist(), values.tolist()):
-        sums[g] += v
-    return np.array(sums, dtype=object)
+    values = np.asarray(values)
+    bound = int(np.abs(values).max(initial=0)) * values.size
+    if bound >= 2**63:
+        sums = [0] * n_groups
+        for g, v in zip(groups.tolist(), values.tolist()):
+            sums[g] += int(v)
+        return np.array(sums, dtype=object)
+    sums = np.zeros(n_groups, dtype=np.int64)
+    np.add.at(sums, groups, values.astype(np.int64, copy=False))
+    return sums
 
 
 _CACHE: dict = {}

@@ -25,7 +25,7 @@ import numpy as np
 
 from analyzer.cards import RANKS
 from analyzer.poker import CATEGORY_WORDS, ONE_PAIR
-from analyzer.stud_situations import exact_group_sums, exact_signed_group_sums
+from analyzer.stud_situations import exact_group_sums
 from cython_ext import handeval
 
 HIGH_CARD = 0
@@ -380,9 +380,8 @@ def check_rule(rule: StrategyRule, f: Features, gain: np.ndarray, scale: int) ->
     # and the better of the two loses (sum |gain| - |sum gain|) / 2.
     n_patterns = N_DISTINCT_HANDS * N_RANKS
     magnitude = np.abs(gain)
-    total = int(magnitude.sum(dtype=np.int64))         # bounds every partial sum of either kind
-    absolute = exact_group_sums(f.pattern, magnitude, n_patterns, total)
-    signed = exact_signed_group_sums(f.pattern, gain, n_patterns, total)
+    absolute = exact_group_sums(f.pattern, magnitude, n_patterns)
+    signed = exact_group_sums(f.pattern, gain, n_patterns)
     best = (absolute - np.abs(signed)) // 2
     return RuleCheck(rule=rule, raises=raises, exceptions=np.flatnonzero(wrong), cost=cost,
                      best_rank_only_cost=Fraction(int(best.sum(dtype=np.int64)), scale),
