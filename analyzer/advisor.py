@@ -3,8 +3,10 @@
 `load_strategy(path)` checks the file's format version, its sha256 and rule-file hash
 against the manifest beside it, and returns an object whose `decide(...)` answers one
 deal and `decide_many(...)` a batch.  Everything here follows docs/strategy-format.md;
-the reader needs nothing beyond this package's plain modules and the compiled suit
-canonicalizer (used for batches; single lookups use the plain one).
+the reader needs the core modules, the registry (which game lives in which folder), the
+compiled suit canonicalizer (batches; single lookups use the plain one) and, for
+Baccarat, the game's shoe counting and bet settlement; never matplotlib or sympy (a test
+checks it answers with both unavailable).
 """
 from __future__ import annotations
 
@@ -16,16 +18,21 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer import strategy_file
-from analyzer.cards import CardError, card_str, check_disjoint, parse_cards
-from analyzer.errors import InputError
-from analyzer.isomorphism import canonical_groups
-from analyzer.output import MANIFEST_NAME
-from analyzer.strategy_file import pack_keys
+from analyzer.core import strategy_file
+from analyzer.core.cards import CardError, card_str, check_disjoint, parse_cards
+from analyzer.core.errors import InputError
+from analyzer.core.isomorphism import canonical_groups
+from analyzer.core.outputs import MANIFEST_NAME
+from analyzer.core.strategy_file import pack_keys
+from analyzer.games import registry
+from analyzer.games.baccarat.count import count_outcomes
+from analyzer.games.baccarat.price import MainOutcomes, shoe_query
+from analyzer.games.baccarat.rules import rules_from_strategy_header
+from analyzer.games.baccarat.shoe import parse_counts, remove_cards
+from analyzer.poker.strategy_file import EITHER
 
 STRATEGY_NAME = "strategy.bin.gz"
 BASIC_STRATEGY_NAME = "strategy_basic.bin.gz"
-GAME_FOLDERS = {"casino-holdem": "casino_holdem", "caribbean-stud": "caribbean_stud", "baccarat": "baccarat"}
 
 
 class StrategyError(InputError):
@@ -61,16 +68,15 @@ class Decision:
 
 def strategy_path(results: str | Path, game: str, rule_set: str, basic: bool = False) -> Path:
     """The strategy file of a game's rule set under a results root (the basic strategy's with basic=True)."""
-    if game not in GAME_FOLDERS:
-        raise InputError(f"unknown game {game!r} (one of: {', '.join(GAME_FOLDERS)})")
-    folder = Path(results) / GAME_FOLDERS[game] / rule_set
+    info = registry.game(game)
+    folder = Path(results) / info.folder / rule_set
     if not folder.is_dir():
         available = sorted(p.name for p in folder.parent.iterdir() if p.is_dir()) if folder.parent.is_dir() else []
         hint = f" (rule sets there: {', '.join(available)})" if available else \
             f"; run `analyzer {game}` first or point --results at a results folder"
         raise InputError(f"no results for {game} rule set {rule_set!r} under {results}{hint}")
-    if basic and game == "baccarat":
-        raise InputError("baccarat has no basic strategy card: every bet's EV is computed for the shoe")
+    if basic and info.strategy_kind == "shoe":
+        raise InputError(f"{game} has no basic strategy card: every bet's EV is computed for the shoe")
     return folder / (BASIC_STRATEGY_NAME if basic else STRATEGY_NAME)
 
 
@@ -97,7 +103,7 @@ def load_strategy(path: str | Path, check_manifest: bool = True):
             raise StrategyError(f"{path}: header names game {header.get('game')!r} and rule file "
                                 f"{header.get('rule_sha256')}, the manifest {manifest['game']!r} and "
                                 f"{manifest['rule_file']['sha256']}")
-    if header["game"] == "baccarat":
+    if registry.game(header["game"]).strategy_kind == "shoe":
         return BaccaratStrategy(header, columns)
     return PokerStrategy(header, columns)
 
@@ -159,7 +165,7 @@ class PokerStrategy:
             key = key << 8 | card
         row = self._row(key)
         code = int(self.decisions[row])
-        return Decision("either" if code == 2 else self.actions[code],
+        return Decision("either" if code == EITHER else self.actions[code],
                         {self.actions[1]: Fraction(int(self.ev_play[row]), self.denominator),
                          self.actions[0]: self._fold}, canonical)
 
@@ -185,20 +191,22 @@ class BaccaratStrategy:
     """A Baccarat strategy file: the rules the advisor needs, and exact answers for reference shoes."""
 
     def __init__(self, header: dict, columns: dict):
-        from analyzer import baccarat
         self.header = header
-        self.rules = baccarat.rules_from_strategy_header(header)
+        self.rules = rules_from_strategy_header(header)
         self.game, self.rule_set = header["game"], header["rule_set"]
         # the reference shoes must come out of the header's rules exactly as stored
         for row, shoe in enumerate(columns["shoe"].tolist()):
-            main = baccarat.MainOutcomes.from_counts(baccarat.count_outcomes(shoe, self.rules))
+            main = MainOutcomes.from_counts(count_outcomes(shoe, self.rules))
             stored = (int(columns["banker_wins"][row]), int(columns["player_wins"][row]), int(columns["ties"][row]))
             if (main.banker, main.player, main.tie) != stored:
                 raise StrategyError(f"baccarat strategy file: reference shoe {shoe} does not match its rules")
         self.full_shoe = tuple(columns["shoe"][int(np.argmax(columns["shoe"].sum(axis=1)))].tolist())
 
+    def shoe(self, remove: str | None = None, counts: str | None = None) -> tuple:
+        """The shoe a user means: ten counts as text, or the cards already dealt from this file's full shoe."""
+        return parse_counts(counts) if counts is not None else remove_cards(self.full_shoe, remove or "")
+
     def decide(self, counts) -> Decision:
         """The best bet and each bet's exact EV per unit for a shoe (10 counts by value)."""
-        from analyzer import baccarat
-        answer = baccarat.shoe_query(counts, self.rules)
+        answer = shoe_query(counts, self.rules)
         return Decision(answer["best_bet"], answer["ev"], tuple(answer["shoe"]))

@@ -1,4 +1,4 @@
-"""The `analyzer` command line: one subcommand per game, plus `all`.
+"""The `analyzer` command line: one subcommand per game (from the registry), plus advise, verify, all, sweep.
 
 Exit status: 0 on success, 2 on bad input (rule file, cards, options), 1 on any
 other failure.  Results are written under --out (default ./results), one folder per
@@ -10,20 +10,14 @@ import argparse
 import json
 import sys
 import time
-from importlib import import_module
 
 from analyzer import __version__
-from analyzer.errors import InputError
-from analyzer.exact import decimal_str, fraction_str
+from analyzer.core.errors import InputError, InvariantError
+from analyzer.core.exact import decimal_str, fraction_str, to_fraction
+from analyzer.games import registry
 
 EXIT_BAD_INPUT = 2
-
-# Each game module provides run(rule_path, out_root, argv, progress) -> results folder.
-GAMES = {
-    "baccarat": "analyzer.baccarat",
-    "casino-holdem": "analyzer.casino_holdem",
-    "caribbean-stud": "analyzer.caribbean_stud",
-}
+EXIT_FAILURE = 1
 
 DESCRIPTION = """\
 Exact combinatorial analysis of casino table games.  Every deal is enumerated (no
@@ -42,7 +36,6 @@ class BadInput(InputError):
 
 
 def _exact_number(text: str):
-    from analyzer.exact import to_fraction
     try:
         value = to_fraction(text)
     except (TypeError, ValueError):
@@ -52,6 +45,17 @@ def _exact_number(text: str):
     return value
 
 
+OPTION_TYPES = {"exact": _exact_number}
+
+
+def add_option(parser: argparse.ArgumentParser, option: registry.Option) -> None:
+    """A game's own option, as the registry declares it."""
+    keywords = dict(option.keywords)
+    if "type" in keywords:
+        keywords["type"] = OPTION_TYPES[keywords["type"]]
+    parser.add_argument(option.flag, **keywords)
+
+
 def add_jobs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, metavar="N",
                         help="run the enumeration's chunks on N local worker processes (default: this "
@@ -59,14 +63,6 @@ def add_jobs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run the chunks on an existing Dask cluster instead, e.g. tcp://10.0.0.5:8786 "
                              "(workers need this package installed; pip install '.[cluster]')")
-
-
-ADVISE_GROUPS = {
-    "casino-holdem": [("hole", "the player's 2 hole cards, e.g. \"Ah Kd\""),
-                      ("flop", "the 3 flop cards, e.g. \"Qs 7h 2c\"")],
-    "caribbean-stud": [("hand", "the player's 5 cards, e.g. \"Ah Kd 9s 5c 2h\""),
-                       ("up", "the dealer's up card, e.g. Qd")],
-}
 
 
 def add_advise_common(parser: argparse.ArgumentParser) -> None:
@@ -101,58 +97,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    bac = commands.add_parser(
-        "baccarat", help="punto banco: BANKER, PLAYER, TIE exactly, for any shoe",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Punto banco, every round dealt from a full shoe.  Without --remove/--counts: the "
-                    "full analysis (exact outcome counts over every ordered 6-card sequence, house "
-                    "edge and RTP of each bet, the BANKER commission-rounding table by stake, the "
-                    "effect of removing one card of each value), written to --out.  With "
-                    "--remove or --counts: the live-shoe question 'what does each bet return now?', "
-                    "printed, nothing written.",
-        epilog="examples:\n  analyzer baccarat\n  analyzer baccarat --rules six_decks.toml\n"
-               "  analyzer baccarat --remove 5,5,9,K\n  analyzer baccarat --counts 128,32,32,32,32,31,32,32,32,30 --json")
-    bac.add_argument("--rules", metavar="FILE", help=RULES_HELP)
-    shoe = bac.add_mutually_exclusive_group()
-    shoe.add_argument("--remove", metavar="CARDS",
-                      help="cards already dealt from the full shoe, by rank: e.g. 5,5,9,K (suits optional)")
-    shoe.add_argument("--counts", metavar="N0,...,N9",
-                      help="the shoe as 10 counts of card values 0 (T J Q K), 1 (A), 2, ..., 9")
-    bac.add_argument("--json", action="store_true", help="with --remove/--counts: print one JSON object")
-    add_jobs(bac)
-    add_common(bac)
-
-    holdem = commands.add_parser(
-        "casino-holdem", help="Casino Hold'em + AA Bonus: optimal call/fold for every (hole, flop)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Casino Hold'em with the AA Bonus.  Enumerates every (2 hole cards, flop) situation "
-                    "(1,286,792 suit classes) against every turn/river and dealer hole pair (1,070,190 "
-                    "continuations each), decides call or fold exactly, and reports house edge, probability "
-                    "of calling and RTP for the optimal, always-call, call-on-AA-win and jointly optimal "
-                    "strategies, the AA Bonus RTP under each, the PAR sheet and the strategy file.  About "
-                    "15 s on two cores.",
-        epilog="examples:\n  analyzer casino-holdem\n  analyzer casino-holdem --aa-ratio 0.5 --out /tmp/r")
-    holdem.add_argument("--rules", metavar="FILE", help=RULES_HELP)
-    holdem.add_argument("--aa-ratio", metavar="K", type=_exact_number,
-                        help="AA Bonus stake per ANTE for the jointly optimal strategy (default: the rule "
-                             "file's aa_bonus.ratio, 1)")
-    add_jobs(holdem)
-    add_common(holdem)
-
-    stud = commands.add_parser(
-        "caribbean-stud", help="Caribbean Stud + progressive: optimal raise/fold for every (hand, up card)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Caribbean Stud Poker with the progressive jackpot.  Counts every (5-card hand, dealer up "
-                    "card) situation (5,649,150 suit classes) against every completion of the dealer's hand "
-                    "(163,185 each), decides raise or fold exactly, and reports house edge, probability of "
-                    "raising, element of risk and RTP for the optimal and simple strategies, the optimal rule "
-                    "in words with every exception and its exact cost, the progressive's RTP as a function "
-                    "of the jackpot, the PAR sheet and the strategy file.  Without --rules: every built-in "
-                    "rule set (operator and standard), counted once.  A few seconds on two cores.",
-        epilog="examples:\n  analyzer caribbean-stud\n  analyzer caribbean-stud --rules my_paytable.toml --out /tmp/r")
-    stud.add_argument("--rules", metavar="FILE", help=RULES_HELP + " (default: every built-in rule set)")
-    add_jobs(stud)
-    add_common(stud)
+    for game in registry.GAMES:
+        sub = commands.add_parser(game.name, help=game.help, description=game.description, epilog=game.epilog,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+        sub.add_argument("--rules", metavar="FILE", help=RULES_HELP + game.rules_help)
+        for option in game.options:
+            add_option(sub, option)
+        if game.query_options:
+            query = sub.add_mutually_exclusive_group()
+            for option in game.query_options:
+                add_option(query, option)
+            sub.add_argument("--json", action="store_true", help="with a live-shoe question: print one JSON object")
+        add_jobs(sub)
+        add_common(sub)
 
     advise = commands.add_parser(
         "advise", help="the strategy advisor: best decision and exact EVs for one concrete deal",
@@ -165,16 +122,17 @@ def build_parser() -> argparse.ArgumentParser:
                "  analyzer advise caribbean-stud --hand \"Ah Kd 9s 5c 2h\" --up Qd --json\n"
                "  analyzer advise baccarat --remove 5,5,9,K")
     games = advise.add_subparsers(dest="game", required=True, metavar="GAME")
-    for game, groups in ADVISE_GROUPS.items():
-        sub = games.add_parser(game, help=f"{game}: " + ", ".join(f"--{flag}" for flag, _ in groups))
-        for flag, what in groups:
-            sub.add_argument(f"--{flag}", required=True, metavar="CARDS", help=what)
+    for game in registry.GAMES:
+        if game.advise_groups:
+            sub = games.add_parser(game.name, help=f"{game.name}: " + ", ".join(f"--{flag}" for flag, _ in game.advise_groups))
+            for flag, what in game.advise_groups:
+                sub.add_argument(f"--{flag}", required=True, metavar="CARDS", help=what)
+        else:
+            sub = games.add_parser(game.name, help=f"{game.name}: the best bet for a (depleted) shoe")
+            shoe = sub.add_mutually_exclusive_group()
+            for option in game.query_options:
+                add_option(shoe, option)
         add_advise_common(sub)
-    bac_advise = games.add_parser("baccarat", help="baccarat: the best bet for a (depleted) shoe")
-    shoe = bac_advise.add_mutually_exclusive_group()
-    shoe.add_argument("--remove", metavar="CARDS", help="cards already dealt from the full shoe, by rank")
-    shoe.add_argument("--counts", metavar="N0,...,N9", help="the shoe as 10 counts of values 0..9")
-    add_advise_common(bac_advise)
 
     check = commands.add_parser(
         "verify", help="re-check results by independent means (hashes, totals, re-enumeration, Monte Carlo)",
@@ -225,26 +183,38 @@ def progress_bar(quiet: bool):
     return make
 
 
-def run_game(game: str, rule_path, args, argv) -> None:
-    module = import_module(GAMES[game])
+def pipeline_run(args, argv):
+    """The pipeline's settings from the command line (one executor for the whole command)."""
+    from analyzer.publish.options import CheckOptions
+    from analyzer.publish.pipeline import Run
+    return Run(out_root=args.out, argv=argv, checks=CheckOptions(args.check_samples, args.check_rounds, args.seed),
+               executor=executor_of(args), progress=progress_bar(args.quiet))
+
+
+def game_options(game: registry.Game, args) -> dict:
+    """The game's own options that were given, as keyword arguments of its analysis."""
+    out = {}
+    for option in game.options:
+        dest = option.flag.lstrip("-").replace("-", "_")
+        if getattr(args, dest, None) is not None:
+            out[dest] = getattr(args, dest)
+    return out
+
+
+def run_game(game: registry.Game, rule_path, args, argv) -> None:
+    from analyzer.publish import pipeline
     started = time.perf_counter()
-    from analyzer.verify import CheckOptions
-    options = {"checks": CheckOptions(args.check_samples, args.check_rounds, args.seed),
-               "executor": executor_of(args)}
-    if getattr(args, "aa_ratio", None) is not None:
-        options["aa_ratio"] = args.aa_ratio
-    folder = module.run(rule_path, args.out, argv, progress_bar(args.quiet), **options)
-    print(f"{game}: wrote {folder} ({time.perf_counter() - started:.2f} s)")
+    run = pipeline_run(args, argv)
+    run.options = game_options(game, args)
+    published = pipeline.run_game(game, [rule_path] if rule_path else None, run)
+    folder = published[0].folder if len(published) == 1 else published[0].folder.parent
+    print(f"{game.name}: wrote {folder} ({time.perf_counter() - started:.2f} s)")
 
 
-def baccarat_query(args) -> None:
-    from analyzer import baccarat
-    _, rules = baccarat.load_rules(args.rules)
-    if args.counts:
-        counts = baccarat.parse_counts(args.counts)
-    else:
-        counts = baccarat.remove_cards(rules.full_shoe(), args.remove)
-    answer = baccarat.shoe_query(counts, rules)
+def live_shoe(game: registry.Game, args) -> None:
+    """`analyzer baccarat --remove/--counts`: each bet's exact EV for the shoe, printed."""
+    _, rules = game.load_rules(args.rules)
+    answer = game.module.live_shoe(rules, remove=args.remove, counts=args.counts)
     if args.json:
         print(json.dumps({"decision": answer["best_bet"], "shoe": answer["shoe"],
                           "ev": {bet: fraction_str(ev) for bet, ev in answer["ev"].items()},
@@ -258,20 +228,17 @@ def baccarat_query(args) -> None:
 
 
 def advise(args) -> None:
-    from analyzer import advisor, baccarat
+    from analyzer import advisor
+    game = registry.game(args.game)
     path = args.strategy or advisor.strategy_path(args.results, args.game, args.rule_set,
                                                   basic=getattr(args, "basic", False))
     strategy = advisor.load_strategy(path)
     if strategy.game != args.game:
         raise BadInput(f"{path} is a {strategy.game} strategy file, not {args.game}")
-    if args.game == "baccarat":
-        if args.counts:
-            shoe = baccarat.parse_counts(args.counts)
-        else:
-            shoe = baccarat.remove_cards(strategy.full_shoe, args.remove or "")
-        answer = strategy.decide(shoe)
+    if game.advise_groups:
+        answer = strategy.decide(*(getattr(args, flag) for flag, _ in game.advise_groups))
     else:
-        answer = strategy.decide(*(getattr(args, flag) for flag, _ in ADVISE_GROUPS[args.game]))
+        answer = strategy.decide(strategy.shoe(remove=args.remove, counts=args.counts))
     if args.json:
         print(json.dumps(answer.as_json(), sort_keys=True))
         return
@@ -283,7 +250,7 @@ def advise(args) -> None:
 
 def executor_of(args):
     """The executor the options ask for (made once per command, reused by every analysis)."""
-    from analyzer.execution import make_executor
+    from analyzer.core.execution import make_executor
     if not hasattr(args, "_executor"):
         args._executor = make_executor(getattr(args, "jobs", None), getattr(args, "scheduler", None))
     return args._executor
@@ -294,28 +261,34 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command == "all":
-            for game in GAMES:
+            for game in registry.GAMES:
                 run_game(game, None, args, argv)          # no rule file: every built-in rule set
         elif args.command == "advise":
             advise(args)
         elif args.command == "sweep":
-            from analyzer import sweep
-            from analyzer.verify import CheckOptions
-            folder = sweep.run(args.rule_files, args.out, args.name, executor_of(args), progress_bar(args.quiet),
-                               CheckOptions(args.check_samples, args.check_rounds, args.seed), argv)
+            from analyzer.publish import sweep
+            folder = sweep.run(args.rule_files, args.name, pipeline_run(args, argv))
             print(f"sweep: wrote {folder}/comparison.md")
         elif args.command == "verify":
-            from analyzer import verify
-            return 0 if verify.run(args.paths, args.samples, args.rounds, args.seed, progress_bar(args.quiet)) else 1
-        elif args.command == "baccarat" and (args.remove or args.counts):
-            baccarat_query(args)
-        elif args.command == "baccarat" and args.json:
-            raise BadInput("--json answers a live-shoe query: give --remove or --counts with it")
+            from analyzer.publish import verify
+            from analyzer.publish.options import CheckOptions
+            options = CheckOptions(args.samples, args.rounds, args.seed)
+            return 0 if verify.run(args.paths, options, progress_bar(args.quiet)) else EXIT_FAILURE
         else:
-            run_game(args.command, args.rules, args, argv)
+            game = registry.game(args.command)
+            if any(getattr(args, o.flag.lstrip("-").replace("-", "_")) for o in game.query_options):
+                live_shoe(game, args)
+            elif game.query_options and args.json:
+                raise BadInput("--json answers a live-shoe question: give "
+                               + " or ".join(o.flag for o in game.query_options) + " with it")
+            else:
+                run_game(game, args.rules, args, argv)
     except InputError as error:
         print(f"analyzer: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except InvariantError as error:
+        print(f"analyzer: internal check failed: {error}", file=sys.stderr)
+        return EXIT_FAILURE
     except KeyboardInterrupt:
         print("analyzer: interrupted; results already published are complete, nothing partial was left",
               file=sys.stderr)

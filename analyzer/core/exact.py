@@ -1,0 +1,174 @@
+"""Exact rationals and their renderings, and the one overflow policy for integer arrays.
+
+Every reported figure passes through here, so no float ever feeds a decimal.  Integer
+arrays are summed in int64 only when a bound proves the sum fits; otherwise the sum is
+taken in Python integers (exact at any size).  Callers never guess.
+"""
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+
+DECIMAL_PLACES = 12
+INT64_MAX = 2**63 - 1
+
+
+def to_fraction(value) -> Fraction:
+    """An exact Fraction from an int, Fraction, Decimal or a "p/q" / "1.95" string.
+
+    Floats are refused: a binary float is not the number a rule file meant.
+
+    >>> to_fraction("195/100")
+    Fraction(39, 20)
+    >>> to_fraction(Decimal("0.05"))
+    Fraction(1, 20)
+    """
+    if isinstance(value, bool) or isinstance(value, float):
+        raise TypeError(f"{value!r} is not an exact number")
+    if isinstance(value, (int, Fraction)):
+        return Fraction(value)
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise ValueError(f"{value} is not a finite number")
+        return Fraction(value)
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            if "/" in text:
+                num, den = text.split("/")
+                return Fraction(int(num), int(den))
+            number = Decimal(text)
+            if not number.is_finite():
+                raise ValueError(text)
+            return Fraction(number)
+        except (ValueError, ZeroDivisionError, ArithmeticError):
+            raise ValueError(f"{value!r} is not a number (write e.g. 8, 0.95 or 39/20)") from None
+    raise TypeError(f"{value!r} is not a number")
+
+
+def fraction_str(value: Fraction) -> str:
+    """The exact "p/q" form (q > 0, lowest terms; integers as "n/1").
+
+    >>> fraction_str(Fraction(-6, 4))
+    '-3/2'
+    """
+    value = Fraction(value)
+    return f"{value.numerator}/{value.denominator}"
+
+
+def decimal_str(value: Fraction, places: int = DECIMAL_PLACES) -> str:
+    """Decimal rendering of an exact value, rounded half away from zero.
+
+    >>> decimal_str(Fraction(2, 3), 4)
+    '0.6667'
+    >>> decimal_str(Fraction(-1, 8), 2)
+    '-0.13'
+    """
+    value = Fraction(value)
+    sign = "-" if value < 0 else ""
+    scaled, remainder = divmod(abs(value.numerator) * 10**places, value.denominator)
+    if 2 * remainder >= value.denominator:
+        scaled += 1
+    digits = str(scaled).rjust(places + 1, "0")
+    text = digits[:-places] + "." + digits[-places:] if places else digits
+    if scaled == 0:
+        sign = ""
+    return sign + text
+
+
+def percent_str(value: Fraction, places: int = 4) -> str:
+    """A value as a percentage string, e.g. Fraction(9894, 10000) -> '98.9400%'."""
+    return decimal_str(Fraction(value) * 100, places) + "%"
+
+
+def figure(value: Fraction, places: int = DECIMAL_PLACES) -> dict:
+    """A reported figure: its exact value and the decimal derived from it."""
+    return {"exact": fraction_str(value), "decimal": decimal_str(value, places)}
+
+
+def published_check(published: str | None, exact: Fraction) -> dict | None:
+    """An exact figure beside a published percentage ("98.94%"), rounded to the published precision.
+
+    Published figures are rounded and sometimes wrong: this reports both and the difference,
+    it never adjusts the exact value.
+
+    >>> published_check("98.94%", Fraction(9894214, 10**7))["agrees"]
+    True
+    """
+    if not published:
+        return None
+    text = published.strip().rstrip("%")
+    places = len(text.partition(".")[2])
+    shown = percent_str(exact, places)
+    return {"published": published, "exact_rounded": shown, "agrees": shown == published.strip(),
+            "exact_minus_published": percent_str(exact - to_fraction(text) / 100, 6)}
+
+
+def parse_fraction_str(text: str) -> Fraction:
+    """Inverse of fraction_str."""
+    num, den = text.split("/")
+    return Fraction(int(num), int(den))
+
+
+# --- exact integer sums: one overflow policy --------------------------------------------------
+
+def _bound(values: np.ndarray) -> int:
+    """An upper bound of |v| over an integer array (exact, as a Python integer)."""
+    if values.size == 0:
+        return 0
+    return max(abs(int(values.max())), abs(int(values.min())))
+
+
+def exact_sum(values) -> int:
+    """The exact integer sum of an integer array (any dtype, object arrays of Python ints too).
+
+    In int64 when max|v| x size proves that every partial sum fits, else in Python integers.
+
+    >>> exact_sum(np.array([2**62, 2**62, -1], dtype=np.int64))
+    9223372036854775807
+    """
+    values = np.asarray(values)
+    if values.size == 0:
+        return 0
+    if values.dtype != object and _bound(values) * values.size <= INT64_MAX:
+        return int(values.sum(dtype=np.int64))
+    return sum(int(v) for v in values.ravel().tolist())
+
+
+def exact_dot(weights, values) -> int:
+    """The exact sum of weights x values over two integer arrays of one length.
+
+    >>> exact_dot(np.array([3, 4]), np.array([2**61, 2**61]))
+    16140901064495857664
+    """
+    weights, values = np.asarray(weights), np.asarray(values)
+    if weights.size == 0:
+        return 0
+    if weights.dtype != object and values.dtype != object \
+            and _bound(weights) * _bound(values) * values.size <= INT64_MAX:
+        return int((weights.astype(np.int64) * values.astype(np.int64)).sum(dtype=np.int64))
+    return sum(int(w) * int(v) for w, v in zip(weights.tolist(), values.tolist()))
+
+
+def exact_group_sums(groups: np.ndarray, values, n_groups: int) -> np.ndarray:
+    """Exact sums of integer values (either sign) by group: int64 when it provably fits, else Python ints.
+
+    >>> exact_group_sums(np.array([0, 1, 0]), np.array([5, 7, -2]), 2).tolist()
+    [3, 7]
+    """
+    values = np.asarray(values)
+    if values.dtype == object or _bound(values) * values.size > INT64_MAX:
+        sums = [0] * n_groups
+        for g, v in zip(groups.tolist(), values.tolist()):
+            sums[g] += int(v)
+        return np.array(sums, dtype=object)
+    sums = np.zeros(n_groups, dtype=np.int64)
+    np.add.at(sums, groups, values.astype(np.int64, copy=False))
+    return sums
+
+
+def as_int64_or_object(values: np.ndarray, bound: int) -> np.ndarray:
+    """The array as int64 when `bound` (a proven bound of every |value|) fits, else as Python integers."""
+    if bound <= INT64_MAX:
+        return np.asarray(values).astype(np.int64, copy=False)
+    return np.asarray(values).astype(object)

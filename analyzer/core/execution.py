@@ -1,0 +1,270 @@
+"""One chunked execution model for every enumeration: local processes or a Dask cluster.
+
+A game's work is a list of chunks.  A chunk is a module-level function and its (small,
+picklable) arguments; it returns integer arrays, each placed at an offset of a named
+total (`Part`).  The merge adds every part into its total with exact integer arithmetic,
+so the result does not depend on how the work was split, in which order chunks finish,
+or where they ran.  Data every chunk of a stage reads (e.g. the board table of Casino
+Hold'em's second pass) is handed over once per worker: through shared memory to local
+processes, scattered to Dask workers.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from multiprocessing import get_context, shared_memory
+from typing import Callable
+
+import numpy as np
+
+from analyzer.core.errors import InputError
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """function(shared, *args) -> list of Part; `shared` is the stage's read-only arrays (or {})."""
+
+    function: Callable
+    args: tuple = ()
+
+
+@dataclass
+class Part:
+    """A piece of a named total: `values` added at `offset` along the first axis."""
+
+    name: str
+    values: np.ndarray
+    offset: int = 0
+
+
+@dataclass
+class Totals:
+    """The merged results of a stage: named integer arrays, zero where no chunk wrote."""
+
+    shapes: dict                        # name -> (shape, dtype)
+    arrays: dict = field(default_factory=dict)
+
+    def add(self, parts: list[Part]) -> None:
+        for part in parts:
+            if part.name not in self.arrays:
+                shape, dtype = self.shapes[part.name]
+                self.arrays[part.name] = np.zeros(shape, dtype=dtype)
+            total = self.arrays[part.name]
+            view = total[part.offset:part.offset + len(part.values)]
+            if np.issubdtype(total.dtype, np.unsignedinteger) and part.values.size:
+                # unsigned totals: check the exact sum fits before adding (no silent wraparound)
+                if int(view.max(initial=0)) + int(part.values.max(initial=0)) > np.iinfo(total.dtype).max:
+                    raise OverflowError(f"total {part.name!r} would overflow {total.dtype}")
+            view += part.values.astype(total.dtype, copy=False)
+
+    def adopt(self, name: str, array: np.ndarray) -> None:
+        """Take a copy of a whole total as computed elsewhere (added to any total already here)."""
+        if name in self.arrays:
+            self.add([Part(name, array)])
+        else:
+            self.arrays[name] = np.array(array, dtype=self.shapes[name][1])
+
+    def __getitem__(self, name):
+        if name not in self.arrays:
+            shape, dtype = self.shapes[name]
+            self.arrays[name] = np.zeros(shape, dtype=dtype)
+        return self.arrays[name]
+
+
+def chunk_ranges(n: int, pieces: int) -> list[tuple[int, int]]:
+    """Split range(n) into at most `pieces` contiguous ranges of near-equal size."""
+    pieces = max(1, min(n, pieces))
+    bounds = [round(i * n / pieces) for i in range(pieces + 1)]
+    return [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+
+# --- executors ---------------------------------------------------------------------------
+
+class Executor:
+    """Runs the chunks of a stage and merges their parts into Totals."""
+
+    workers = 1
+    threads_per_chunk = 1
+
+    def run(self, chunks: list[Chunk], totals: Totals, shared: dict | None = None, progress=None,
+            label: str = "chunks") -> Totals:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+class SerialExecutor(Executor):
+    """Every chunk in this process, one after the other (kernels may still use `threads`)."""
+
+    def __init__(self, threads: int = 1):
+        self.threads_per_chunk = threads
+
+    def run(self, chunks, totals, shared=None, progress=None, label="chunks"):
+        bar = progress(total=len(chunks), desc=label, unit="chunk") if progress else None
+        for chunk in chunks:
+            totals.add(chunk.function(shared or {}, *chunk.args))
+            bar and bar.update()
+        bar and bar.close()
+        return totals
+
+
+# Local processes see the stage's shared arrays, and write their parts into the stage's
+# totals, through shared memory attached once per process by the pool initializer: a
+# 1.4 GB table is neither copied per chunk nor pickled back.
+_INPUTS: dict = {}
+_OUTPUTS: dict = {}
+_BLOCKS: list = []
+
+
+def _attach(inputs: dict, outputs: dict) -> None:
+    for target, descriptions in ((_INPUTS, inputs), (_OUTPUTS, outputs)):
+        target.clear()
+        for name, (block, shape, dtype) in descriptions.items():
+            memory = shared_memory.SharedMemory(name=block)
+            _BLOCKS.append(memory)
+            target[name] = np.ndarray(shape, dtype=dtype, buffer=memory.buf)
+
+
+def _call(function, args) -> list:
+    """Run a chunk in a worker; add its parts into the shared totals; return where they went."""
+    placed = []
+    for part in function(_INPUTS, *args):
+        _OUTPUTS[part.name][part.offset:part.offset + len(part.values)] += part.values
+        placed.append((part.name, part.offset, len(part.values)))
+    return placed
+
+
+class _SharedArrays:
+    """Arrays copied into (or created in) shared-memory blocks, released on close()."""
+
+    def __init__(self):
+        self.blocks, self.descriptions, self.arrays = [], {}, {}
+
+    def put(self, name: str, shape, dtype, source=None) -> np.ndarray:
+        dtype = np.dtype(dtype)
+        block = shared_memory.SharedMemory(create=True, size=max(1, int(np.prod(shape)) * dtype.itemsize))
+        self.blocks.append(block)
+        array = np.ndarray(shape, dtype=dtype, buffer=block.buf)
+        if source is not None:                  # a new block is already zero-filled by the system
+            array[...] = source
+        self.descriptions[name] = (block.name, tuple(shape), dtype.str)
+        self.arrays[name] = array
+        return array
+
+    def close(self) -> None:
+        self.arrays.clear()
+        for block in self.blocks:
+            block.close()
+            block.unlink()
+
+
+class LocalExecutor(Executor):
+    """Chunks on `jobs` local processes (a fresh "forkserver" pool per stage, one thread each)."""
+
+    def __init__(self, jobs: int | None = None):
+        self.workers = jobs or default_jobs()
+
+    def run(self, chunks, totals, shared=None, progress=None, label="chunks"):
+        if self.workers == 1 or len(chunks) == 1:
+            return SerialExecutor().run(chunks, totals, shared, progress, label)
+        inputs, outputs = _SharedArrays(), _SharedArrays()
+        try:
+            for name, array in (shared or {}).items():
+                inputs.put(name, np.shape(array), np.asarray(array).dtype, array)
+            for name, (shape, dtype) in totals.shapes.items():
+                outputs.put(name, shape, dtype)
+            context = get_context("forkserver" if sys.platform != "win32" else "spawn")
+            bar = progress(total=len(chunks), desc=label, unit="chunk") if progress else None
+            placed = []
+            with ProcessPoolExecutor(self.workers, mp_context=context, initializer=_attach,
+                                     initargs=(inputs.descriptions, outputs.descriptions)) as pool:
+                pending = {pool.submit(_call, chunk.function, chunk.args) for chunk in chunks}
+                try:
+                    while pending:
+                        done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                        for future in done:
+                            placed += future.result()
+                            bar and bar.update()
+                except BaseException:
+                    for future in pending:
+                        future.cancel()
+                    pool.shutdown(wait=True, cancel_futures=True)
+                    raise
+            bar and bar.close()
+            _check_disjoint(placed)
+            for name, array in outputs.arrays.items():
+                totals.adopt(name, array)
+        finally:
+            inputs.close()
+            outputs.close()
+        return totals
+
+
+class DaskExecutor(Executor):
+    """Chunks on an existing Dask distributed cluster; a chunk lost with its worker is rerun."""
+
+    def __init__(self, address: str, retries: int = 3):
+        try:
+            from distributed import Client
+        except ImportError:
+            raise InputError("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from None
+        try:
+            self.client = Client(address, timeout="20s")
+        except OSError as error:
+            raise InputError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        self.retries = retries
+        self.workers = max(1, len(self.client.scheduler_info()["workers"]))
+
+    def run(self, chunks, totals, shared=None, progress=None, label="chunks"):
+        from distributed import as_completed
+        shared_future = self.client.scatter(shared or {}, broadcast=True) if shared else {}
+        futures = [self.client.submit(chunk.function, shared_future, *chunk.args, retries=self.retries,
+                                      pure=False) for chunk in chunks]
+        bar = progress(total=len(chunks), desc=f"{label} (dask)", unit="chunk") if progress else None
+        try:
+            for future in as_completed(futures):
+                totals.add(future.result())
+                future.release()
+                bar and bar.update()
+        except BaseException:
+            self.client.cancel(futures)
+            raise
+        bar and bar.close()
+        return totals
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def _check_disjoint(placed: list) -> None:
+    """Workers add into shared totals concurrently: exact only when no two parts overlap."""
+    by_name = {}
+    for name, offset, length in placed:
+        by_name.setdefault(name, []).append((offset, offset + length))
+    for name, spans in by_name.items():
+        spans.sort()
+        for (_, end), (start, _) in zip(spans, spans[1:]):
+            if start < end:
+                raise AssertionError(f"chunks overlap in total {name!r}: parallel adds would not be exact")
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def make_executor(jobs: int | None = None, scheduler: str | None = None) -> Executor:
+    """The executor the command line asks for: a Dask cluster, N local processes, or (default)
+    this process with every core as kernel threads.
+
+    The default is threads rather than processes because on one machine it is measurably
+    faster (no 1.4 GB table to hand to other processes; see benchmarks/bench_scaling.py);
+    both use every core, and all give identical results.
+    """
+    if scheduler:
+        return DaskExecutor(scheduler)
+    if jobs:
+        return LocalExecutor(jobs)
+    return SerialExecutor(default_jobs())

@@ -1,0 +1,215 @@
+"""Rule files: reading a game's TOML rule file and checking it against that game's schema.
+
+A rule file is data: paytables, qualifiers, decks, commissions and limits.  Each
+game module declares its schema with the small vocabulary below (`table`,
+`integer`, `number`, ...); `load_rule_file` refuses anything that does not fit,
+naming the file, the key and the problem.  Numbers are exact: TOML floats are
+read as decimals (never binary floats) and strings may hold "p/q".
+"""
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable
+
+from analyzer.core.errors import InputError
+from analyzer.core.exact import to_fraction
+
+Spec = Callable[[Any, str, str], Any]   # (value, file, dotted key) -> checked value
+
+
+class RuleError(InputError):
+    """A rule file that cannot be analysed.  str() names the file, the key and the problem."""
+
+    def __init__(self, file: str, key: str, problem: str):
+        self.file, self.key, self.problem = file, key, problem
+        where = f" key '{key}'" if key else ""
+        super().__init__(f"rule file {file}:{where}: {problem}")
+
+
+@dataclass(frozen=True)
+class RuleFile:
+    """A checked rule file: its raw bytes (hashed and copied into the results) and its data."""
+
+    path: Path
+    raw: bytes
+    data: dict
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.raw).hexdigest()
+
+    @property
+    def game(self) -> str:
+        return self.data["game"]["game"]
+
+    @property
+    def name(self) -> str:
+        return self.data["game"]["rule_set"]
+
+    @property
+    def title(self) -> str:
+        return self.data["game"]["title"]
+
+
+# --- the schema vocabulary -------------------------------------------------------------
+
+def _type_name(value) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, (Decimal, float)):
+        return "a decimal number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    return type(value).__name__
+
+
+def integer(minimum: int | None = None, maximum: int | None = None) -> Spec:
+    def check(value, file, key):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RuleError(file, key, f"must be an integer, not {_type_name(value)} ({value!r})")
+        if minimum is not None and value < minimum:
+            raise RuleError(file, key, f"must be at least {minimum}, got {value}")
+        if maximum is not None and value > maximum:
+            raise RuleError(file, key, f"must be at most {maximum}, got {value}")
+        return value
+    return check
+
+
+def number(minimum: Fraction | int | None = 0, maximum: Fraction | int | None = None) -> Spec:
+    """An exact non-negative (by default) number: integer, decimal, or a "p/q" string."""
+    def check(value, file, key):
+        if isinstance(value, (bool, list, dict)):
+            raise RuleError(file, key, f"must be a number, not {_type_name(value)} ({value!r})")
+        try:
+            exact = to_fraction(value)
+        except (TypeError, ValueError) as error:
+            raise RuleError(file, key, f"must be a number, not {value!r} ({error})") from None
+        if minimum is not None and exact < minimum:
+            raise RuleError(file, key, f"must not be below {minimum}, got {value}")
+        if maximum is not None and exact > maximum:
+            raise RuleError(file, key, f"must not be above {maximum}, got {value}")
+        return exact
+    return check
+
+
+def boolean() -> Spec:
+    def check(value, file, key):
+        if not isinstance(value, bool):
+            raise RuleError(file, key, f"must be true or false, not {_type_name(value)} ({value!r})")
+        return value
+    return check
+
+
+def text(choices: tuple[str, ...] | None = None) -> Spec:
+    def check(value, file, key):
+        if not isinstance(value, str):
+            raise RuleError(file, key, f"must be a string, not {_type_name(value)} ({value!r})")
+        if choices is not None and value not in choices:
+            raise RuleError(file, key, f"must be one of {', '.join(map(repr, choices))}, got {value!r}")
+        return value
+    return check
+
+
+def list_of(item: Spec, unique: bool = True, min_length: int = 0) -> Spec:
+    def check(value, file, key):
+        if not isinstance(value, list):
+            raise RuleError(file, key, f"must be a list, not {_type_name(value)} ({value!r})")
+        if len(value) < min_length:
+            raise RuleError(file, key, f"must list at least {min_length} item(s)")
+        checked = [item(v, file, f"{key}[{i}]") for i, v in enumerate(value)]
+        if unique and len(set(map(str, checked))) != len(checked):
+            raise RuleError(file, key, f"lists an item twice: {value!r}")
+        return checked
+    return check
+
+
+def table(fields: dict[str, Spec], optional: tuple[str, ...] = ()) -> Spec:
+    """A TOML table with exactly these keys (those in `optional` may be left out)."""
+    def check(value, file, key):
+        if not isinstance(value, dict):
+            raise RuleError(file, key, f"must be a table, not {_type_name(value)} ({value!r})")
+        for name in value:
+            if name not in fields:
+                where = f"{key}.{name}" if key else name
+                raise RuleError(file, where, f"unknown key (expected one of: {', '.join(fields)})")
+        checked = {}
+        for name, spec in fields.items():
+            where = f"{key}.{name}" if key else name
+            if name not in value:
+                if name in optional:
+                    continue
+                kind = "table" if getattr(spec, "is_table", False) else "key"
+                raise RuleError(file, where, f"missing {kind}")
+            checked[name] = spec(value[name], file, where)
+        return checked
+    check.is_table = True
+    return check
+
+
+# --- loading ---------------------------------------------------------------------------
+
+def read_toml(path: Path, error: type) -> tuple[bytes, dict]:
+    """(raw bytes, document) of a TOML file with exact decimals; error(file, key, problem) if unreadable."""
+    try:
+        raw = path.read_bytes()
+    except OSError as failure:
+        raise error(str(path), "", f"cannot be read ({failure.strerror})") from None
+    try:
+        return raw, tomllib.loads(raw.decode("utf-8"), parse_float=Decimal)
+    except UnicodeDecodeError:
+        raise error(str(path), "", "is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as failure:
+        raise error(str(path), "", f"is not valid TOML ({failure})") from None
+
+
+def load_rule_file(path: str | Path, game: str, schema: Spec) -> RuleFile:
+    """Read and check a rule file for `game`; raise RuleError naming what is wrong.
+
+    `schema` is the game's top-level `table(...)`; its [game] table must say which game
+    the file is for (key `game`) and name the rule set (`rule_set`, used as the results
+    folder name) and give a `title`.
+    """
+    path = Path(path)
+    shown = str(path)
+    raw, document = read_toml(path, RuleError)
+    header = document.get("game")
+    if not isinstance(header, dict):
+        raise RuleError(shown, "game", "missing table (it names the game and the rule set)")
+    if header.get("game") != game:
+        raise RuleError(shown, "game.game", f"this analysis needs a {game!r} rule file, "
+                                            f"this one is for {header.get('game')!r}")
+    data = schema(document, shown, "")
+    name = data["game"]["rule_set"]
+    if not name or not all(ch.isalnum() or ch in "-_" for ch in name):
+        raise RuleError(shown, "game.rule_set", f"{name!r} must be letters, digits, '-' or '_' "
+                                                "(it names the results folder)")
+    return RuleFile(path=path, raw=raw, data=data)
+
+
+GAME_HEADER = table({
+    "game": text(),
+    "rule_set": text(),
+    "title": text(),
+    "source": text(),
+}, optional=("source",))
+
+
+def builtin_rule_paths(game: str) -> list[Path]:
+    """The rule files shipped with the package for a game (the operator's first)."""
+    folder = resources.files("analyzer") / "rules"
+    stem = game.replace("-", "_")
+    paths = [Path(str(p)) for p in folder.iterdir()
+             if p.name == f"{stem}.toml" or (p.name.startswith(f"{stem}.") and p.name.endswith(".toml"))]
+    return sorted(paths, key=lambda p: (p.name != f"{stem}.toml", p.name))

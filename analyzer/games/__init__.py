@@ -1,0 +1,1 @@
+"""One folder per game; `registry` is the one list of games."""

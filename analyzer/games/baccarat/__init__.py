@@ -1,0 +1,1 @@
+"""Punto banco Baccarat."""

@@ -1,0 +1,128 @@
+"""Baccarat pricing: what each bet returns on each outcome, exactly, and the BANKER commission's rounding.
+
+`bet_returns` is the settlement of the three bets, written once: pricing, the live-shoe
+answers and the Monte Carlo all read it.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from analyzer.games.baccarat.count import count_outcomes
+from analyzer.games.baccarat.rules import BETS, N_VALUES, BaccaratRules
+
+OUTCOMES = ("banker wins", "player wins", "tie")
+
+
+@dataclass(frozen=True)
+class MainOutcomes:
+    """Sequence counts of the three main outcomes of a shoe."""
+
+    banker: int
+    player: int
+    tie: int
+
+    @property
+    def total(self) -> int:
+        return self.banker + self.player + self.tie
+
+    @classmethod
+    def from_counts(cls, counts: np.ndarray) -> "MainOutcomes":
+        by_totals = counts.sum(axis=2)
+        banker = sum(int(by_totals[p, b]) for p in range(N_VALUES) for b in range(N_VALUES) if b > p)
+        player = sum(int(by_totals[p, b]) for p in range(N_VALUES) for b in range(N_VALUES) if b < p)
+        tie = sum(int(by_totals[t, t]) for t in range(N_VALUES))
+        return cls(banker=banker, player=player, tie=tie)
+
+
+def banker_win_return(rules: BaccaratRules, stake: Fraction | None = None) -> Fraction:
+    """Total returned per unit staked on a winning BANKER bet.
+
+    With no stake: the nominal figure, commission taken exactly.  With a stake: the
+    total returned is rounded as the rules say (down to the cent), divided by the stake.
+    """
+    nominal = 1 + rules.pays["banker"] * (1 - rules.commission)
+    if stake is None or rules.rounding == "none":
+        return nominal
+    units = math.floor(stake * nominal / rules.unit)
+    return units * rules.unit / stake
+
+
+@dataclass(frozen=True)
+class BetLine:
+    """One line of a bet's PAR table: an outcome, its count and what it returns per unit."""
+
+    outcome: str
+    combinations: int
+    returned: Fraction          # total returned per unit staked (stake included)
+
+
+def bet_returns(rules: BaccaratRules, banker_return: Fraction | None = None) -> dict:
+    """{bet: {outcome: total returned per unit staked}}: the settlement of the three bets.
+
+    A win returns the stake and the payout (BANKER less its commission, `banker_return`
+    when a stake's rounding is priced); a tie returns PLAYER and BANKER stakes when the
+    rules say it pushes; everything else loses the stake.
+    """
+    push = Fraction(1) if rules.tie_pushes else Fraction(0)
+    return {
+        "banker": {"banker wins": banker_win_return(rules) if banker_return is None else banker_return,
+                   "tie": push, "player wins": Fraction(0)},
+        "player": {"player wins": 1 + rules.pays["player"], "tie": push, "banker wins": Fraction(0)},
+        "tie": {"tie": 1 + rules.pays["tie"], "banker wins": Fraction(0), "player wins": Fraction(0)},
+    }
+
+
+def bet_lines(main: MainOutcomes, rules: BaccaratRules, banker_return: Fraction | None = None) -> dict:
+    """PAR lines of each bet: {bet: [BetLine, ...]} covering every outcome once (the bet's win first)."""
+    combinations = {"banker wins": main.banker, "player wins": main.player, "tie": main.tie}
+    return {bet: [BetLine(outcome, combinations[outcome], returned) for outcome, returned in returns.items()]
+            for bet, returns in bet_returns(rules, banker_return).items()}
+
+
+def rtp_of(lines: list[BetLine]) -> Fraction:
+    """Total returned / total staked over a bet's lines."""
+    total = sum(line.combinations for line in lines)
+    return sum(Fraction(line.combinations, total) * line.returned for line in lines)
+
+
+def bet_rtps(counts, rules: BaccaratRules) -> dict:
+    """Exact RTP (total returned / total staked) of each bet for a shoe; EV = RTP - 1."""
+    main = MainOutcomes.from_counts(count_outcomes(counts, rules))
+    return {bet: rtp_of(lines) for bet, lines in bet_lines(main, rules).items()}
+
+
+def shoe_query(counts, rules: BaccaratRules) -> dict:
+    """The live-shoe question: each bet's exact EV per unit for this shoe, and the best bet."""
+    evs = {bet: rtp - 1 for bet, rtp in bet_rtps(counts, rules).items()}
+    best = max(BETS, key=lambda bet: (evs[bet], -BETS.index(bet)))
+    return {"shoe": list(counts), "cards": sum(counts), "ev": evs, "best_bet": best}
+
+
+def effect_of_removal(rules: BaccaratRules, counts: list) -> dict:
+    """Change of each bet's EV when one card of each value is removed from the full shoe.
+
+    counts: the outcome counts of `count.analysis_shoes(rules)` (the full shoe first).
+    """
+    rtps = [{bet: rtp_of(lines) for bet, lines in bet_lines(MainOutcomes.from_counts(c), rules).items()}
+            for c in counts]
+    return {value: {bet: rtps[value + 1][bet] - rtps[0][bet] for bet in BETS} for value in range(N_VALUES)}
+
+
+def commission_stakes(rules: BaccaratRules) -> list[Fraction]:
+    """Stakes for the rounding table: every unit step to 2.00, then round amounts to the maximum."""
+    stakes = set()
+    step = Fraction(1, 10)
+    stake = rules.min_bet
+    while stake <= min(rules.max_bet, Fraction(2)):
+        stakes.add(stake)
+        stake += step
+    for amount in (Fraction(5, 2), 3, 5, 7, Fraction(15, 2), 10, 15, 20, 25, 50, 75, 100, 250, 500, 1000,
+                   2500, 5000, 10000):
+        if rules.min_bet <= amount <= rules.max_bet:
+            stakes.add(Fraction(amount))
+    stakes.add(rules.max_bet)
+    return sorted(stakes)

@@ -1,0 +1,1 @@
+"""Caribbean Stud Poker with the progressive jackpot."""

@@ -1,0 +1,88 @@
+"""Caribbean Stud basic strategies priced exactly: each rule's cost, and the strategies side by side."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from analyzer.core.exact import decimal_str, fraction_str, percent_str
+from analyzer.core.tables import markdown_table
+from analyzer.games.caribbean_stud import features
+from analyzer.games.caribbean_stud.price import Priced
+from analyzer.poker.decision_table import StrategyFigures
+from analyzer.strategy.costs import RuleCost, rule_costs, rule_costs_markdown
+from analyzer.strategy.language import Strategy, strategy_card_markdown
+from analyzer.strategy.search import derive_basic
+
+def stud_rule_costs(priced: Priced, strategy: Strategy) -> list[RuleCost]:
+    """rule_costs for a Caribbean Stud basic strategy (RTP: returned / wagered, ANTE + raise on a raise)."""
+    table = priced.table
+
+    def figures_of(raise_):
+        f = priced.figures("x", "", raise_)
+        return f.ev, f.rtp
+    return rule_costs(strategy, features_of(table), priced.gain, table.weights,
+                      table.raw_situations * priced.denominator, figures_of)
+
+
+@dataclass(frozen=True)
+class StudRow:
+    name: str
+    description: str
+    rules: int | None               # rules in the list (None: not a rule list)
+    figures: StrategyFigures
+    ev_gap: Fraction                # EV per ANTE below optimal (>= 0)
+    rtp_gap: Fraction               # optimal RTP minus this RTP (may be negative: RTP is not what optimal maximises)
+
+
+def stud_strategy_table(priced: Priced, strategies: dict) -> list[StudRow]:
+    """Optimal play beside rule lists ({name: Strategy}), exact: house edge, RTP, and the gaps to optimal."""
+    values = features_of(priced.table)
+    optimal = priced.figures("optimal", "raise exactly when raising beats folding", priced.optimal()[0])
+    rows = [StudRow("optimal", optimal.description, None, optimal, Fraction(0), Fraction(0))]
+    for name, strategy in strategies.items():
+        f = priced.figures(name, strategy.title, strategy.decide(values) == 1)
+        rows.append(StudRow(name, strategy.title, len(strategy.rules), f, optimal.ev - f.ev, optimal.rtp - f.rtp))
+    return rows
+
+
+def stud_strategy_table_markdown(rows: list[StudRow]) -> str:
+    body = [[r.name, "" if r.rules is None else str(r.rules), percent_str(r.figures.p_play, 4),
+             percent_str(r.figures.house_edge, 6), percent_str(r.figures.rtp, 6), percent_str(r.ev_gap, 6),
+             ("+" if r.rtp_gap < 0 else "") + decimal_str(-r.rtp_gap * 100, 6) + " pp"] for r in rows]
+    return markdown_table(["strategy", "rules", "raises", "house edge / ANTE", "RTP (returned / wagered)",
+                           "EV below optimal", "RTP minus optimal"], body, "lrrrrrr")
+
+
+def stud_basic_strategy_markdown(priced: Priced, strategy: Strategy, others: dict | None = None) -> str:
+    """The Stud card, its figures beside optimal (and beside `others`, e.g. the rule in words), and each rule's cost."""
+    rows = stud_strategy_table(priced, {"basic": strategy, **(others or {})})
+    basic = rows[1]
+    out = [strategy_card_markdown(strategy), "",
+           "## Exact figures against optimal play\n",
+           stud_strategy_table_markdown(rows),
+           f"\nExact house edge of the basic strategy: {fraction_str(basic.figures.house_edge)} per ANTE; "
+           f"EV below optimal: {fraction_str(basic.ev_gap)} per ANTE.\n",
+           "## What each rule costs\n",
+           rule_costs_markdown(stud_rule_costs(priced, strategy))]
+    return "\n".join(out)
+
+
+def features_of(table) -> dict:
+    """The basic-strategy features of every class of a count (computed once per count, shared by rule sets)."""
+    if "basic_features" not in table.derived:
+        table.derived["basic_features"] = features.compute(table.keys)
+    return table.derived["basic_features"]
+
+
+# --- deriving it -----------------------------------------------------------------------------------------
+
+SEEDED = "from no rules"
+DERIVATION_PARAMETERS = {"max_rules": 4, "max_conditions": 4, "beam": 8, "penalty": 1e-7, "features": None, "seed": None}
+
+
+def derive(priced: Priced, rule_set: str, log=None, **parameters) -> Strategy:
+    """A Caribbean Stud basic strategy derived from exact raise margins (`analyzer.strategy.search`)."""
+    p = dict(DERIVATION_PARAMETERS, **parameters)
+    return derive_basic(features.FEATURE_SET, features_of(priced.table), priced.gain,
+                        priced.denominator * priced.table.raw_situations,
+                        f"Caribbean Stud basic strategy ({rule_set} rule set)", p, log)

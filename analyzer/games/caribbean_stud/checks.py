@@ -1,0 +1,91 @@
+"""Caribbean Stud verification: random situations dealt out directly, and a Monte Carlo of whole rounds.
+
+Both play the stored strategy (the advisor's reader, handed in by `analyzer.publish.verify`)
+and settle with the game's one settlement (`rules.paytable`), never with the count's
+card-removal arithmetic.  The Monte Carlo covers the progressive's fixed payouts; its
+jackpot share rests on the exact hand counts.
+"""
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+import numpy as np
+
+from analyzer.core.exact import parse_fraction_str
+from analyzer.core.sampling import Tally, batches, deal
+from analyzer.games.caribbean_stud.progressive import rtp_at
+from analyzer.games.caribbean_stud.rules import StudRules
+from analyzer.poker.checks import check_decision_table
+from analyzer.poker.settlement import N_CATEGORIES, outcomes
+from cython_ext import handeval, stud_enum
+
+
+def progressive_fixed_nets(rules: StudRules) -> list[Fraction]:
+    """Net result per unit staked on the progressive by category, the jackpot share left out."""
+    prog = rules.progressive
+    returned = [prog.pays[c] + (prog.stake if prog.stake_returned and prog.wins(c) else 0) for c in range(N_CATEGORIES)]
+    return [(r - prog.stake) / prog.stake for r in returned]
+
+
+def settle(rules: StudRules, cards: np.ndarray, raise_: np.ndarray, scale: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-round net of ANTE + raise (per ANTE) and of the progressive with no jackpot share (per stake).
+
+    cards: the player's five, then the dealer's five (the first of them is the up card);
+    `scale` a multiple of every net's denominator.
+    """
+    player = handeval.evaluate_many(np.ascontiguousarray(cards[:, :5]))
+    dealer = handeval.evaluate_many(np.ascontiguousarray(cards[:, 5:10]))
+    category = handeval.categories(player)
+    nets, net_scale = rules.paytable.net_matrix()
+    nets = (nets * (scale // net_scale)).astype(np.int64)
+    main = np.where(raise_, nets[category, outcomes(player, dealer, rules.qualifier_value)], -scale)
+    side = np.array([int(x * scale) for x in progressive_fixed_nets(rules)], dtype=np.int64)[category]
+    return main, side
+
+
+def simulate(strategy, rules: StudRules, rounds: int, seed: int, progress=None) -> dict:
+    """Play the stored strategy; tallies of ANTE + raise and of the progressive's fixed payouts."""
+    rng = np.random.Generator(np.random.PCG64(seed))
+    scale = math.lcm(rules.paytable.net_matrix()[1], *(x.denominator for x in progressive_fixed_nets(rules)))
+    tallies = {"ante_and_raise": Tally(scale), "progressive_fixed_payouts": Tally(scale)}
+    bar = progress(total=rounds, desc="monte carlo: caribbean stud", unit="round") if progress else None
+    for size in batches(rounds):
+        cards = deal(rng, size, rules.cards, 10)
+        raise_ = strategy.decide_many(np.ascontiguousarray(cards[:, :6]))["decision"] == 1
+        main, side = settle(rules, cards, raise_, scale)
+        tallies["ante_and_raise"].add(main)
+        tallies["progressive_fixed_payouts"].add(side)
+        bar and bar.update(size)
+    bar and bar.close()
+    return tallies
+
+
+def direct_ev(rules: StudRules, hand, up: int) -> Fraction:
+    """The EV of raising one raw situation, every dealer completion dealt and evaluated directly."""
+    counts = stud_enum.brute_force_situation(np.array(rules.cards, dtype=np.uint8), hand, up, rules.qualifier_rank)
+    category = handeval.category(handeval.evaluate(hand))
+    return sum((n * rules.paytable.net(category, o) for o, n in enumerate(counts)), Fraction(0)) / sum(counts)
+
+
+def check(report, rules: StudRules, summary: dict, strategy, samples: int, rounds: int, seed: int,
+          progress=None) -> dict:
+    """Add the game's checks to `report`; returns the Monte Carlo tallies and their exact values."""
+    stored = summary["strategies"]["optimal"]
+    check_decision_table(report, strategy, summary, "probability_of_raising", "raise_everything")
+    rng = random.Random(seed)
+    mismatches = []
+    for _ in range(samples):
+        cards = rng.sample(rules.cards, 6)
+        if direct_ev(rules, cards[:5], cards[5]) != strategy.decide_cards([cards[:5], [cards[5]]]).ev["raise"]:
+            mismatches.append(cards)
+    report.add("spot re-enumeration", not mismatches,
+               f"{samples} random situations (seed {seed}), each dealt out over every dealer completion"
+               + ("" if not mismatches else f"; {len(mismatches)} differ, e.g. cards {mismatches[0]}"))
+    if not rounds:
+        return {}
+    tallies = simulate(strategy, rules, rounds, seed, progress)
+    exact = {"ante_and_raise": parse_fraction_str(stored["ev_per_ante"]["exact"]),
+             "progressive_fixed_payouts": rtp_at(summary["progressive"]["rtp_as_function_of_jackpot"], 0) - 1}
+    return {bet: (tally, exact[bet]) for bet, tally in tallies.items()}

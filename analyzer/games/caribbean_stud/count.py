@@ -1,0 +1,100 @@
+"""Caribbean Stud situations: the suit classes of (player hand, dealer up card) and their exact counts.
+
+A situation is what the player sees: his five cards and the dealer's up card.  Situations
+that differ by a renaming of suits are one class; the class key is the canonical form of
+`cython_ext.isomorphism.canonical_keys(rows, (5, 1))` (hand cards descending, then the up
+card).  For a canonical hand, the suits whose rank masks in the hand are equal form tie
+groups; the up card's class is its rank in the first suit of its tie group, and the class
+stands for (raw hands of the hand's class) x (suits in that tie group) raw situations.
+
+`count_classes(cards, qualifier_rank)` counts every class's dealer completions with the
+compiled kernel (`cython_ext.stud_enum`).  The counts do not depend on any paytable, so
+every rule set on the same deck and qualifier prices one count.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from analyzer.core.errors import InvariantError
+from analyzer.core.exact import exact_sum
+from analyzer.core.execution import Chunk, Executor, Part, SerialExecutor, Totals, chunk_ranges
+from cython_ext import stud_enum
+
+HAND, SITUATION, N_SUITS = 5, 6, 4
+FULL_DECK_CLASSES = 5_649_150            # (hand, up card) classes of the 52-card deck
+FULL_DECK_HAND_CLASSES = 134_459         # five-card hand classes of the 52-card deck
+
+
+@dataclass
+class SituationCounts:
+    """Every situation class of a deck, sorted by key, with its exact dealer-completion counts."""
+
+    cards: tuple                 # the deck
+    qualifier_rank: int          # the dealer qualifies with a dense rank >= this
+    keys: np.ndarray             # (m, 6) uint8: canonical hand (descending) then up card
+    weights: np.ndarray          # (m,) uint8: raw situations per class (at most 24)
+    counts: np.ndarray           # (m, 4) uint32: not qualified / player wins / tie / dealer wins
+                                 # (a view of a (4, m) array: each column contiguous)
+    player_rank: np.ndarray      # (m,) uint16: dense rank of the player's hand
+    player_category: np.ndarray  # (m,) uint8: category of the player's hand
+    completions: int             # C(n - 6, 4): dealer completions of one situation
+    derived: dict = field(default_factory=dict, repr=False)   # what is computed from the counts once (features)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    @property
+    def raw_situations(self) -> int:
+        """C(n, 5) x (n - 5): every (hand, up card) pair."""
+        n = len(self.cards)
+        return math.comb(n, HAND) * (n - HAND)
+
+
+def situation_classes(cards) -> tuple[np.ndarray, np.ndarray]:
+    """(keys, weights) of every (hand, up card) suit class of the deck, sorted by key (compiled).
+
+    The deck must hold the same ranks in each of its suits, and its suits must be the
+    first ones in the order c, d, h, s (so canonical keys stay inside the deck).
+    `analyzer.reference.caribbean_stud.situation_classes` is the same in numpy.
+    """
+    return stud_enum.situation_classes(np.array(sorted(cards), dtype=np.uint8))
+
+
+def _count_chunk(shared, cards: tuple, qualifier_rank: int, start: int, stop: int, threads: int) -> list:
+    """Counts of the situation classes start..stop-1 (each chunk sweeps every hand itself)."""
+    counts, player_rank, player_category = stud_enum.count_situations(
+        np.array(cards, dtype=np.uint8), shared["keys"][start:stop], qualifier_rank, threads)
+    return [Part("counts", np.ascontiguousarray(counts), start), Part("player_rank", player_rank, start),
+            Part("player_category", player_category, start)]
+
+
+def count_classes(cards, qualifier_rank: int, executor: Executor | None = None) -> SituationCounts:
+    """Every situation class of the deck with its dealer-completion counts.
+
+    The classes are counted as chunks (ranges of classes) by `executor` (default: this
+    process, every core as kernel threads, one chunk).  Checks that the classes cover every
+    raw situation exactly once and, on the full deck, that there are 5,649,150 of them.
+    """
+    cards = tuple(sorted(cards))
+    keys, weights = situation_classes(cards)
+    n = len(cards)
+    if exact_sum(weights) != math.comb(n, HAND) * (n - HAND):
+        raise InvariantError("Caribbean Stud situation classes do not cover every (hand, up card) situation exactly once")
+    if n == 52 and len(keys) != FULL_DECK_CLASSES:
+        raise InvariantError(f"{len(keys):,} Caribbean Stud situation classes on the full deck, "
+                             f"expected {FULL_DECK_CLASSES:,}")
+    executor = executor or SerialExecutor(stud_enum.default_threads())
+    m = len(keys)
+    totals = Totals({"counts": ((m, 4), np.uint32), "player_rank": ((m,), np.uint16),
+                     "player_category": ((m,), np.uint8)})
+    # one chunk per worker and a few more: every chunk repeats the (cheap) sweep over all hands
+    pieces = 1 if executor.workers == 1 else 2 * executor.workers
+    executor.run([Chunk(_count_chunk, (cards, int(qualifier_rank), a, b, executor.threads_per_chunk))
+                  for a, b in chunk_ranges(m, pieces)], totals, {"keys": keys}, None, "caribbean stud: classes")
+    counts = np.ascontiguousarray(totals["counts"].T).T            # each outcome's column contiguous
+    return SituationCounts(cards=cards, qualifier_rank=int(qualifier_rank), keys=keys, weights=weights,
+                           counts=counts, player_rank=totals["player_rank"],
+                           player_category=totals["player_category"], completions=math.comb(n - SITUATION, 4))

@@ -1,0 +1,164 @@
+"""Caribbean Stud features a player can see (his five cards and the dealer's up card), for basic strategies.
+
+`compute(keys)` takes situation keys (n, 6): the five cards of the hand then the up card,
+in any order within the hand, and returns one integer array per feature; `FEATURES` is the
+vocabulary (kinds and word templates) of `analyzer.strategy_language`.  The vocabulary
+covers the conditions of `rule_in_words` (category, pair rank, card by
+place, which card the up card pairs, how far the up card is below a card), so that rule
+can be stated as data: `from_stud_rule` translates it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from analyzer.core.errors import InvariantError
+from analyzer.games.caribbean_stud import rule_in_words as sr
+from analyzer.poker.hands import CATEGORIES, ONE_PAIR
+from analyzer.strategy.language import (Condition, Count, Feature, FeatureSet, Flag, Named, Rule, Strategy,
+                                        load_strategy)
+from cython_ext import handeval
+
+GAME = "caribbean-stud"
+ACTIONS = ("fold", "raise")
+RANK_LETTERS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
+RANK_PLURAL = ("2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens", "kings", "aces")
+RANK_SINGULAR = ("a 2", "a 3", "a 4", "a 5", "a 6", "a 7", "an 8", "a 9", "a 10", "a jack", "a queen", "a king",
+                 "an ace")
+HAND_WORDS = ("no pair", "a pair", "two pair", "three of a kind", "a straight", "a flush", "a full house",
+              "four of a kind", "a straight flush", "a royal flush")
+PLACES = ("highest", "second", "third", "fourth", "fifth")
+UP_PAIRS = ("none",) + PLACES
+UP_PAIRS_WORDS = ("no card",) + tuple(f"your {p} card" for p in PLACES)
+GAP_WORDS = ("one rank",) + tuple(f"{n} ranks" for n in range(2, 13))
+NOT_APPLICABLE = -1
+ACE, KING = 12, 11
+
+
+def _rank_templates(subject: str) -> dict:
+    return {"eq": f"{subject} is {{value}}", "min": f"{subject} is {{value}} or higher",
+            "max": f"{subject} is {{value}} or lower", "between": f"{subject} is {{low}} to {{high}}"}
+
+
+def _card(place: int) -> Feature:
+    return Feature(PLACES[place], Named(RANK_LETTERS, RANK_SINGULAR),
+                   f"the rank of your {PLACES[place]} card (cards ordered by rank, highest first)",
+                   _rank_templates(f"your {PLACES[place]} card"))
+
+
+def _gap(place: int) -> Feature:
+    return Feature(f"up_below_{PLACES[place]}", Count(1, 12, GAP_WORDS),
+                   f"how many ranks the up card is below your {PLACES[place]} card (none when it is not below)",
+                   {"min": f"the up card is at least {{value}} below your {PLACES[place]} card"}, missing=0)
+
+
+FEATURES = {f.name: f for f in (
+    Feature("hand", Named(CATEGORIES, HAND_WORDS), "the poker hand of your five cards",
+            {"eq": "you hold {value}", "min": "you hold {value} or better", "max": "you hold {value} or less",
+             "in": "you hold {values}"}),
+    Feature("pair_rank", Named(RANK_LETTERS, RANK_PLURAL), "the rank of your pair, when you hold exactly one pair",
+            {"eq": "you hold one pair of {value}", "min": "you hold one pair of {value} or higher",
+             "max": "you hold one pair of {value} or lower", "between": "you hold one pair of {low} to {high}"},
+            missing=NOT_APPLICABLE),
+    Feature("ace_king", Flag(), "your cards include an ace and a king",
+            {"true": "you hold an ace and a king", "false": "you do not hold both an ace and a king"}),
+    *(_card(p) for p in range(5)),
+    Feature("up_rank", Named(RANK_LETTERS, RANK_SINGULAR), "the rank of the dealer's up card",
+            _rank_templates("the up card")),
+    Feature("up_pairs", Named(UP_PAIRS, UP_PAIRS_WORDS),
+            "the highest of your cards whose rank the up card matches (none: see up_pairs_any)",
+            {"eq": "the up card pairs {value}", "in": "the up card pairs {values}"}, missing=0),
+    Feature("up_pairs_any", Flag(), "the up card's rank matches one of your cards",
+            {"true": "the up card pairs one of your cards", "false": "the up card pairs none of your cards"}),
+    *(_gap(p) for p in range(2, 5)),
+)}
+
+FEATURE_SET = FeatureSet(game=GAME, actions=ACTIONS, features=FEATURES, compute=lambda keys: compute(keys))
+
+
+def compute(keys: np.ndarray) -> dict:
+    """Every feature of every situation: keys (n, 6) uint8 = five cards then the up card.
+
+    >>> from analyzer.core.cards import parse_cards
+    >>> f = compute(np.array([parse_cards("Ah Kd 9s 5c 2h Qd")], dtype=np.uint8))
+    >>> int(f["hand"][0]), int(f["ace_king"][0]), int(f["up_pairs"][0]), int(f["up_below_fourth"][0])
+    (0, 1, 0, 0)
+    """
+    keys = np.ascontiguousarray(keys, dtype=np.uint8)
+    hand_cards = np.ascontiguousarray(keys[:, :5])
+    ranks = -np.sort(-(hand_cards >> 2).astype(np.int16), axis=1)        # highest first
+    up = (keys[:, 5] >> 2).astype(np.int16)
+    values = handeval.evaluate_many(hand_cards)
+    hand = handeval.categories(values).astype(np.int16)
+    pair_rank = handeval.pair_ranks(values).astype(np.int16)
+    up_pairs = np.zeros(len(keys), dtype=np.int16)
+    for place in range(4, -1, -1):                       # the highest paired place wins
+        up_pairs[ranks[:, place] == up] = place + 1
+    out = {"hand": hand, "pair_rank": pair_rank,
+           "ace_king": (ranks == ACE).any(axis=1) & (ranks == KING).any(axis=1),
+           "up_rank": up, "up_pairs": up_pairs, "up_pairs_any": up_pairs > 0}
+    for place, name in enumerate(PLACES):
+        out[name] = ranks[:, place]
+        if place >= 2:
+            out[f"up_below_{name}"] = np.maximum(ranks[:, place] - up, 0)
+    missing = set(FEATURES) ^ set(out)
+    if missing:
+        raise InvariantError(f"features computed and declared differ: {sorted(missing)}")
+    return {name: np.ascontiguousarray(v, dtype=np.int16) for name, v in out.items()}
+
+
+STRATEGIES = Path(__file__).parent / "strategies"
+
+
+def basic_strategy_path(rule_set: str) -> Path:
+    """Where the committed rule list of a built-in rule set lives: strategies/caribbean_stud.<rule_set>.basic.toml."""
+    return STRATEGIES / f"caribbean_stud.{rule_set}.basic.toml"
+
+
+def basic_strategy(rule_set: str) -> Strategy | None:
+    """The committed rule list of a built-in rule set, or None when the rule set has none."""
+    path = basic_strategy_path(rule_set)
+    return load_strategy(path, FEATURE_SET) if path.is_file() else None
+
+
+def decisions(strategy: Strategy, keys: np.ndarray) -> np.ndarray:
+    """True where `strategy` raises, for every situation key (n, 6)."""
+    return strategy.decide(compute(keys)) == ACTIONS.index("raise")
+
+
+# --- the colleague's rule object, as data ----------------------------------------------------------
+
+def from_stud_rule(rule, name: str = "rule_in_words", title: str = "Caribbean Stud rule in words") -> Strategy:
+    """A `rule_in_words.StrategyRule` as a rule list of this language (same decisions; checked by tests).
+
+    Its clauses map one to one; "your hand is below ace-king" becomes "no pair and not both
+    an ace and a king".  A condition this vocabulary has no words for raises ValueError.
+    """
+    rules = []
+    *clauses, last = rule.clauses
+    if last.conditions:
+        raise ValueError("a StrategyRule ends with a clause without conditions (the default)")
+    for clause in clauses:
+        conditions = []
+        for c in clause.conditions:
+            kind = type(c).__name__
+            if kind == "CategoryAtLeast":
+                conditions.append(Condition("hand", "min", c.category))
+            elif kind == "HandAtLeast" and c.category == ONE_PAIR and len(c.ranks) == 1:
+                conditions.append(Condition("pair_rank", "min", c.ranks[0]))
+            elif kind == "HandBelow" and c.category == sr.HIGH_CARD and tuple(c.ranks) == (ACE, KING):
+                conditions += [Condition("hand", "eq", sr.HIGH_CARD), Condition("ace_king", "eq", 0)]
+            elif kind == "UpPairs":
+                places = tuple(p + 1 for p in c.places)
+                conditions.append(Condition("up_pairs_any", "eq", 0) if not places else
+                                  Condition("up_pairs", "eq", places[0]) if len(places) == 1 else
+                                  Condition("up_pairs", "in", places))
+            elif kind == "CardAtLeast":
+                conditions.append(Condition(PLACES[c.place], "min", c.rank))
+            elif kind == "UpBelowCard" and c.place >= 2:
+                conditions.append(Condition(f"up_below_{PLACES[c.place]}", "min", c.gap))
+            else:
+                raise ValueError(f"no words for the condition {c!r}")
+        rules.append(Rule(tuple(conditions), clause.action))
+    return Strategy(GAME, name, title, tuple(rules), last.action, FEATURE_SET)

@@ -1,0 +1,385 @@
+"""Caribbean Stud outputs: summary, PAR sheet (Markdown, CSV), the rule in words, strategy files, report content."""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from analyzer.core.cards import card_str, cards_str
+from analyzer.core.errors import InvariantError
+from analyzer.core.exact import decimal_str, exact_group_sums, exact_sum, figure, fraction_str, percent_str, published_check
+from analyzer.core.outputs import Figure, KeyFigure, Outputs, ReportContent
+from analyzer.core.tables import csv_text, demote, markdown_table, thousands
+from analyzer.games.caribbean_stud import basic as basic_strategy
+from analyzer.games.caribbean_stud import features
+from analyzer.games.caribbean_stud.analysis import StudAnalysis
+from analyzer.games.caribbean_stud.progressive import rtp_points
+from analyzer.games.caribbean_stud.rules import GAME, Progressive
+from analyzer.poker.decision_table import StrategyFigures
+from analyzer.poker.hands import CATEGORIES, CATEGORY_WORDS, qualifier_words
+from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, OUTCOME_WORDS
+from analyzer.poker.strategy_file import encode_decision_table
+from analyzer.strategy.language import strategy_card_markdown
+
+MAX_PATTERNS_SHOWN = 200             # exception patterns listed in strategy_rule.md (all are in the CSV)
+
+
+def strategy_entry(f: StrategyFigures) -> dict:
+    """One strategy's entry of summary.json."""
+    return {
+        "description": f.description,
+        "probability_of_raising": figure(f.p_play),
+        "ev_per_ante": figure(f.ev),
+        "house_edge_per_ante": figure(f.house_edge),
+        "average_wager_per_ante": figure(f.average_wager),
+        "element_of_risk": figure(f.element_of_risk),
+        "rtp_returned_over_wagered": figure(f.rtp),
+        "situation_classes_raised": int(f.play.sum()),
+    }
+
+
+def summary(analysis: StudAnalysis) -> dict:
+    """summary.json: every figure exact, with its decimal."""
+    rules, table, st, prog = analysis.rules, analysis.table, analysis.strategies, analysis.progressive
+    raise_, ties = analysis.priced.optimal()
+    optimal = st["optimal"]
+    check = analysis.rule_check
+    return {
+        "format": "analyzer-summary/1",
+        "game": GAME,
+        "rule_set": analysis.rule_file.name,
+        "title": analysis.rule_file.title,
+        "dealer_qualifies_with": qualifier_words(rules.qualifier),
+        "definitions": {
+            "ev_per_ante": "expected net result per ANTE under the strategy (house edge = -EV)",
+            "element_of_risk": "house edge / average total wager (ANTE + raise x P(raise))",
+            "rtp_returned_over_wagered": "total returned (stakes included) / total wagered",
+        },
+        "enumeration": {
+            "deck_cards": len(rules.cards),
+            "situations": str(table.raw_situations),
+            "situation_classes": len(table),
+            "dealer_completions_per_situation": table.completions,
+            "deals": str(analysis.total_deals),
+            "exact_ties_between_raise_and_fold": {"classes": int(ties.sum()),
+                                                  "situations": exact_sum(table.weights[ties])},
+        },
+        "strategies": {name: strategy_entry(f) for name, f in st.items()},
+        "published": {"house_edge": published_check(rules.published.get("house_edge"), optimal.house_edge),
+                      "raise_probability": published_check(rules.published.get("raise_probability"),
+                                                           optimal.p_play)},
+        "rule_in_words": {
+            "rule": analysis.rule_check.rule.words(),
+            "clauses": analysis.rule_check.rule.as_data(),
+            "exceptions": {"classes": len(check.exceptions),
+                           "situations": exact_sum(table.weights[check.exceptions])},
+            "cost_per_ante": figure(check.cost),
+            "least_cost_of_any_rank_only_rule": figure(check.best_rank_only_cost),
+            "rank_patterns_whose_best_play_depends_on_suits": check.mixed_rank_patterns,
+        },
+        "progressive": progressive_summary(rules.progressive, prog),
+    }
+
+
+def progressive_summary(p: Progressive, prog) -> dict:
+    """The progressive's entry of summary.json."""
+    return {
+        "stake": decimal_str(p.stake, 2),
+        "stake_returned_with_win": p.stake_returned,
+        "rtp_as_function_of_jackpot": prog.rtp_text,
+        "break_even_jackpot": figure(prog.break_even, 2) if prog.break_even is not None else None,
+        "rtp_at_jackpot": {decimal_str(level, 2): figure(rtp) for level, rtp in prog.table},
+        "hands": {CATEGORIES[c]: str(prog.counts[c]) for c in range(N_CATEGORIES)},
+    }
+
+
+def par_lines(analysis: StudAnalysis) -> list[dict]:
+    """The optimal strategy's PAR lines: folds by category, raised outcomes by category."""
+    table, rules, priced = analysis.table, analysis.rules, analysis.priced
+    raise_, _ = priced.optimal()
+    group = raise_.astype(np.uint8) * N_CATEGORIES + table.player_category      # 0..19
+    n_groups = 2 * N_CATEGORIES
+    # weight x count is at most 24 x 163,185: int64 products, summed exactly
+    situations = exact_group_sums(group, table.weights, n_groups)
+    weights = table.weights.astype(np.int64)
+    outcomes = [exact_group_sums(group, weights * table.counts[:, o], n_groups) for o in range(N_OUTCOMES)]
+    lines = []
+    for g in range(n_groups):
+        raised, category = divmod(g, N_CATEGORIES)
+        if not situations[g]:
+            continue
+        if not raised:
+            lines.append({"action": "fold", "category": category, "outcome": "any",
+                          "combinations": int(situations[g]) * table.completions,
+                          "wagered": Fraction(1), "net": Fraction(-1)})
+            continue
+        for o in range(N_OUTCOMES):
+            lines.append({"action": "raise", "category": category, "outcome": OUTCOME_WORDS[o],
+                          "combinations": int(outcomes[o][g]), "wagered": 1 + rules.raise_size,
+                          "net": rules.paytable.net(category, o)})
+    if sum(line["combinations"] for line in lines) != analysis.total_deals:
+        raise InvariantError("the Caribbean Stud PAR lines do not cover every deal exactly once")
+    return lines
+
+
+PAR_HEADERS = ["section", "action", "player_hand", "outcome", "combinations", "probability",
+               "probability_decimal", "wagered_per_ante", "net_per_ante", "contribution_to_ev",
+               "contribution_to_ev_decimal"]
+
+
+def par_csv(analysis: StudAnalysis, lines: list) -> str:
+    """The PAR sheet's rows, exact fractions beside their decimals."""
+    total = analysis.total_deals
+    rows = []
+    for line in lines:
+        p = Fraction(line["combinations"], total)
+        rows.append(["main", line["action"], CATEGORY_WORDS[line["category"]], line["outcome"], line["combinations"],
+                     fraction_str(p), decimal_str(p), fraction_str(line["wagered"]), fraction_str(line["net"]),
+                     fraction_str(p * line["net"]), decimal_str(p * line["net"])])
+    hands = analysis.progressive.hands
+    for line in analysis.progressive.lines:
+        p = Fraction(line["combinations"], hands)
+        exact = line["contribution_exact"]
+        rows.append(["progressive", "", CATEGORY_WORDS[line["category"]], line["pays"], line["combinations"],
+                     fraction_str(p), decimal_str(p), "", "", line["contribution"],
+                     "" if exact is None else decimal_str(exact)])
+    return csv_text(PAR_HEADERS, rows)
+
+
+def par_markdown(analysis: StudAnalysis, lines: list) -> str:
+    """The PAR sheet: the paytable, every outcome of the optimal strategy, the strategies, the progressive."""
+    rules, rf, table, st = analysis.rules, analysis.rule_file, analysis.table, analysis.strategies
+    optimal = st["optimal"]
+    total = analysis.total_deals
+    n = len(rules.cards)
+    out = [f"# PAR sheet: Caribbean Stud Poker: {rf.title}\n",
+           f"Rule set `{rf.name}` (rule file sha256 `{rf.sha256}`).\n",
+           "## What was counted\n",
+           f"Every situation the player can face (his 5 cards and the dealer's up card: C({n},5) x {n - 5} = "
+           f"{thousands(table.raw_situations)}, in {thousands(len(table))} suit classes) and every completion of "
+           f"the dealer's hand (C({n - 6},4) = {thousands(table.completions)} each): "
+           f"{thousands(total)} deals, each counted once. The dealer qualifies with "
+           f"{qualifier_words(rules.qualifier)}. Probabilities are counts over {thousands(total)}, exactly. "
+           "Net results and EV are per ANTE; the raise is "
+           f"{fraction_str(rules.raise_size).removesuffix('/1')} x ANTE.\n",
+           "## Paytable\n",
+           markdown_table(["player's hand", "raise pays (dealer qualifies)", "raise pays (dealer does not qualify)"],
+                          [[CATEGORY_WORDS[c], f"{fraction_str(rules.raise_pays[c]).removesuffix('/1')} to 1",
+                            (f"{fraction_str(rules.raise_pays_not_qualified[c]).removesuffix('/1')} to 1"
+                             if rules.raise_pays_not_qualified[c] else "push")]
+                           for c in range(N_CATEGORIES - 1, -1, -1)]),
+           f"\nANTE: {fraction_str(rules.ante_wins).removesuffix('/1')} to 1 when the player wins, "
+           f"{fraction_str(rules.ante_not_qualified).removesuffix('/1')} to 1 when the dealer does not qualify; "
+           "push on a tie; lost to a better qualifying dealer; lost on a fold.\n",
+           "## Optimal strategy: every outcome\n"]
+    rows = []
+    for line in lines:
+        p = Fraction(line["combinations"], total)
+        rows.append([line["action"], CATEGORY_WORDS[line["category"]], line["outcome"],
+                     thousands(line["combinations"]), decimal_str(p, 10), fraction_str(line["net"]).removesuffix("/1"),
+                     decimal_str(p * line["net"], 10)])
+    rows.append(["**total**", "", "", thousands(total), "1", "", f"**{decimal_str(optimal.ev, 10)}**"])
+    out += [markdown_table(["action", "player's hand", "outcome", "combinations", "probability",
+                            "net per ANTE", "contribution to EV"], rows, align="lllrrrr"),
+            f"\nEV per ANTE = {fraction_str(optimal.ev)} = {decimal_str(optimal.ev, 10)}; house edge "
+            f"{percent_str(optimal.house_edge, 6)}; probability of raising {percent_str(optimal.p_play, 6)}; "
+            f"average wager {decimal_str(optimal.average_wager, 6)} ANTE; element of risk "
+            f"{percent_str(optimal.element_of_risk, 6)}; RTP (returned / wagered) {percent_str(optimal.rtp, 6)}.\n"]
+    for key, label in (("house_edge", "house edge"), ("raise_probability", "probability of raising")):
+        exact = optimal.house_edge if key == "house_edge" else optimal.p_play
+        check = published_check(rules.published.get(key), exact)
+        if check:
+            verdict = "agrees" if check["agrees"] else "DIFFERS"
+            out.append(f"Published {label} {check['published']}; the exact value rounds to "
+                       f"{check['exact_rounded']} ({verdict}).\n")
+    out += ["## Strategies compared\n",
+            markdown_table(["strategy", "P(raise)", "house edge", "element of risk", "RTP"],
+                           [[f.description, percent_str(f.p_play, 4), percent_str(f.house_edge, 6),
+                             percent_str(f.element_of_risk, 6), percent_str(f.rtp, 6)] for f in st.values()]),
+            "\n## Progressive jackpot\n",
+            f"Stake EUR {decimal_str(rules.progressive.stake, 2)}, paid on the player's own five cards "
+            f"(C({n},5) = {thousands(analysis.progressive.hands)} hands), whatever the dealer holds; the stake is "
+            f"{'returned with' if rules.progressive.stake_returned else 'not returned with'} a win.\n"]
+    prog_rows = [[CATEGORY_WORDS[line["category"]], thousands(line["combinations"]),
+                  decimal_str(Fraction(line["combinations"], analysis.progressive.hands), 12), line["pays"],
+                  line["contribution"]] for line in analysis.progressive.lines]
+    out += [markdown_table(["hand", "combinations", "probability", "pays", "contribution to RTP"], prog_rows),
+            f"\nRTP(J) = {analysis.progressive.rtp_text} (J = the jackpot in EUR).\n"]
+    if analysis.progressive.break_even is not None:
+        out.append(f"Break-even jackpot (RTP = 100%): J = EUR {decimal_str(analysis.progressive.break_even, 2)}"
+                   f" (exactly {fraction_str(analysis.progressive.break_even).removesuffix('/1')}).\n")
+    out += [markdown_table(["jackpot (EUR)", "RTP"], [[thousands(int(level)) if level == int(level) else
+                                                        decimal_str(level, 2), percent_str(rtp, 4)]
+                                                       for level, rtp in analysis.progressive.table]),
+            "\nThe optimal decision of every situation class is in `strategy.bin.gz`; the rule in words and "
+            "its exceptions are in `strategy_rule.md`.\n"]
+    return "\n".join(out)
+
+
+def strategy_rule_markdown(analysis: StudAnalysis) -> str:
+    """strategy_rule.md: the rule in words, its proof on every class, and its exceptions by rank pattern."""
+    check, table, priced = analysis.rule_check, analysis.table, analysis.priced
+    scale = table.raw_situations * priced.denominator
+    rule_ev = analysis.strategies["rule_in_words"]
+    out = [f"# Caribbean Stud: the optimal raise/fold rule in words ({analysis.rule_file.name})\n",
+           "The first line that applies decides:\n",
+           "\n".join(f"{i}. {line}" for i, line in enumerate(check.rule.words(), 1)),
+           "\nCards are counted by place, highest first (in A-K-9-5-2 the third card is the 9); the up card "
+           "pairs a card when it has the same rank.\n",
+           "## Proof\n",
+           f"The rule was evaluated on every one of the {thousands(len(table))} situation classes "
+           f"({thousands(table.raw_situations)} situations) and compared with the exact optimal decision.\n"]
+    if not len(check.exceptions):
+        out.append("It reproduces the optimal decision in every situation (exact ties may go either way).\n")
+    else:
+        out.append(f"It differs from the optimal decision in {thousands(len(check.exceptions))} classes "
+                   f"({thousands(exact_sum(table.weights[check.exceptions]))} situations), "
+                   f"listed with their exact cost in `strategy_rule_exceptions.csv`. Following the rule costs "
+                   f"{fraction_str(check.cost)} = {decimal_str(check.cost, 10)} ANTE per hand against optimal play "
+                   f"(house edge {percent_str(rule_ev.house_edge, 6)} instead of "
+                   f"{percent_str(analysis.strategies['optimal'].house_edge, 6)}).\n")
+        out.append("No rule that reads only the player's hand (its poker value) and the up card's rank can be "
+                   f"exact: in {thousands(check.mixed_rank_patterns)} such patterns the best play depends on how "
+                   "the suits fall, and the least any such rule can give up is "
+                   f"{fraction_str(check.best_rank_only_cost)} = {decimal_str(check.best_rank_only_cost, 10)} "
+                   "ANTE per hand.\n")
+        patterns = {}
+        for i in check.exceptions.tolist():
+            ranks = tuple(int(r) for r in table.keys[i, :5] // 4)
+            key = (ranks, int(table.keys[i, 5] // 4), bool(check.raises[i]))
+            entry = patterns.setdefault(key, [0, 0])
+            entry[0] += int(table.weights[i])
+            entry[1] += abs(int(priced.gain[i]))
+        rows = [[" ".join("23456789TJQKA"[r] for r in ranks), "23456789TJQKA"[up],
+                 "raise" if rule_raises else "fold", "fold" if rule_raises else "raise", thousands(w),
+                 decimal_str(Fraction(cost, scale), 12)]
+                for (ranks, up, rule_raises), (w, cost) in sorted(patterns.items(), key=lambda kv: -kv[1][1])]
+        shown = rows[:MAX_PATTERNS_SHOWN]
+        out += ["## Exceptions by rank pattern\n",
+                f"{thousands(len(rows))} patterns (the player's ranks, the up card's rank, the rule's decision), "
+                + ("all shown, " if len(rows) == len(shown) else f"the {len(shown)} costliest shown, ")
+                + "costliest first; the optimal play is the other one for some or all of their suits.\n",
+                markdown_table(["your ranks", "up card", "rule says", "optimal (some suits)", "situations",
+                                "cost per ANTE per hand"], shown)]
+    return "\n".join(out) + "\n"
+
+
+def key_figures(analysis: StudAnalysis) -> list[KeyFigure]:
+    """The headline figures (the report's first table, and what `analyzer sweep` compares)."""
+    st, check, prog = analysis.strategies, analysis.rule_check, analysis.progressive
+    optimal = st["optimal"]
+    published = analysis.rules.published
+
+    def note(key):
+        return f"published {published[key]}" if key in published else ""
+    out = [
+        KeyFigure("house edge per ANTE, optimal strategy", optimal.house_edge, note("house_edge")),
+        KeyFigure("probability of raising, optimal strategy", optimal.p_play, note("raise_probability")),
+        KeyFigure("element of risk, optimal strategy", optimal.element_of_risk),
+        KeyFigure("RTP (returned / wagered), optimal strategy", optimal.rtp),
+        KeyFigure("house edge per ANTE, raise a pair or better", st["raise_pair_or_better"].house_edge),
+        KeyFigure("house edge per ANTE, the rule in words", st["rule_in_words"].house_edge),
+        KeyFigure("cost of the rule in words per ANTE", check.cost, f"{len(check.exceptions)} situation classes differ"),
+    ]
+    if prog.break_even is not None:
+        out.append(KeyFigure("progressive break-even jackpot (EUR)", prog.break_even, f"RTP(J) = {prog.rtp_text}"))
+    return out
+
+
+def report_content(analysis: StudAnalysis, par_sheet: str) -> ReportContent:
+    """What Caribbean Stud contributes to its report: method, strategy, PAR sheet, figures."""
+    st, check, prog = analysis.strategies, analysis.rule_check, analysis.progressive
+    table, priced = analysis.table, analysis.priced
+    raise_, ties = priced.optimal()
+    method = (
+        f"Every situation the player decides on, his 5 cards and the dealer's up card "
+        f"({thousands(table.raw_situations)} of them, {thousands(len(table))} classes under suit renaming), "
+        f"against every completion of the dealer's hand ({thousands(table.completions)} each): "
+        f"{thousands(analysis.total_deals)} deals. The counts come from one sweep over all "
+        f"{thousands(math.comb(len(analysis.rules.cards), 5))} five-card hands in poker order: for every card "
+        "subset the number of hands already swept that hold it, so that the dealer hands below, equal to, and "
+        "not qualifying against a player hand, holding the up card and none of the player's cards, follow by "
+        "inclusion-exclusion over the player's cards. The counts do not depend on the paytable; every rule set "
+        "on the same deck and qualifier prices the same count. Raise exactly when raising beats folding "
+        "(-1 ANTE).\n\nThe kernel is checked against direct dealing of all completions of random situations, "
+        "against a pure-Python brute force of whole reduced decks, and by the verification below.")
+    strategy = (f"Optimal strategy: raise in {thousands(int(raise_.sum()))} situation classes "
+                f"({thousands(exact_sum(table.weights[raise_]))} situations), fold in the other "
+                f"{thousands(int((~raise_).sum()))}; exact ties: {int(ties.sum())}.\n\nThe rule in words "
+                f"(checked on every situation class; {thousands(len(check.exceptions))} classes differ, "
+                f"costing {decimal_str(check.cost)} ANTE per hand):\n\n"
+                + "\n".join(f"{i}. {line}" for i, line in enumerate(check.rule.words(), 1)))
+    if analysis.basic is not None:
+        rows = basic_strategy.stud_strategy_table(priced, {"basic": analysis.basic})
+        strategy += ("\n\n### Basic strategy\n\nA shorter rule list a person can play (`basic_strategy.toml`, also as "
+                     "the strategy file `strategy_basic.bin.gz`); `basic_strategy.md` adds the exact cost of each "
+                     "rule.\n\n" + demote(demote(strategy_card_markdown(analysis.basic)))
+                     + "\n\n" + basic_strategy.stud_strategy_table_markdown(rows))
+    total = exact_sum(table.weights)
+    margins = priced.ev_raise / priced.denominator + 1                    # floats for the plot only
+    figures = [Figure("figure_margin.svg", "EV of raising minus EV of folding over all situations", "margin_histogram",
+                      {"margins": margins, "weights": table.weights / total, "action": "raise",
+                       "title": "Raise-minus-fold margin, optimal strategy"})]
+    if prog.break_even is not None:
+        figures.append(Figure("figure_progressive.svg", "Progressive RTP as a function of the jackpot",
+                              "rtp_against_jackpot", {"points": rtp_points(prog), "break_even": prog.break_even,
+                                                      "title": "Progressive jackpot: RTP against J"}))
+    return ReportContent(key_figures(analysis), method, strategy, par_sheet, figures)
+
+
+EXCEPTION_HEADERS = ["hand", "up_card", "situations", "rule_decision", "optimal_decision", "ev_raise", "ev_fold",
+                     "ev_raise_decimal", "cost_per_hand", "cost_per_hand_decimal"]
+
+
+def strategy_rule_exceptions_csv(analysis: StudAnalysis) -> str:
+    """Every class where the rule in words differs from the optimal decision, with its exact cost."""
+    check, table, priced = analysis.rule_check, analysis.table, analysis.priced
+    scale = table.raw_situations * priced.denominator
+    rows = []
+    for i in check.exceptions.tolist():
+        ev = Fraction(int(priced.ev_raise[i]), priced.denominator)
+        cost = Fraction(abs(int(priced.gain[i])), scale)
+        rows.append([cards_str(table.keys[i, :5].tolist()), card_str(int(table.keys[i, 5])), int(table.weights[i]),
+                     "raise" if check.raises[i] else "fold", "fold" if check.raises[i] else "raise",
+                     fraction_str(ev), "-1/1", decimal_str(ev, 10), fraction_str(cost), decimal_str(cost, 15)])
+    return csv_text(EXCEPTION_HEADERS, rows)
+
+
+def progressive_csv(analysis: StudAnalysis) -> str:
+    """The progressive's RTP at each of the rule file's jackpot levels."""
+    return csv_text(["jackpot", "rtp", "rtp_decimal"],
+                    [[decimal_str(level, 2), fraction_str(rtp), decimal_str(rtp)]
+                     for level, rtp in analysis.progressive.table])
+
+
+def strategy_file_bytes(analysis: StudAnalysis, decisions: np.ndarray | None = None) -> bytes:
+    """The strategy file of the optimal decisions (or of `decisions`, e.g. a basic strategy's)."""
+    return encode_decision_table(
+        game=GAME, rule_file=analysis.rule_file, groups=[("hand", 5), ("up card", 1)], actions=["fold", "raise"],
+        ev_column="ev_raise", key_text="canonical situation: the player's 5 cards (descending) then the dealer's "
+                                       "up card, card = rank * 4 + suit, suits renamed (docs/strategy-format.md)",
+        keys=analysis.table.keys, table=analysis.priced.decisions, decisions=decisions)
+
+
+
+
+def outputs(analysis: StudAnalysis) -> Outputs:
+    """Every file of the rule set's results folder, and its report content."""
+    lines = par_lines(analysis)
+    par_sheet = par_markdown(analysis, lines)
+    files = {
+        "par_sheet.md": par_sheet,
+        "par_sheet.csv": par_csv(analysis, lines),
+        "progressive_rtp_by_jackpot.csv": progressive_csv(analysis),
+        "strategy_rule.md": strategy_rule_markdown(analysis),
+        "strategy_rule_exceptions.csv": strategy_rule_exceptions_csv(analysis),
+        "strategy.bin.gz": strategy_file_bytes(analysis),
+    }
+    if analysis.basic is not None:
+        files["basic_strategy.toml"] = Path(analysis.basic.source).read_bytes()
+        files["basic_strategy.md"] = basic_strategy.stud_basic_strategy_markdown(
+            analysis.priced, analysis.basic, {"rule_in_words": features.from_stud_rule(analysis.rule_check.rule)})
+        files["strategy_basic.bin.gz"] = strategy_file_bytes(analysis, analysis.strategies["basic"].play.astype(np.uint8))
+    return Outputs(summary(analysis), files, report_content(analysis, par_sheet))

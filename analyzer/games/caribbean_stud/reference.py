@@ -1,0 +1,114 @@
+"""Caribbean Stud by brute force: every dealer completion dealt and compared, in plain Python.
+
+Slow and obvious on purpose; the card-removal kernel (`cython_ext.stud_enum`) and the
+whole analysis are checked against it, to the integer, on reduced decks and on random
+situations of the full deck.  A qualifier is a value tuple of `analyzer.reference.poker`
+(e.g. (0, 12, 11) = ace-king high): a dealer hand qualifies when its value is at least
+that (a prefix tuple sorts below all its extensions).
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+
+from analyzer.poker.reference import five_card_value
+from analyzer.poker.settlement import outcome
+from cython_ext.isomorphism import canonical_keys
+
+HAND, SITUATION, N_SUITS = 5, 6, 4
+
+
+
+def deal_every_completion(hand, up, deck, qualifier: tuple, value_of=five_card_value) -> tuple:
+    """(not qualified, player wins, tie, dealer wins) over every 4-card completion of the dealer.
+
+    `value_of` maps five cards to a comparable value (the plain evaluator by default; any
+    evaluator that orders hands as poker does, e.g. the compiled one, may stand in).
+    """
+    counts = [0, 0, 0, 0]
+    player = value_of(list(hand))
+    rest = [c for c in deck if c not in hand and c != up]
+    for completion in combinations(rest, 4):
+        counts[outcome(player, value_of([up, *completion]), qualifier)] += 1
+    return tuple(counts)
+
+
+def whole_game(deck, qualifier: tuple) -> dict:
+    """{(hand, up): outcome counts} for every hand (sorted tuple) and up card of a small deck."""
+    deck = sorted(deck)
+    values = {five: five_card_value(five) for five in combinations(deck, 5)}
+    result = {}
+    for hand in combinations(deck, 5):
+        player = values[hand]
+        for up in deck:
+            if up in hand:
+                continue
+            counts = [0, 0, 0, 0]
+            rest = [c for c in deck if c not in hand and c != up]
+            for completion in combinations(rest, 4):
+                dealer = values[tuple(sorted((up, *completion)))]
+                counts[outcome(player, dealer, qualifier)] += 1
+            result[hand, up] = tuple(counts)
+    return result
+
+
+def optimal_ev(game: dict, net) -> tuple[Fraction, Fraction]:
+    """(EV per ANTE, probability of raising) of optimal play over every situation of `game`.
+
+    net(category, outcome) is the raised hand's net result per ANTE; folding is -1.
+    Raises exactly when raising is strictly better.
+    """
+    total_ev, raises = Fraction(0), 0
+    for (hand, _), counts in game.items():
+        category = five_card_value(hand)[0]
+        ev_raise = sum(Fraction(n, sum(counts)) * net(category, o) for o, n in enumerate(counts))
+        if ev_raise > -1:
+            total_ev += ev_raise
+            raises += 1
+        else:
+            total_ev -= 1
+    return total_ev / len(game), Fraction(raises, len(game))
+
+
+def situation_classes(cards) -> tuple[np.ndarray, np.ndarray]:
+    """(keys, weights) of every (hand, up card) suit class of the deck, sorted by key, in numpy.
+
+    Canonical hands are the hands that canonical_keys leaves unchanged.  In a canonical hand
+    the suits with equal rank masks (tie groups) are adjacent; an up card's class is its
+    rank in the first suit of its group, and stands for (raw hands of the hand's class) x
+    (suits in the group) raw situations.
+    """
+    deck = np.array(sorted(cards), dtype=np.uint8)
+    n_suits = len({c % N_SUITS for c in cards})
+    hands = np.array([five[::-1] for five in combinations(deck.tolist(), HAND)], dtype=np.uint8)  # descending
+    canonical = hands[(canonical_keys(hands, (HAND,)) == hands).all(axis=1)]
+    canonical = canonical[np.lexsort(canonical.T[::-1])]                      # by key bytes
+    ranks = (canonical // N_SUITS).astype(np.int64)
+    suits = canonical % N_SUITS
+    masks = np.stack([((suits == s) << ranks).sum(axis=1) for s in range(N_SUITS)], axis=1)
+    # Tie groups: canonical suits are ordered by descending mask, so equal masks are adjacent.
+    first = np.ones(masks.shape, dtype=bool)
+    first[:, 1:] = masks[:, 1:] != masks[:, :-1]
+    first[:, n_suits:] = False
+    group_size = np.zeros(masks.shape, dtype=np.int64)
+    for s in range(n_suits - 1, -1, -1):
+        continues = masks[:, s] == masks[:, s + 1] if s + 1 < n_suits else np.zeros(len(masks), dtype=bool)
+        group_size[:, s] = 1 + np.where(continues, group_size[:, s + 1] if s + 1 < n_suits else 0, 0)
+    factorial = np.array([math.factorial(k) for k in range(N_SUITS + 1)], dtype=np.int64)
+    orbit = math.factorial(n_suits) // np.prod(factorial[np.where(first, group_size, 0)], axis=1)
+    # Up cards: deck cards outside the hand whose suit opens its tie group.
+    card_suit = np.arange(52) % N_SUITS
+    up_ok = np.zeros((len(canonical), 52), dtype=bool)
+    up_ok[:, deck] = True
+    up_ok[np.arange(len(canonical))[:, None], canonical] = False
+    up_ok &= first[:, card_suit]
+    per_hand = up_ok.sum(axis=1)
+    # Row-major order: by hand (already sorted by key), then up card ascending.
+    keys = np.empty((int(per_hand.sum()), SITUATION), dtype=np.uint8)
+    keys[:, :HAND] = np.repeat(canonical, per_hand, axis=0)
+    keys[:, HAND] = np.broadcast_to(np.arange(52, dtype=np.uint8), up_ok.shape)[up_ok]
+    weights = (orbit[:, None] * group_size[:, card_suit]).astype(np.uint8)[up_ok]
+    return keys, weights

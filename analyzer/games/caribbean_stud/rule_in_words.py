@@ -1,0 +1,383 @@
+"""The Caribbean Stud raise/fold rule a person can follow: data, evaluated by code, rendered in words.
+
+A rule is an ordered list of clauses; the first clause whose conditions all hold decides
+(raise or fold), and the last clause has no conditions.  Conditions come from a small
+vocabulary about what the player sees: his hand's category and rank, his cards by place
+(highest first), and the dealer's up card.  The same objects evaluate the rule on every
+situation class (numpy masks) and write its words, so the rule printed is the rule
+checked.
+
+`derive_rule` fits a rule of a fixed shape to the exact optimal table: which categories
+always raise, from which level a lower category raises (a pair of R or better), below
+which high card everything folds, and, above it, thresholds on the third and fourth
+cards depending on whether the up card pairs one of the player's cards; each choice is
+the one whose total exact cost is least.  The shape was written from the structure of
+the optimal table; the fit and the check make no other assumption.  `check_rule`
+evaluates a rule on every class and lists every class where it differs from the optimal
+decision, with the exact cost.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from analyzer.core.cards import RANKS
+from analyzer.core.errors import InvariantError
+from analyzer.core.exact import exact_group_sums, exact_sum
+from analyzer.poker.hands import CATEGORY_WORDS, ONE_PAIR
+from cython_ext import handeval
+
+HIGH_CARD = 0
+N_DISTINCT_HANDS = 7462              # dense hand ranks (handeval)
+N_RANKS = len(RANKS)
+NEVER = N_RANKS                      # a rank threshold no card reaches
+RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "ace")
+PLACE_NAMES = ("highest", "second", "third", "fourth", "fifth")
+RAISE, FOLD = "raise", "fold"
+
+
+@dataclass(frozen=True)
+class Features:
+    """What the player sees in each situation class, as arrays (one entry per class)."""
+
+    category: np.ndarray         # hand category 0..9
+    rank: np.ndarray             # dense hand rank 0..7461
+    ranks: np.ndarray            # (m, 5) card ranks by place, highest first
+    up_rank: np.ndarray          # rank of the dealer's up card
+    paired_place: np.ndarray     # place of the (highest) card of the up card's rank; -1 if none
+    pattern: np.ndarray          # what a rule may read: hand value (dense rank) x 13 + up rank
+
+    @classmethod
+    def of(cls, keys: np.ndarray, category: np.ndarray, rank: np.ndarray) -> "Features":
+        ranks = keys[:, :5] >> 2                           # keys hold the hand descending; rank = card // 4
+        up_rank = keys[:, 5] >> 2
+        paired = np.full(len(keys), -1, dtype=np.int8)
+        for place in range(4, -1, -1):                     # the highest paired place wins
+            paired[ranks[:, place] == up_rank] = place
+        # The dense rank fixes the category and the ranks by place (not the suits); with the up
+        # card's rank it is everything the rule's conditions read.
+        pattern = rank.astype(np.int32) * N_RANKS + up_rank
+        return cls(category=category, rank=rank, ranks=ranks, up_rank=up_rank, paired_place=paired,
+                   pattern=pattern)
+
+
+def rank_words(rank: int) -> str:
+    article = "an" if RANK_NAMES[rank] in ("ace", "8") else "a"
+    return f"{article} {RANK_NAMES[rank]}"
+
+
+def hand_words(ranks: tuple) -> str:
+    """'ace-king' for the leading ranks (12, 11)."""
+    return "-".join(RANK_NAMES[r] for r in ranks)
+
+
+# --- conditions ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CategoryAtLeast:
+    category: int
+
+    def holds(self, f: Features) -> np.ndarray:
+        return f.category >= self.category
+
+    def words(self) -> str:
+        return f"you hold {'a ' if self.category == ONE_PAIR else ''}{CATEGORY_WORDS[self.category]} or better"
+
+
+def level_words(category: int, ranks: tuple) -> str:
+    """'ace-king', 'a pair of 6s', 'two pair': a hand level as threshold_value reads it."""
+    if category == HIGH_CARD and ranks:
+        return hand_words(ranks)
+    if category == ONE_PAIR and ranks:
+        return f"a pair of {RANK_NAMES[ranks[0]]}s"
+    return f"{'a ' if category == ONE_PAIR else ''}{CATEGORY_WORDS[category]}"
+
+
+def level_rank(category: int, ranks: tuple) -> int:
+    """The dense rank of the smallest hand of that level."""
+    return handeval.dense_at_least(handeval.threshold_value(category, list(ranks)))
+
+
+@dataclass(frozen=True)
+class HandBelow:
+    """A hand below the smallest hand of `category` led by `ranks` (handeval.threshold_value):
+    (HIGH_CARD, (12, 11)) is "below ace-king", (ONE_PAIR, (4,)) "below a pair of 6s"."""
+
+    category: int
+    ranks: tuple = ()
+
+    def holds(self, f: Features) -> np.ndarray:
+        return f.rank < level_rank(self.category, self.ranks)
+
+    def words(self) -> str:
+        return f"your hand is below {level_words(self.category, self.ranks)}"
+
+
+@dataclass(frozen=True)
+class HandAtLeast:
+    """A hand at least the smallest hand of `category` led by `ranks`."""
+
+    category: int
+    ranks: tuple = ()
+
+    def holds(self, f: Features) -> np.ndarray:
+        return f.rank >= level_rank(self.category, self.ranks)
+
+    def words(self) -> str:
+        return f"you hold {level_words(self.category, self.ranks)} or better"
+
+
+def leading_ranks(category: int, ranks) -> tuple:
+    """The ranks that name a hand's level for HandBelow: the top two of a high-card hand, the
+    rank of a pair, none for the other categories (ranks: the hand's five ranks)."""
+    ranks = [int(r) for r in ranks]
+    if category == HIGH_CARD:
+        return tuple(ranks[:2])
+    if category == ONE_PAIR:
+        return (max(r for r in ranks if ranks.count(r) == 2),)
+    return ()
+
+
+@dataclass(frozen=True)
+class UpPairs:
+    """The up card pairs one of your cards at these places (an empty tuple: pairs none of them)."""
+
+    places: tuple
+
+    def holds(self, f: Features) -> np.ndarray:
+        if not self.places:
+            return f.paired_place < 0
+        chosen = np.zeros(6, dtype=bool)          # by paired place + 1 (0: pairs nothing)
+        chosen[[p + 1 for p in self.places]] = True
+        return chosen[f.paired_place + 1]
+
+    def words(self) -> str:
+        if not self.places:
+            return "the up card pairs none of your cards"
+        names = [PLACE_NAMES[p] for p in self.places]
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+        return f"the up card pairs your {listed} card"
+
+
+@dataclass(frozen=True)
+class CardAtLeast:
+    place: int
+    rank: int
+
+    def holds(self, f: Features) -> np.ndarray:
+        return f.ranks[:, self.place] >= self.rank
+
+    def words(self) -> str:
+        return f"your {PLACE_NAMES[self.place]} card is {rank_words(self.rank)} or better"
+
+
+@dataclass(frozen=True)
+class UpBelowCard:
+    """The up card is at least `gap` ranks below your card at `place`."""
+
+    place: int
+    gap: int
+
+    def holds(self, f: Features) -> np.ndarray:
+        return f.up_rank.astype(np.int16) <= f.ranks[:, self.place].astype(np.int16) - self.gap
+
+    def words(self) -> str:
+        if self.gap == 1:
+            return f"the up card is below your {PLACE_NAMES[self.place]} card"
+        return f"the up card is at least {self.gap} ranks below your {PLACE_NAMES[self.place]} card"
+
+
+@dataclass(frozen=True)
+class Clause:
+    action: str                  # RAISE or FOLD
+    conditions: tuple = ()       # all must hold; () = always
+
+    def words(self, first: bool) -> str:
+        lead = self.action.capitalize() if first else f"Otherwise {self.action}"
+        if not self.conditions:
+            return f"{lead}."
+        return f"{lead} if {' and '.join(c.words() for c in self.conditions)}."
+
+
+@dataclass(frozen=True)
+class StrategyRule:
+    """Clauses in order; the first that holds decides."""
+
+    clauses: tuple
+
+    def raises(self, f: Features) -> np.ndarray:
+        """The rule's decision for every class (True = raise)."""
+        raise_ = np.zeros(len(f.category), dtype=bool)
+        undecided = np.arange(len(f.category))
+        sub = f
+        for clause in self.clauses:
+            holds = np.ones(len(undecided), dtype=bool)
+            for condition in clause.conditions:
+                holds &= condition.holds(sub)
+            if clause.action == RAISE:
+                raise_[undecided[holds]] = True
+            if holds.all():
+                return raise_
+            # only the classes no clause has decided yet are asked the next clause
+            undecided = undecided[~holds]
+            sub = _Taken(f, undecided)
+        raise InvariantError("a strategy rule must end with a clause that always holds")
+
+    def words(self) -> list[str]:
+        return [clause.words(i == 0) for i, clause in enumerate(self.clauses)]
+
+    def as_data(self) -> list[dict]:
+        return [{"action": c.action,
+                 "conditions": [{"kind": type(k).__name__, **k.__dict__} for k in c.conditions]}
+                for c in self.clauses]
+
+
+# --- deriving a rule from the optimal table --------------------------------------------------
+
+def derive_rule(f: Features, gain: np.ndarray) -> StrategyRule:
+    """The least-cost rule of the shape described in the module docstring.
+
+    gain: per class, weight x (EV of raising - EV of folding) as integer numerators
+    (positive: raising is better; 0: exactly equal).  The shape, first match deciding:
+    raise every category from the lowest that never folds; within each lower category but
+    high card, raise from a fitted level (a pair of R or better; all; none) and fold the
+    rest; fold high cards below the lowest one worth raising (e.g. ace-king); in between,
+    thresholds on the third and fourth cards by how the up card pairs the hand.
+    """
+    def best(candidates, region):
+        """The candidate clause list of least exact cost on the classes in `region`.
+
+        Every candidate reads the hand's value and the up rank only, so it decides all
+        classes of a pattern alike: each candidate is evaluated once per pattern, against
+        the pattern's summed gains.
+        """
+        if not region.any():
+            return candidates[0]
+        representatives, lost_if_raised, lost_if_folded = pattern_sums(f, gain, region)
+        costs = [int(np.where(StrategyRule(tuple(c) + (Clause(FOLD),)).raises(representatives),
+                              lost_if_raised, lost_if_folded).sum()) for c in candidates]
+        return candidates[int(np.argmin(costs))]
+
+    # Categories that always raise: the lowest category from which no class folds.
+    top_category = int(f.category.max())
+    always = 0
+    for c in range(top_category, -1, -1):
+        if (gain[f.category >= c] < 0).any():
+            always = c + 1
+            break
+    lower = []
+    for c in range(always - 1, HIGH_CARD, -1):
+        levels = [[Clause(RAISE, (CategoryAtLeast(c),))], []]
+        if c == ONE_PAIR:
+            levels += [[Clause(RAISE, (HandAtLeast(ONE_PAIR, (r,)),))] for r in range(1, N_RANKS)]
+        level = best(levels, f.category == c)
+        if level == levels[0] and not lower:
+            always = c                                  # the whole category raises too
+        else:
+            lower += level + [Clause(FOLD, (CategoryAtLeast(c),))]
+    clauses = ([Clause(RAISE, (CategoryAtLeast(always),))] if always <= top_category else []) + lower
+    high = f.category == HIGH_CARD
+    raised = high & (gain > 0)
+    if always == HIGH_CARD or not raised.any():
+        return prune(StrategyRule(tuple(clauses) + (Clause(FOLD),)), f)
+    # Every high card below the lowest one worth raising folds (ace-king: everything below it).
+    lowest = int(np.argmin(np.where(raised, f.rank, np.iinfo(np.int32).max)))
+    floor = HandBelow(HIGH_CARD, leading_ranks(HIGH_CARD, f.ranks[lowest]))
+    clauses.append(Clause(FOLD, (floor,)))
+    band = high & ~floor.holds(f)
+    top, others, none = UpPairs((0, 1)), UpPairs((2, 3, 4)), UpPairs(())
+    region = band & top.holds(f)
+    clauses += best([[Clause(RAISE, (top, CardAtLeast(2, t)))] if t < NEVER else [] for t in range(NEVER + 1)],
+                    region) + [Clause(FOLD, (top,))]
+    region = band & others.holds(f)
+    clauses += best([[Clause(RAISE, (others,))], []], region)
+    region = band & none.holds(f)
+    shapes = [[]]
+    for third in range(N_RANKS):
+        for fourth in range(N_RANKS + 1):
+            shape = []
+            if fourth < NEVER:
+                shape.append(Clause(RAISE, (none, CardAtLeast(2, third), CardAtLeast(3, fourth), UpBelowCard(3, 1))))
+            shape.append(Clause(RAISE, (none, CardAtLeast(2, third), UpBelowCard(3, 2))))
+            shapes.append(shape)
+    clauses += best(shapes, region)
+    return prune(StrategyRule(tuple(clauses) + (Clause(FOLD),)), f)
+
+
+def prune(rule: StrategyRule, f: Features) -> StrategyRule:
+    """The rule without clauses that decide no class (the same decisions, fewer words)."""
+    decided = np.zeros(len(f.category), dtype=bool)
+    kept = []
+    for clause in rule.clauses[:-1]:
+        holds = ~decided
+        for condition in clause.conditions:
+            holds &= condition.holds(f)
+        if holds.any():
+            kept.append(clause)
+            decided |= holds
+    return StrategyRule(tuple(kept) + rule.clauses[-1:])
+
+
+def pattern_sums(f: Features, gain: np.ndarray, region: np.ndarray):
+    """(one representative class per rank pattern in region, gains lost by raising, by folding)."""
+    index = np.flatnonzero(region)
+    _, first, inverse = np.unique(f.pattern[index], return_index=True, return_inverse=True)
+    g = gain[index]
+    lost_if_raised = exact_group_sums(inverse, -np.minimum(g, 0), len(first))
+    lost_if_folded = exact_group_sums(inverse, np.maximum(g, 0), len(first))
+    return _subset(f, index[first]), lost_if_raised, lost_if_folded
+
+
+class _Taken:
+    """The features of some classes, gathered field by field when a condition first reads them."""
+
+    def __init__(self, f: Features, index: np.ndarray):
+        self._f, self._index = f, index
+
+    def __getattr__(self, name):
+        value = getattr(self._f, name)[self._index]
+        setattr(self, name, value)
+        return value
+
+    def __len__(self):
+        return len(self._index)
+
+
+def _subset(f: Features, region: np.ndarray) -> Features:
+    return Features(category=f.category[region], rank=f.rank[region], ranks=f.ranks[region],
+                    up_rank=f.up_rank[region], paired_place=f.paired_place[region], pattern=f.pattern[region])
+
+
+# --- checking a rule against the optimal table ------------------------------------------------
+
+@dataclass(frozen=True)
+class RuleCheck:
+    """A rule checked on every situation class against the optimal decisions."""
+
+    rule: StrategyRule
+    raises: np.ndarray           # the rule's decision per class
+    exceptions: np.ndarray       # indices of classes where the rule's decision loses EV
+    cost: Fraction               # EV per ANTE the rule gives up against optimal play
+    best_rank_only_cost: Fraction  # the least any rule blind to suits (hand value + up rank) gives up
+    mixed_rank_patterns: int     # patterns (hand value + up rank) whose best play depends on suits
+
+
+def check_rule(rule: StrategyRule, f: Features, gain: np.ndarray, scale: int) -> RuleCheck:
+    """Evaluate `rule` on every class; `scale` turns summed gains into EV per ANTE (gain / scale)."""
+    raises = rule.raises(f)
+    wrong = (raises & (gain < 0)) | (~raises & (gain > 0))
+    cost = Fraction(exact_sum(np.abs(gain[wrong])), scale)
+    # A rule that reads the hand's value and the up card's rank, not the suits, decides alike
+    # all classes with the same pattern.
+    # By pattern: lost by folding = (sum |gain| + sum gain) / 2, by raising = (sum |gain| - sum gain) / 2,
+    # and the better of the two loses (sum |gain| - |sum gain|) / 2.
+    n_patterns = N_DISTINCT_HANDS * N_RANKS
+    magnitude = np.abs(gain)
+    absolute = exact_group_sums(f.pattern, magnitude, n_patterns)
+    signed = exact_group_sums(f.pattern, gain, n_patterns)
+    best = (absolute - np.abs(signed)) // 2
+    return RuleCheck(rule=rule, raises=raises, exceptions=np.flatnonzero(wrong), cost=cost,
+                     best_rank_only_cost=Fraction(exact_sum(best), scale),
+                     mixed_rank_patterns=int((best > 0).sum()))

@@ -1,0 +1,1 @@
+"""Casino Hold'em with the AA Bonus side bet."""

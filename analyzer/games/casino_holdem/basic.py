@@ -1,0 +1,171 @@
+"""Casino Hold'em basic strategies priced exactly: each rule's cost, and the operator's three-strategy table.
+
+`analyzer.strategy.costs` prices any rule list; this module supplies Casino Hold'em's
+gain, features and figures, and the table the operator publishes (basic, optimal, call on
+every AA Bonus win with basic otherwise) with our basic strategy in place of the
+operator's unknown one, beside the published figures.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from analyzer.core.exact import decimal_str, fraction_str, percent_str, to_fraction
+from analyzer.core.tables import markdown_table
+from analyzer.games.casino_holdem import features
+from analyzer.games.casino_holdem.price import HoldemStrategy, Priced, figures
+from analyzer.strategy.costs import RuleCost, rule_costs, rule_costs_markdown
+from analyzer.strategy.language import Strategy, strategy_card_markdown
+from analyzer.strategy.search import derive_basic
+
+
+def basic_figures(priced: Priced, strategy: Strategy, call: np.ndarray | None = None) -> HoldemStrategy:
+    """Exact figures of a basic strategy (its decisions recomputed from the features unless given)."""
+    call = features.decisions(strategy, priced.table.keys) if call is None else call
+    return figures(priced, strategy.name, strategy.title, call)
+
+
+def holdem_rule_costs(priced: Priced, strategy: Strategy) -> list[RuleCost]:
+    """rule_costs for a Casino Hold'em basic strategy (RTP: returned / wagered, ANTE + CALL on a call)."""
+    table = priced.table
+
+    def figures_of(call):
+        f = figures(priced, "x", "", call)
+        return f.ev, f.rtp
+    return rule_costs(strategy, features.compute(table.keys), priced.decisions.gain, table.weights,
+                      priced.decisions.total_weight * priced.denominator, figures_of)
+
+
+# --- the operator's three-strategy table ---------------------------------------------------------------
+
+THREE_ROWS = (
+    # (row, what the operator calls it, main RTP key, AA Bonus RTP key in the rule file's [published])
+    ("basic", "basic strategy (ours in place of the operator's)", "basic_main_rtp", "basic_aa_bonus_rtp"),
+    ("optimal", "optimal strategy", "optimal_main_rtp", "optimal_aa_bonus_rtp"),
+    ("call_on_aa_win_basic", "call on every AA Bonus win, basic strategy otherwise", "call_on_aa_win_main_rtp",
+     "call_on_aa_win_aa_bonus_rtp"),
+)
+
+
+@dataclass(frozen=True)
+class TableRow:
+    row: str
+    label: str
+    figures: HoldemStrategy
+    main_rtp: Fraction                 # returned / wagered, ANTE + CALL wagered on a call
+    aa_rtp: Fraction
+    published_main: str | None         # as printed by the operator, or None when the rule file lacks it
+    published_aa: str | None
+
+    @property
+    def main_minus_published(self) -> Fraction | None:
+        return None if self.published_main is None else self.main_rtp - _percent(self.published_main)
+
+    @property
+    def aa_minus_published(self) -> Fraction | None:
+        return None if self.published_aa is None else self.aa_rtp - _percent(self.published_aa)
+
+
+def _percent(text: str) -> Fraction:
+    return to_fraction(text.strip().rstrip("%")) / 100
+
+
+def three_strategy_table(priced: Priced, strategy: Strategy, published: dict | None = None) -> list[TableRow]:
+    """The operator's table with our basic strategy: main and AA Bonus RTPs, exact, beside the published.
+
+    `published` defaults to the rule file's [published] table; a row whose key it lacks
+    shows no published figure (the rule file has no key for the third row's main RTP).
+    """
+    published = priced.rules.published if published is None else published
+    basic_call = features.decisions(strategy, priced.table.keys)
+    optimal, _ = priced.optimal_call()
+    aa_wins = priced.aa_return > 0
+    calls = {"basic": basic_call, "optimal": optimal, "call_on_aa_win_basic": basic_call | aa_wins}
+    rows = []
+    for row, label, main_key, aa_key in THREE_ROWS:
+        f = figures(priced, row, label, calls[row])
+        rows.append(TableRow(row, label, f, f.rtp, f.aa_rtp,
+                             published.get(main_key), published.get(aa_key)))
+    return rows
+
+
+def three_strategy_markdown(rows: list[TableRow]) -> str:
+    def diff(value):
+        return "" if value is None else ("+" if value > 0 else "") + decimal_str(value * 100, 4) + " pp"
+    body = [[r.label, percent_str(r.figures.p_call, 2), percent_str(r.figures.house_edge, 4),
+             percent_str(r.main_rtp, 4), r.published_main or "(not in rule file)", diff(r.main_minus_published),
+             percent_str(r.aa_rtp, 4), r.published_aa or "(not in rule file)", diff(r.aa_minus_published)]
+            for r in rows]
+    return markdown_table(["strategy", "calls", "house edge / ANTE", "main RTP", "published", "ours - published",
+                           "AA Bonus RTP", "published", "ours - published"], body, "lrrrrrrrr")
+
+
+# --- all of it, for the report --------------------------------------------------------------------------
+
+def basic_strategy_markdown(priced: Priced, strategy: Strategy) -> str:
+    """The strategy card, its exact figures against optimal, the cost of each rule, and the operator's table."""
+    basic = basic_figures(priced, strategy)
+    optimal = figures(priced, "optimal", "", priced.optimal_call()[0])
+    rows = three_strategy_table(priced, strategy)
+    gap_rtp = optimal.rtp - basic.rtp
+    out = [strategy_card_markdown(strategy), "",
+           "## Exact figures against optimal play\n",
+           markdown_table(["", "basic strategy", "optimal", "basic - optimal"], [
+               ["house edge per ANTE", percent_str(basic.house_edge, 6), percent_str(optimal.house_edge, 6),
+                percent_str(basic.house_edge - optimal.house_edge, 6)],
+               ["main RTP (returned / wagered)", percent_str(basic.rtp, 6),
+                percent_str(optimal.rtp, 6), percent_str(-gap_rtp, 6)],
+               ["AA Bonus RTP", percent_str(basic.aa_rtp, 6), percent_str(optimal.aa_rtp, 6),
+                percent_str(basic.aa_rtp - optimal.aa_rtp, 6)],
+               ["probability of calling", percent_str(basic.p_call, 6), percent_str(optimal.p_call, 6),
+                percent_str(basic.p_call - optimal.p_call, 6)],
+           ], "lrrr"),
+           f"\nExact house edge of the basic strategy: {fraction_str(basic.house_edge)} per ANTE.\n",
+           "## What each rule costs\n",
+           "Each situation is decided by the first rule that fits it. *EV lost* is what the rule gives up "
+           "against the optimal decision on the situations it decides (per ANTE, over all situations); the "
+           "column adds up to the whole gap. *If struck* is the change when the rule is removed from the list "
+           "(negative: the rule is worth that much).\n",
+           rule_costs_markdown(holdem_rule_costs(priced, strategy)),
+           "\n## The operator's three strategies\n",
+           three_strategy_markdown(rows)]
+    return "\n".join(out)
+
+
+# --- deriving it -----------------------------------------------------------------------------------------
+
+# The committed derivation starts from two rules a player knows anyway, kept throughout (the
+# search adds and refits the others around them): without them the greedy first step is
+# "call everything" and the list that grows from it is worse.
+DERIVATION_PARAMETERS = {
+    "max_rules": 12, "max_conditions": 3, "beam": 6, "penalty": 2e-6,
+    "features": ("hand", "pair_rank", "pair_type", "board_above_pair", "kicker", "high_hole", "low_hole",
+                 "overcards", "draw", "three_flush", "board_paired", "board_suits", "board_low",
+                 "board_deuces_treys"),
+    "seed": """
+[strategy]
+game = "casino-holdem"
+name = "basic"
+title = "Casino Hold'em basic strategy"
+default = "fold"
+
+[[rule]]
+then = "call"
+if = { hand = { min = "one_pair" } }
+
+[[rule]]
+then = "call"
+if = { draw = { min = "inside_straight" } }
+""",
+}
+SEEDED = ("starting from (and keeping) its first two rules, 'call with a pair or better' and "
+          "'call with a straight or flush draw'")
+
+
+def derive(priced: Priced, rule_set: str, log=None, **parameters) -> Strategy:
+    """The Casino Hold'em basic strategy derived from exact call margins (`analyzer.strategy.search`)."""
+    p = dict(DERIVATION_PARAMETERS, **parameters)
+    return derive_basic(features.FEATURE_SET, features.compute(priced.table.keys), priced.decisions.gain,
+                        priced.denominator * priced.decisions.total_weight, "Casino Hold'em basic strategy", p, log)

@@ -1,0 +1,291 @@
+"""Casino Hold'em outputs: summary, PAR sheet (Markdown, CSV), strategy files and report content."""
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from analyzer.core.errors import InvariantError
+from analyzer.core.exact import decimal_str, exact_sum, figure, fraction_str, percent_str, published_check
+from analyzer.core.outputs import Figure, KeyFigure, Outputs, ReportContent
+from analyzer.core.tables import csv_text, demote, markdown_table, thousands
+from analyzer.games.casino_holdem import basic as basic_strategy
+from analyzer.games.casino_holdem.analysis import HoldemAnalysis
+from analyzer.games.casino_holdem.price import HoldemStrategy
+from analyzer.games.casino_holdem.rules import AA_HANDS, GAME
+from analyzer.poker.hands import CATEGORY_WORDS, qualifier_words
+from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, OUTCOME_WORDS
+from analyzer.poker.strategy_file import encode_decision_table
+from analyzer.strategy.language import strategy_card_markdown
+
+
+def strategy_summary(f: HoldemStrategy) -> dict:
+    """One strategy's entry of summary.json."""
+    average_wager = f.average_wager
+    entry = {
+        "description": f.description,
+        "probability_of_calling": figure(f.p_call),
+        "ev_per_ante": figure(f.ev),
+        "house_edge_per_ante": figure(f.house_edge),
+        "average_wager_per_ante": figure(average_wager),
+        "rtp_returned_over_wagered": figure(f.rtp),
+        "return_per_ante": figure(f.return_per_ante),
+        "aa_bonus_rtp": figure(f.aa_rtp),
+        "situation_classes_called": int(f.call.sum()),
+        "situation_classes_folded": int((~f.call).sum()),
+    }
+    if f.aa_ratio is not None:
+        total_ev = f.ev + f.aa_ratio * (f.aa_rtp - 1)
+        entry["aa_bonus_ratio"] = fraction_str(f.aa_ratio)
+        entry["total_ev_per_ante"] = figure(total_ev)
+        entry["total_rtp_returned_over_wagered"] = figure(1 + total_ev / (average_wager + f.aa_ratio))
+    return entry
+
+
+def summary(analysis: HoldemAnalysis) -> dict:
+    """summary.json: every figure exact, with its decimal."""
+    rules, table, st = analysis.rules, analysis.table, analysis.strategies
+    optimal, ties = analysis.priced.optimal_call()
+    published = rules.published
+    comparisons = {
+        "optimal_main_rtp": st["optimal"].rtp,
+        "optimal_house_edge": st["optimal"].house_edge,
+        "optimal_aa_bonus_rtp": st["optimal"].aa_rtp,
+        "every_hand_calls_aa_bonus_rtp": st["always_call"].aa_rtp,
+        "basic_main_rtp": st["basic"].rtp,
+        "basic_aa_bonus_rtp": st["basic"].aa_rtp,
+        "call_on_aa_win_main_rtp": st["call_on_aa_win_basic"].rtp,
+        "call_on_aa_win_aa_bonus_rtp": st["call_on_aa_win_basic"].aa_rtp,
+    }
+    return {
+        "format": "analyzer-summary/1",
+        "game": GAME,
+        "rule_set": analysis.rule_file.name,
+        "title": analysis.rule_file.title,
+        "dealer_qualifies_with": qualifier_words(rules.qualifier),
+        "enumeration": {
+            "deck_cards": len(rules.cards),
+            "situations": str(analysis.total_weight),
+            "situation_classes": len(table),
+            "canonical_flops": table.n_flops,
+            "canonical_boards": table.n_boards,
+            "continuations_per_situation": str(table.continuations),
+            "deals": str(analysis.total_deals),
+            "what": "every (2 hole cards, 3-card flop) situation x every turn/river pair x every dealer hole pair",
+        },
+        "rtp_definitions": {
+            "rtp_returned_over_wagered": "total returned / total wagered; a called hand wagers ANTE + CALL "
+                                         "(this definition reproduces the operator's 99.18%)",
+            "return_per_ante": "total returned / ANTEs placed (1 + EV per ANTE)",
+            "house_edge_per_ante": "minus the EV per ANTE",
+            "aa_bonus_rtp": "AA Bonus total returned / AA Bonus staked; lost on a fold",
+        },
+        "strategies": {name: strategy_summary(f) for name, f in st.items()},
+        "optimal_exact_ties": {"situation_classes": int(ties.sum()),
+                               "situations": str(exact_sum(table.weights[ties]))},
+        "joint_optimal_differs_from_optimal": {
+            "situation_classes": int((st["joint_optimal"].call != optimal).sum()),
+            "situations": str(exact_sum(table.weights[st["joint_optimal"].call != optimal]))},
+        "published": {key: {"exact": figure(value), **(published_check(published.get(key), value) or {})}
+                      for key, value in comparisons.items()},
+        "published_note": ("the operator's basic strategy is unknown: basic_* and call_on_aa_win_* compare the "
+                           "operator's figures with this project's basic strategy (basic_strategy.md)"),
+    }
+
+
+def par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]:
+    """PAR lines of the main game: fold, then each called (final hand, outcome) with its count."""
+    rules, table, f = analysis.rules, analysis.table, analysis.strategies[strategy]
+    call, w = f.call, table.weights
+    lines = [{"hand": "(any)", "outcome": "fold", "combinations": exact_sum(w[~call]) * table.continuations,
+              "wagered": Fraction(1), "net": Fraction(-1)}]
+    called = (table.counts[call].astype(np.int64) * w[call, None, None]).sum(axis=0, dtype=np.int64)
+    for c in range(N_CATEGORIES - 1, -1, -1):
+        for o in range(N_OUTCOMES):
+            lines.append({"hand": CATEGORY_WORDS[c], "outcome": OUTCOME_WORDS[o],
+                          "combinations": int(called[c, o]), "wagered": 1 + rules.call_size,
+                          "net": rules.paytable.net(c, o)})
+    if sum(line["combinations"] for line in lines) != analysis.total_deals:
+        raise InvariantError("the Casino Hold'em PAR lines do not cover every deal exactly once")
+    return lines
+
+
+def aa_par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]:
+    """PAR lines of the AA Bonus (per raw situation): each AA hand, called or folded."""
+    rules, priced, f = analysis.rules, analysis.priced, analysis.strategies[strategy]
+    w = analysis.table.weights
+    lines = []
+    for index, name in enumerate(AA_HANDS):
+        pay = rules.aa_pays[name]
+        for called in (True, False):
+            mask = (priced.aa_hand == index) & (f.call if called else ~f.call)
+            returned = rules.aa_return(name) if called else Fraction(0)
+            lines.append({"hand": name.replace("_", " "), "action": "call" if called else "fold",
+                          "combinations": exact_sum(w[mask]), "pays": "lose" if pay is None else f"{pay} to 1",
+                          "returned": returned})
+    return lines
+
+
+def _rows(lines, total, value_key):
+    rows = []
+    for line in lines:
+        p = Fraction(line["combinations"], total)
+        rows.append((line, p, p * line[value_key]))
+    return rows
+
+
+def par_markdown(analysis: HoldemAnalysis) -> str:
+    """The PAR sheet: every outcome of the optimal strategy with its count, and the AA Bonus."""
+    rules, rf, table = analysis.rules, analysis.rule_file, analysis.table
+    st = analysis.strategies
+    opt = st["optimal"]
+    total = analysis.total_deals
+    out = [f"# PAR sheet: Casino Hold'em: {rf.title}\n",
+           f"Rule set `{rf.name}` (rule file sha256 `{rf.sha256}`). Strategy: the main-game optimal "
+           "strategy (call exactly when calling beats folding).\n",
+           "## What was counted\n",
+           f"Every situation the player decides on (2 hole cards and a 3-card flop: "
+           f"{thousands(analysis.total_weight)} of them, {thousands(len(table))} classes under suit "
+           f"renaming) x every turn/river pair x every dealer hole pair ({thousands(table.continuations)} "
+           f"continuations each): {thousands(total)} deals, every one counted once. The dealer qualifies "
+           f"with {qualifier_words(rules.qualifier)}.\n",
+           "## ANTE + CALL\n"]
+    rows = []
+    ev = Fraction(0)
+    for line, p, contribution in _rows(par_lines(analysis), total, "net"):
+        if line["combinations"] == 0:
+            continue
+        ev += contribution
+        rows.append([line["hand"], line["outcome"], thousands(line["combinations"]), decimal_str(p),
+                     fraction_str(line["wagered"]), fraction_str(line["net"]), decimal_str(contribution)])
+    rows.append(["**total**", "", thousands(total), "1", decimal_str(opt.average_wager),
+                 "", f"**{decimal_str(ev)}**"])
+    out.append(markdown_table(["final hand", "outcome", "combinations", "probability", "wagered",
+                               "net (per ANTE)", "contribution to EV"], rows, "llrrrrr"))
+    out.append(f"\nEV per ANTE = {fraction_str(opt.ev)} = {decimal_str(opt.ev)}; house edge "
+               f"{percent_str(opt.house_edge, 6)} per ANTE; probability of calling "
+               f"{percent_str(opt.p_call, 6)}; RTP (returned / wagered) "
+               f"{percent_str(opt.rtp, 6)}.\n")
+    out.append("## AA Bonus (same strategy; counted per situation, 1 unit staked)\n")
+    rows = []
+    for line, p, contribution in _rows(aa_par_lines(analysis), analysis.total_weight, "returned"):
+        if line["combinations"] == 0:
+            continue
+        rows.append([line["hand"], line["action"], thousands(line["combinations"]), decimal_str(p),
+                     line["pays"], fraction_str(line["returned"]), decimal_str(contribution)])
+    rows.append(["**total**", "", thousands(analysis.total_weight), "1", "", "", f"**{decimal_str(opt.aa_rtp)}**"])
+    out.append(markdown_table(["AA Bonus hand", "player", "combinations", "probability", "pays",
+                               "returned", "contribution to RTP"], rows, "llrrrrr"))
+    out.append("\n## Strategies compared\n")
+    out.append(strategies_table(st))
+    return "\n".join(out)
+
+
+def par_csv(analysis: HoldemAnalysis) -> str:
+    """The PAR sheet's rows, exact fractions beside their decimals."""
+    rows = []
+    for line, p, contribution in _rows(par_lines(analysis), analysis.total_deals, "net"):
+        rows.append(["ante+call", line["hand"], line["outcome"], line["combinations"], fraction_str(p),
+                     decimal_str(p), fraction_str(line["wagered"]), fraction_str(line["net"]),
+                     fraction_str(contribution), decimal_str(contribution)])
+    for line, p, contribution in _rows(aa_par_lines(analysis), analysis.total_weight, "returned"):
+        rows.append(["aa_bonus", line["hand"], line["action"], line["combinations"], fraction_str(p),
+                     decimal_str(p), "1/1", fraction_str(line["returned"]), fraction_str(contribution),
+                     decimal_str(contribution)])
+    return csv_text(["bet", "hand", "outcome", "combinations", "probability", "probability_decimal",
+                     "wagered", "net_or_returned", "contribution", "contribution_decimal"], rows)
+
+
+def strategy_file_bytes(analysis: HoldemAnalysis, decisions: np.ndarray | None = None) -> bytes:
+    """The strategy file of the optimal decisions (or of `decisions`, e.g. a basic strategy's)."""
+    return encode_decision_table(
+        game=GAME, rule_file=analysis.rule_file, groups=[("hole cards", 2), ("flop", 3)], actions=["fold", "call"],
+        ev_column="ev_call", key_text="canonical situation: 2 hole cards (descending) then 3 flop cards "
+                                      "(descending), card = rank * 4 + suit, suits renamed (docs/strategy-format.md)",
+        keys=analysis.table.keys, table=analysis.priced.decisions, decisions=decisions)
+
+
+def key_figures(analysis: HoldemAnalysis) -> list[KeyFigure]:
+    """The headline figures (the report's first table, and what `analyzer sweep` compares)."""
+    st, published = analysis.strategies, analysis.rules.published
+    opt = st["optimal"]
+
+    def note(key):
+        return f"published {published[key]}" if key in published else ""
+    return [
+        KeyFigure("house edge per ANTE, optimal strategy", opt.house_edge, note("optimal_house_edge")),
+        KeyFigure("RTP (returned / wagered), optimal strategy", opt.rtp, note("optimal_main_rtp")),
+        KeyFigure("probability of calling, optimal strategy", opt.p_call),
+        KeyFigure("AA Bonus RTP, optimal strategy", opt.aa_rtp, note("optimal_aa_bonus_rtp")),
+        KeyFigure("AA Bonus RTP, every hand calls", st["always_call"].aa_rtp, note("every_hand_calls_aa_bonus_rtp")),
+        KeyFigure("RTP (returned / wagered), call on every AA Bonus win", st["call_on_aa_win"].rtp),
+        KeyFigure("house edge per ANTE, always call", st["always_call"].house_edge),
+        KeyFigure("main RTP (returned / wagered), basic strategy", st["basic"].rtp, note("basic_main_rtp")),
+    ]
+
+
+def strategies_table(strategies: dict) -> str:
+    """Every strategy's rule, P(call), house edge and RTPs (Markdown)."""
+    return markdown_table(["strategy", "rule", "calls", "house edge / ANTE", "main RTP", "AA Bonus RTP"],
+                          [[name, f.description, percent_str(f.p_call, 4), percent_str(f.house_edge, 4),
+                            percent_str(f.rtp, 4), percent_str(f.aa_rtp, 4)] for name, f in strategies.items()],
+                          "llrrrr")
+
+
+def report_content(analysis: HoldemAnalysis, par_sheet: str) -> ReportContent:
+    """What Casino Hold'em contributes to its report: method, strategy, PAR sheet, the margin figure."""
+    table, st, priced = analysis.table, analysis.strategies, analysis.priced
+    call, ties = priced.optimal_call()
+    total = analysis.total_weight
+    method = (
+        f"Every situation the player decides on, 2 hole cards and a 3-card flop ({thousands(total)} of them), "
+        f"is followed through every turn/river pair and every dealer hole pair ({thousands(table.continuations)} "
+        f"continuations each, {thousands(analysis.total_deals)} deals in all). Situations that differ only by a "
+        f"renaming of suits are one class ({thousands(len(table))} classes); each class's weight is how many "
+        "raw situations it stands for.\n\n"
+        f"The counting runs in two passes. Each of the {thousands(table.n_boards)} suit classes of 5-card "
+        "boards is evaluated once: every player hole pair's 7-card hand, sorted by rank, and by card removal "
+        "the number of dealer hole pairs below, equal to and not qualifying against it. Then, for each of "
+        f"the {thousands(table.n_flops)} canonical flops and each turn/river pair, every situation adds the "
+        "counts of its board (through the suit renaming onto the board's class). All counts are integers; "
+        "each situation's EV of calling is an exact fraction over its continuations, and calling is chosen "
+        "exactly when it beats folding (-1 ANTE).\n\n"
+        "The kernel is checked against a pure-Python brute force on reduced decks (every situation, every "
+        "continuation), against direct dealing of random situations on the full deck, and by the verification "
+        "below.")
+    rows = basic_strategy.three_strategy_table(priced, analysis.basic)
+    card_and_table = (strategy_card_markdown(analysis.basic)
+                      + "\n# The operator's three strategies, with this basic strategy\n\n"
+                      + basic_strategy.three_strategy_markdown(rows))
+    strategy = (
+        f"Optimal main-game strategy: call in {thousands(int(call.sum()))} situation classes "
+        f"({thousands(exact_sum(table.weights[call]))} situations), fold in {thousands(int((~call & ~ties).sum()))} "
+        f"({thousands(exact_sum(table.weights[~call & ~ties]))}), exactly indifferent in {int(ties.sum())} "
+        f"({thousands(exact_sum(table.weights[ties]))}); indifferent situations are counted as folds.\n\n"
+        f"With an AA Bonus of {st['joint_optimal'].aa_ratio} x ANTE, the jointly optimal strategy differs from "
+        f"the main-game optimum in {thousands(int((st['joint_optimal'].call != call).sum()))} classes: "
+        "it calls every AA Bonus win that the main game alone would fold.\n\n"
+        + strategies_table(st)
+        + "\n\n### Basic strategy\n\nA rule list a person can play (`basic_strategy.toml`, also as the strategy "
+          "file `strategy_basic.bin.gz`); `basic_strategy.md` adds the exact cost of each rule.\n\n"
+          + demote(demote(card_and_table)))
+    margins = priced.ev_call / priced.denominator + 1                  # floats for the plot only
+    figures = [Figure("figure_margin.svg", "EV of calling minus EV of folding over all situations", "margin_histogram",
+                      {"margins": margins, "weights": table.weights / total, "action": "call",
+                       "title": "Call-minus-fold margin, optimal strategy"})]
+    return ReportContent(key_figures(analysis), method, strategy, par_sheet, figures)
+
+
+def outputs(analysis: HoldemAnalysis) -> Outputs:
+    """Every file of the rule set's results folder, and its report content."""
+    par_sheet = par_markdown(analysis)
+    files = {
+        "par_sheet.md": par_sheet,
+        "par_sheet.csv": par_csv(analysis),
+        "strategy.bin.gz": strategy_file_bytes(analysis),
+        "basic_strategy.toml": Path(analysis.basic.source).read_bytes(),
+        "basic_strategy.md": basic_strategy.basic_strategy_markdown(analysis.priced, analysis.basic),
+        "strategy_basic.bin.gz": strategy_file_bytes(analysis, analysis.strategies["basic"].call.astype(np.uint8)),
+    }
+    return Outputs(summary(analysis), files, report_content(analysis, par_sheet))

@@ -1,0 +1,141 @@
+"""Casino Hold'em pricing: a paytable turns the counts into exact EVs, decisions and strategy figures.
+
+The main game is priced by the shared poker decision table (`analyzer.poker`); what is
+Casino Hold'em's own is the AA Bonus side bet, settled on the player's first five cards
+when he calls, and the strategies the operator publishes.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from analyzer.core.errors import InputError
+from analyzer.core.exact import INT64_MAX, exact_dot
+from analyzer.games.casino_holdem.count import SituationTable
+from analyzer.games.casino_holdem.rules import AA_HANDS, HoldemRules
+from analyzer.poker.decision_table import DecisionTable, StrategyFigures, play_ev_numerators
+from analyzer.poker.hands import CATEGORIES
+from cython_ext import handeval
+
+ACE = 12
+
+
+def aa_bonus_hands(keys: np.ndarray) -> np.ndarray:
+    """The AA Bonus hand of each situation's first five cards (hole + flop), as an index into AA_HANDS."""
+    values = handeval.evaluate_many(np.ascontiguousarray(keys))
+    by_category = np.array([AA_HANDS.index(name) if name in AA_HANDS else -1 for name in CATEGORIES])
+    hands = by_category[handeval.categories(values)]
+    pair_rank = handeval.pair_ranks(values)
+    hands[pair_rank == ACE] = AA_HANDS.index("pair_of_aces")
+    hands[(pair_rank >= 0) & (pair_rank != ACE)] = AA_HANDS.index("other_pair")
+    return hands
+
+
+@dataclass
+class Priced:
+    """A situation table priced under one rule set: every number a strategy needs."""
+
+    table: SituationTable
+    rules: HoldemRules
+    decisions: DecisionTable     # the main game: EV of calling per class, over one denominator
+    aa_hand: np.ndarray          # AA Bonus hand per class, index into AA_HANDS
+    aa_return: np.ndarray        # int64: AA Bonus total returned per unit when called, over aa_denominator
+    aa_denominator: int
+
+    @property
+    def ev_call(self) -> np.ndarray:
+        return self.decisions.ev_play
+
+    @property
+    def denominator(self) -> int:
+        return self.decisions.denominator
+
+    @property
+    def fold_numerator(self) -> int:
+        return self.decisions.fold_numerator
+
+    def optimal_call(self) -> tuple[np.ndarray, np.ndarray]:
+        """(call, tie): call where calling is strictly better than folding; tie where equal."""
+        return self.decisions.optimal()
+
+
+def price(table: SituationTable, rules: HoldemRules) -> Priced:
+    """EV of calling every class (numerators over continuations x the paytable's scale), and the AA Bonus."""
+    nets, scale = rules.paytable.net_matrix()
+    decisions = DecisionTable(table.weights, play_ev_numerators(table.counts, nets), scale * table.continuations,
+                              rules.call_size)
+    hands = aa_bonus_hands(table.keys)
+    returns = {name: rules.aa_return(name) for name in AA_HANDS}
+    aa_denominator = math.lcm(*(r.denominator for r in returns.values()))
+    aa_return = np.array([int(returns[name] * aa_denominator) for name in AA_HANDS], dtype=object)[hands]
+    if max(int(returns[name] * aa_denominator) for name in AA_HANDS) <= INT64_MAX:
+        aa_return = aa_return.astype(np.int64)
+    return Priced(table, rules, decisions, hands, aa_return, aa_denominator)
+
+
+@dataclass
+class HoldemStrategy(StrategyFigures):
+    """A call/fold strategy's main-game figures, and its AA Bonus RTP."""
+
+    aa_rtp: Fraction = Fraction(0)            # AA Bonus total returned / total staked (lost on a fold)
+    aa_ratio: Fraction | None = None          # AA stake per ANTE when the strategy is jointly optimal
+
+    @property
+    def call(self) -> np.ndarray:
+        return self.play
+
+    @property
+    def p_call(self) -> Fraction:
+        return self.p_play
+
+
+def figures(priced: Priced, name: str, description: str, call: np.ndarray,
+            aa_ratio: Fraction | None = None) -> HoldemStrategy:
+    """The exact figures of calling where `call` holds."""
+    main = priced.decisions.figures(name, description, call)
+    weights = priced.table.weights
+    aa_returned = exact_dot(weights[call], priced.aa_return[call])
+    return HoldemStrategy(**vars(main), aa_rtp=Fraction(aa_returned, priced.decisions.total_weight * priced.aa_denominator),
+                          aa_ratio=aa_ratio)
+
+
+def jointly_optimal_call(priced: Priced, ratio: Fraction) -> np.ndarray:
+    """Call where ANTE + CALL + (ratio x ANTE on the AA Bonus) is worth more than folding both.
+
+    Calling is worth ev_call + ratio x (aa_return - 1) per ANTE; folding loses 1 + ratio.
+    So call exactly when ev_call + ratio x aa_return > -1 (equal values fold).  Compared in
+    int64 when the bound allows, else in Python integers.
+    """
+    ratio = Fraction(ratio)
+    d, a = priced.denominator, priced.aa_denominator
+    left_scale, right_scale = a * ratio.denominator, ratio.numerator * d
+    ev = priced.ev_call
+    bound = (max(abs(int(ev.max())), abs(int(ev.min()))) * left_scale + int(priced.aa_return.max()) * right_scale
+             + d * left_scale)
+    if bound > INT64_MAX:
+        ev, aa = ev.astype(object), priced.aa_return.astype(object)
+        return np.array((ev * left_scale + aa * right_scale > -d * left_scale).tolist(), dtype=bool)
+    return ev * left_scale + priced.aa_return * right_scale > -d * left_scale
+
+
+def strategies(priced: Priced, aa_ratio: Fraction | None = None) -> dict:
+    """The strategies the operator publishes, plus always-call and the jointly optimal one."""
+    optimal, _ = priced.optimal_call()
+    aa_wins = priced.aa_return > 0
+    ratio = priced.rules.aa_ratio if aa_ratio is None else Fraction(aa_ratio)
+    if ratio < 0:
+        raise InputError(f"the AA Bonus ratio must not be negative, got {ratio}")
+    joint = jointly_optimal_call(priced, ratio)
+    return {
+        "optimal": figures(priced, "optimal", "call exactly when calling beats folding (main game only)", optimal),
+        "always_call": figures(priced, "always_call", "call every hand", np.ones(len(optimal), dtype=bool)),
+        "call_on_aa_win": figures(priced, "call_on_aa_win",
+                                  "call whenever the AA Bonus wins, otherwise the main-game optimal decision",
+                                  optimal | aa_wins),
+        "joint_optimal": figures(priced, "joint_optimal",
+                                 f"call when ANTE + CALL + AA Bonus ({ratio} x ANTE) together beat folding",
+                                 joint, aa_ratio=ratio),
+    }

@@ -1,0 +1,132 @@
+"""The one list of games: each registered once, with everything the command line, verify and the advisor need.
+
+A game is a folder `analyzer/games/<folder>/` whose `game` module provides the pipeline's
+entry points (`load_rules`, `count_fields`, `count`, `analyse`, `outputs`, `key_figures`,
+`check`); its built-in rule files sit in its `rules/` folder.  This module imports no game:
+entries name their package, and `Game.module` imports it on first use, so the advisor and
+`--help` stay light.  Adding a game touches its own folder and one entry of `GAMES`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import import_module, resources
+from pathlib import Path
+
+from analyzer.core.errors import InputError
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game-specific command-line option: its flag and argparse keywords (type "exact" = an exact number)."""
+
+    flag: str
+    keywords: dict
+
+
+@dataclass(frozen=True)
+class Game:
+    """One registered game."""
+
+    name: str                    # the command and the rule files' [game].game, e.g. "casino-holdem"
+    folder: str                  # results/<folder>/<rule set>/ and analyzer/games/<folder>/
+    title: str
+    rule_files: tuple            # built-in rule files in analyzer/games/<folder>/rules/, the operator's first
+    help: str                    # one line for `analyzer --help`
+    description: str             # `analyzer <game> --help`
+    epilog: str
+    monte_carlo_rounds: int      # default rounds of the pre-publication and `verify` Monte Carlo
+    strategy_kind: str           # "decision_table" (poker: one row per situation) or "shoe" (Baccarat)
+    advise_groups: tuple = ()    # (flag, help) per card group of `analyzer advise <game>`
+    options: tuple = ()          # Option: extra options of `analyzer <game>` passed to its analysis
+    query_options: tuple = ()    # Option: options that turn `analyzer <game>` into a question answered at once
+    rules_help: str = ""         # what --rules defaults to
+
+    @property
+    def package(self) -> str:
+        return f"analyzer.games.{self.folder}"
+
+    @property
+    def module(self):
+        """The game's `game` module (imported on first use)."""
+        return import_module(f"{self.package}.game")
+
+    @property
+    def builtin_rule_paths(self) -> list[Path]:
+        folder = resources.files("analyzer") / "games" / self.folder / "rules"
+        return [Path(str(folder / name)) for name in self.rule_files]
+
+    def load_rules(self, path=None):
+        """(RuleFile, typed rules) of the rule file at `path`, default the operator's built-in one."""
+        return self.module.load_rules(path or self.builtin_rule_paths[0])
+
+
+def _exact(help_text: str, **more) -> dict:
+    return {"type": "exact", "help": help_text, **more}
+
+
+GAMES = (
+    Game(
+        name="baccarat", folder="baccarat", title="Punto banco Baccarat", rule_files=("baccarat.toml",),
+        help="punto banco: BANKER, PLAYER, TIE exactly, for any shoe",
+        description="Punto banco, every round dealt from a full shoe.  Without --remove/--counts: the "
+                    "full analysis (exact outcome counts over every ordered 6-card sequence, house "
+                    "edge and RTP of each bet, the BANKER commission-rounding table by stake, the "
+                    "effect of removing one card of each value), written to --out.  With "
+                    "--remove or --counts: the live-shoe question 'what does each bet return now?', "
+                    "printed, nothing written.",
+        epilog="examples:\n  analyzer baccarat\n  analyzer baccarat --rules six_decks.toml\n"
+               "  analyzer baccarat --remove 5,5,9,K\n  analyzer baccarat --counts 128,32,32,32,32,31,32,32,32,30 --json",
+        monte_carlo_rounds=4_000_000, strategy_kind="shoe",
+        query_options=(
+            Option("--remove", {"metavar": "CARDS", "help": "cards already dealt from the full shoe, by rank: "
+                                                            "e.g. 5,5,9,K (suits optional)"}),
+            Option("--counts", {"metavar": "N0,...,N9",
+                                "help": "the shoe as 10 counts of card values 0 (T J Q K), 1 (A), 2, ..., 9"}),
+        )),
+    Game(
+        name="casino-holdem", folder="casino_holdem", title="Casino Hold'em with the AA Bonus",
+        rule_files=("casino_holdem.toml",),
+        help="Casino Hold'em + AA Bonus: optimal call/fold for every (hole, flop)",
+        description="Casino Hold'em with the AA Bonus.  Enumerates every (2 hole cards, flop) situation "
+                    "(1,286,792 suit classes) against every turn/river and dealer hole pair (1,070,190 "
+                    "continuations each), decides call or fold exactly, and reports house edge, probability "
+                    "of calling and RTP for the optimal, always-call, call-on-AA-win and jointly optimal "
+                    "strategies, the AA Bonus RTP under each, the PAR sheet and the strategy file.  About "
+                    "15 s on two cores.",
+        epilog="examples:\n  analyzer casino-holdem\n  analyzer casino-holdem --aa-ratio 0.5 --out /tmp/r",
+        monte_carlo_rounds=4_000_000, strategy_kind="decision_table",
+        advise_groups=(("hole", "the player's 2 hole cards, e.g. \"Ah Kd\""),
+                       ("flop", "the 3 flop cards, e.g. \"Qs 7h 2c\"")),
+        options=(Option("--aa-ratio", _exact("AA Bonus stake per ANTE for the jointly optimal strategy (default: "
+                                             "the rule file's aa_bonus.ratio, 1)", metavar="K")),)),
+    Game(
+        name="caribbean-stud", folder="caribbean_stud", title="Caribbean Stud Poker with the progressive jackpot",
+        rule_files=("caribbean_stud.toml", "caribbean_stud.standard.toml"),
+        help="Caribbean Stud + progressive: optimal raise/fold for every (hand, up card)",
+        description="Caribbean Stud Poker with the progressive jackpot.  Counts every (5-card hand, dealer up "
+                    "card) situation (5,649,150 suit classes) against every completion of the dealer's hand "
+                    "(163,185 each), decides raise or fold exactly, and reports house edge, probability of "
+                    "raising, element of risk and RTP for the optimal and simple strategies, the optimal rule "
+                    "in words with every exception and its exact cost, the progressive's RTP as a function "
+                    "of the jackpot, the PAR sheet and the strategy file.  Without --rules: every built-in "
+                    "rule set (operator and standard), counted once.  A few seconds on two cores.",
+        epilog="examples:\n  analyzer caribbean-stud\n  analyzer caribbean-stud --rules my_paytable.toml --out /tmp/r",
+        monte_carlo_rounds=3_000_000, strategy_kind="decision_table",
+        advise_groups=(("hand", "the player's 5 cards, e.g. \"Ah Kd 9s 5c 2h\""),
+                       ("up", "the dealer's up card, e.g. Qd")),
+        rules_help=" (default: every built-in rule set)"),
+)
+
+BY_NAME = {game.name: game for game in GAMES}
+BY_FOLDER = {game.folder: game for game in GAMES}
+
+
+def game(name: str) -> Game:
+    """The game of that name (as in the command line and rule files); InputError if none."""
+    if name not in BY_NAME:
+        raise InputError(f"unknown game {name!r} (one of: {', '.join(BY_NAME)})")
+    return BY_NAME[name]
+
+
+def names() -> list[str]:
+    return list(BY_NAME)

@@ -1,0 +1,1 @@
+"""What both poker games share: hands, settlement, the decision table, strategy figures and files."""

@@ -1,0 +1,39 @@
+"""Verification shared by the poker games: a strategy file's decisions and totals, from its own rows."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from analyzer.core.exact import decimal_str, exact_dot, exact_sum, fraction_str, parse_fraction_str
+from analyzer.poker.strategy_file import EITHER
+
+
+def check_decision_table(report, strategy, summary: dict, p_play_key: str, always_play: str) -> None:
+    """Every decision against its EVs, and the summary's figures recomputed from the file's rows.
+
+    `report.add(name, passed, detail)` records each check; `p_play_key` names the optimal
+    strategy's probability of playing in the summary and `always_play` the strategy that
+    plays every hand.  The always-play EV weighs every stored EV, so no single value can
+    change unseen.
+    """
+    weights = strategy.weights.astype(np.int64)
+    play, fold = strategy.ev_play, strategy.ev_fold
+    plays = play > fold
+    expected_codes = np.where(play == fold, EITHER, plays.astype(np.uint8))
+    flipped = int((strategy.decisions != expected_codes).sum())
+    report.add("decisions match EVs", flipped == 0,
+               "every decision is the better action" if not flipped else f"{flipped} decisions contradict their EVs")
+    total = exact_sum(weights)
+    ev = Fraction(exact_dot(weights, np.maximum(play, fold)), total * strategy.denominator)
+    ev_always = Fraction(exact_dot(weights, play), total * strategy.denominator)
+    p_play = Fraction(exact_sum(weights[plays]), total)
+    strategies = summary["strategies"]
+    action = strategy.actions[1]
+    report.add("totals from strategy file",
+               ev == parse_fraction_str(strategies["optimal"]["ev_per_ante"]["exact"])
+               and p_play == parse_fraction_str(strategies["optimal"][p_play_key]["exact"])
+               and total == int(summary["enumeration"]["situations"])
+               and ev_always == parse_fraction_str(strategies[always_play]["ev_per_ante"]["exact"]),
+               f"optimal EV per ANTE {fraction_str(ev)}, P({action}) {decimal_str(p_play, 8)}, always-{action} EV "
+               f"{fraction_str(ev_always)}, over {total:,} situations")

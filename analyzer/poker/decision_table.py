@@ -1,0 +1,146 @@
+"""The decision table of a poker game: every situation class, its weight, and the exact EV of playing.
+
+A game's counting gives, per situation class, how many continuations end in each final
+category x outcome; its paytable gives the net of each.  Their product is the EV of
+playing the class as an integer numerator over one denominator for the whole table
+(continuations x the paytable's scale); folding is worth -1 ANTE, i.e. -denominator.
+Every strategy (a play/fold decision per class) is then priced exactly here, the same
+way for both games.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from analyzer.core.exact import INT64_MAX, as_int64_or_object, exact_dot, exact_sum
+
+CHUNK_ROWS = 1 << 16
+
+
+def play_ev_numerators(counts_by_outcome, nets: np.ndarray, category=None) -> np.ndarray:
+    """EV numerators of playing each class: sum over outcomes of count x net (exact).
+
+    counts_by_outcome: either (m, categories, outcomes) counts (the final category varies,
+    Casino Hold'em) or (m, outcomes) counts with `category` (m,) the class's fixed
+    category (Caribbean Stud).  nets: (categories, outcomes) Python integers.  Returns
+    int64 when a bound proves every numerator fits (see `analyzer.core.exact`), else
+    Python integers.
+    """
+    largest = max(abs(int(x)) for x in np.asarray(nets).ravel())
+    counts = np.asarray(counts_by_outcome)
+    per_class = counts.shape[1] * (counts.shape[2] if counts.ndim == 3 else 1)
+    total_counts = int(counts.max(initial=0)) * per_class
+    if largest * total_counts > INT64_MAX:
+        nets_obj = np.asarray(nets, dtype=object)
+        if category is None:
+            return counts.reshape(len(counts), -1).astype(object) @ nets_obj.reshape(-1)
+        return sum(counts[:, o].astype(object) * nets_obj[category, o] for o in range(counts.shape[1]))
+    nets64 = np.asarray(nets).astype(np.int64)
+    if category is None:
+        flat, ev = counts.reshape(len(counts), -1), np.empty(len(counts), dtype=np.int64)
+        for start in range(0, len(flat), CHUNK_ROWS):       # a chunk at a time: no whole int64 copy
+            ev[start:start + CHUNK_ROWS] = flat[start:start + CHUNK_ROWS].astype(np.int64) @ nets64.reshape(-1)
+        return ev
+    ev = np.zeros(len(counts), dtype=np.int64)
+    term = np.empty(len(counts), dtype=np.int64)          # one scratch array, no temporaries
+    for o in range(counts.shape[1]):
+        column = nets64[:, o]
+        if (column == column[0]).all():                   # the same for every category: no lookup
+            if column[0]:
+                np.multiply(counts[:, o], column[0], out=term)
+                ev += term
+        else:
+            np.take(column, category, out=term)
+            term *= counts[:, o]
+            ev += term
+    return ev
+
+
+@dataclass
+class StrategyFigures:
+    """Exact figures of one play/fold strategy, per ANTE unless said otherwise."""
+
+    name: str
+    description: str
+    play: np.ndarray             # bool per class: plays (calls, raises)
+    p_play: Fraction             # probability of playing, over raw situations
+    ev: Fraction                 # EV per ANTE (the house edge is -ev)
+    play_size: Fraction          # the play bet per ANTE
+
+    @property
+    def house_edge(self) -> Fraction:
+        return -self.ev
+
+    @property
+    def average_wager(self) -> Fraction:
+        """ANTE + play bet x P(play), per ANTE."""
+        return 1 + self.play_size * self.p_play
+
+    @property
+    def element_of_risk(self) -> Fraction:
+        """House edge over the average total wager."""
+        return self.house_edge / self.average_wager
+
+    @property
+    def rtp(self) -> Fraction:
+        """Total returned (stakes included) over total wagered."""
+        return 1 + self.ev / self.average_wager
+
+    @property
+    def return_per_ante(self) -> Fraction:
+        """Total returned over ANTEs placed (1 + EV per ANTE)."""
+        return 1 + self.ev
+
+
+@dataclass
+class DecisionTable:
+    """Per situation class: its weight and the exact EV of playing, over one denominator; folding is -1.
+
+    ev_play and gain are int64 when their bounds fit, else Python integers (object
+    arrays); every sum taken here is exact either way.
+    """
+
+    weights: np.ndarray          # raw situations each class stands for
+    ev_play: np.ndarray          # EV of playing per ANTE, numerators over `denominator`
+    denominator: int
+    play_size: Fraction          # the play bet per ANTE (figures' average wager)
+    _gain: np.ndarray | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.weights)
+
+    @property
+    def fold_numerator(self) -> int:
+        return -self.denominator
+
+    @property
+    def total_weight(self) -> int:
+        return exact_sum(self.weights)
+
+    def optimal(self) -> tuple[np.ndarray, np.ndarray]:
+        """(play, tie): play where playing is strictly better than folding; tie where exactly equal."""
+        return self.ev_play > self.fold_numerator, self.ev_play == self.fold_numerator
+
+    @property
+    def gain(self) -> np.ndarray:
+        """weight x (EV of playing - EV of folding) per class: what each decision is worth (made once)."""
+        if self._gain is None:
+            bound = (max(abs(int(self.ev_play.max(initial=0))), abs(int(self.ev_play.min(initial=0))))
+                     + self.denominator) * int(self.weights.max(initial=0))
+            ev = as_int64_or_object(self.ev_play, bound)
+            gain = np.add(ev, self.denominator)
+            gain *= as_int64_or_object(self.weights, bound)
+            self._gain = gain
+        return self._gain
+
+    def figures(self, name: str, description: str, play: np.ndarray) -> StrategyFigures:
+        """The exact figures of playing where `play` holds (folding elsewhere)."""
+        total = self.total_weight
+        played_weight = exact_sum(self.weights[play])
+        ev_sum = exact_dot(self.weights[play], self.ev_play[play]) \
+            + (total - played_weight) * self.fold_numerator
+        return StrategyFigures(name=name, description=description, play=play,
+                               p_play=Fraction(played_weight, total),
+                               ev=Fraction(ev_sum, total * self.denominator), play_size=self.play_size)

@@ -1,0 +1,45 @@
+"""The strategy file of a poker game: one row per situation class (docs/strategy-format.md)."""
+from __future__ import annotations
+
+import numpy as np
+
+from analyzer.core import strategy_file
+from analyzer.core.errors import InputError
+from analyzer.poker.decision_table import DecisionTable
+
+FOLD, PLAY, EITHER = 0, 1, 2          # decision codes of the poker games
+
+
+def optimal_decisions(table: DecisionTable) -> np.ndarray:
+    """0 fold / 1 play / 2 either (exactly equal EVs) for every class, read off the EVs."""
+    play, tie = table.optimal()
+    decisions = play.astype(np.uint8)
+    decisions[tie] = EITHER
+    return decisions
+
+
+def encode_decision_table(*, game: str, rule_file, groups: list, actions: list, ev_column: str, key_text: str,
+                          keys: np.ndarray, table: DecisionTable, decisions: np.ndarray | None = None,
+                          compresslevel: int = 6) -> bytes:
+    """A poker game's strategy file: keys, weights, decision codes and EV-of-playing numerators.
+
+    decisions: 0 fold / 1 play / 2 either per row; default the optimal ones.  Raises
+    InputError when an EV numerator does not fit the file's 64-bit column.
+    """
+    if table.ev_play.dtype == object:
+        raise InputError(f"rule file {rule_file.path}: the paytable's EV numerators exceed the strategy "
+                         "file's 64-bit column (use smaller or coarser payouts)")
+    decisions = optimal_decisions(table) if decisions is None else decisions
+    header = {
+        "game": game, "rule_set": rule_file.name, "rule_sha256": rule_file.sha256,
+        "key": key_text, "groups": [{"name": name, "cards": size} for name, size in groups],
+        "actions": list(actions), "ev_column": ev_column,
+        "decision_codes": {str(FOLD): actions[0], str(PLAY): actions[1], str(EITHER): "either (equal EVs)"},
+        "denominator": table.denominator, "ev_fold": table.fold_numerator, "ev_unit": "ANTE",
+        "weight": "raw situations the class stands for", "situations": str(table.total_weight),
+    }
+    return strategy_file.encode(header, {"key": np.ascontiguousarray(keys),
+                                         "weight": table.weights.astype(np.uint8, copy=False),
+                                         "decision": decisions.astype(np.uint8, copy=False),
+                                         ev_column: table.ev_play.astype("<i8", copy=False)},
+                                compresslevel=compresslevel)

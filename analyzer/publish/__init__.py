@@ -1,0 +1,1 @@
+"""Turning analyses into published results: atomic folders, reports, figures, workbooks, verification."""

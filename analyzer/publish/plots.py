@@ -1,0 +1,81 @@
+"""Report figures as deterministic SVG text (matplotlib, no dates, fixed ids): the only module that draws.
+
+Games describe a figure as data (`analyzer.core.outputs.Figure`: a renderer's name and
+its arguments); `render` draws it.  Figures only draw exact results converted to floats
+for plotting; no plotted number is a reported figure (those stay exact in the tables).
+"""
+from __future__ import annotations
+
+import io
+from fractions import Fraction
+
+import matplotlib
+import numpy as np
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
+
+STYLE = {"svg.hashsalt": "table-game-analyzer", "svg.fonttype": "path", "font.size": 9,
+         "axes.spines.top": False, "axes.spines.right": False}
+
+
+def _svg(figure) -> str:
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
+    plt.close(figure)
+    return buffer.getvalue()
+
+
+def margin_histogram(margins, weights, action: str, title: str) -> str:
+    """Distribution of the (action minus fold) EV margin over situations, weighted by frequency."""
+    with plt.rc_context(STYLE):
+        figure, axes = plt.subplots(figsize=(7, 3.2))
+        heights, edges = np.histogram(np.asarray(margins, dtype=float), bins=120, weights=np.asarray(weights, dtype=float))
+        axes.stairs(heights, edges, fill=True, color="#4a6fa5")
+        axes.axvline(0, color="#b22222", linewidth=1)
+        axes.set_xlabel(f"EV({action}) - EV(fold), in ANTEs")
+        axes.set_ylabel("share of situations")
+        axes.set_title(title)
+        axes.text(0.01, 0.95, "fold", transform=axes.transAxes, va="top", color="#b22222")
+        axes.text(0.99, 0.95, action, transform=axes.transAxes, va="top", ha="right", color="#b22222")
+        return _svg(figure)
+
+
+def rtp_against_jackpot(points: list[tuple[Fraction, Fraction]], break_even: Fraction, title: str) -> str:
+    """RTP of a progressive side bet as a function of the jackpot, with the break-even point."""
+    with plt.rc_context(STYLE):
+        figure, axes = plt.subplots(figsize=(7, 3.2))
+        axes.plot([float(j) for j, _ in points], [float(r) * 100 for _, r in points], color="#4a6fa5")
+        axes.axhline(100, color="#888888", linewidth=0.8, linestyle="--")
+        axes.axvline(float(break_even), color="#b22222", linewidth=1)
+        axes.annotate(f"break-even jackpot {float(break_even):,.0f}", (float(break_even), 100),
+                      xytext=(8, -14), textcoords="offset points", color="#b22222")
+        axes.set_xlabel("jackpot")
+        axes.set_ylabel("RTP (%)")
+        axes.set_title(title)
+        return _svg(figure)
+
+
+def effect_of_removal(effects: dict, labels: list[str], bets: list[str], title: str) -> str:
+    """Grouped bars: change of each bet's EV when one card of each value leaves the shoe."""
+    with plt.rc_context(STYLE):
+        figure, all_axes = plt.subplots(1, len(bets), figsize=(9, 3), sharex=True)
+        for axes, bet in zip(all_axes, bets):
+            values = [float(effects[v][bet]) * 1e6 for v in range(len(labels))]
+            axes.bar(range(len(labels)), values, color=["#4a6fa5" if x >= 0 else "#b22222" for x in values])
+            axes.set_xticks(range(len(labels)), [label.split(" ")[0] for label in labels])
+            axes.axhline(0, color="#444444", linewidth=0.6)
+            axes.set_title(bet.upper())
+            axes.set_xlabel("card value removed")
+        all_axes[0].set_ylabel("EV change (millionths)")
+        figure.suptitle(title)
+        return _svg(figure)
+
+
+RENDERERS = {"margin_histogram": margin_histogram, "rtp_against_jackpot": rtp_against_jackpot,
+             "effect_of_removal": effect_of_removal}
+
+
+def render(figure) -> str:
+    """The SVG text of a described figure."""
+    return RENDERERS[figure.kind](**figure.data)

@@ -1,0 +1,189 @@
+"""The per-game report: a standalone account of every figure, in Markdown and self-contained HTML.
+
+A game supplies what only it knows (key figures, method, strategy, PAR sheet, figures as
+data) as a `ReportContent`; this module adds what every report has (the rules as analysed,
+every figure of summary.json, the verification, the provenance) and renders both twins
+from the analysis in memory.  The HTML is converted from the Markdown (only the subset
+written here), with the SVG figures inlined, so the two say the same thing.
+"""
+from __future__ import annotations
+
+import html
+import re
+from fractions import Fraction
+
+from analyzer.core.exact import decimal_str, fraction_str
+from analyzer.core.outputs import ReportContent
+from analyzer.core.tables import demote, markdown_table
+from analyzer.publish import plots
+from analyzer.publish.folder import ResultFolder
+
+
+def _value_text(value) -> str:
+    if isinstance(value, Fraction):
+        return fraction_str(value) if value.denominator != 1 else str(value.numerator)
+    if isinstance(value, list):
+        return ", ".join(_value_text(v) for v in value) or "(none)"
+    if value is None:
+        return "lose"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def rules_markdown(data: dict) -> str:
+    """Every table of the rule file as key/value rows (nested tables flattened)."""
+    out = []
+    for section, values in data.items():
+        if section == "game" or not isinstance(values, dict):
+            continue
+        rows = []
+
+        def walk(prefix, node):
+            for key, value in node.items():
+                if isinstance(value, dict):
+                    walk(f"{prefix}{key}.", value)
+                else:
+                    rows.append([f"{prefix}{key}", _value_text(value)])
+        walk("", values)
+        out.append(f"**[{section}]**\n\n" + markdown_table(["key", "value"], rows, "ll"))
+    return "\n".join(out)
+
+
+def summary_figures(summary: dict) -> list[list[str]]:
+    """Every {"exact", "decimal"} figure of a summary, with its path."""
+    rows = []
+
+    def walk(path, node):
+        if isinstance(node, dict):
+            if set(node) >= {"exact", "decimal"}:
+                rows.append([path, node["exact"], node["decimal"]])
+                return
+            for key, value in sorted(node.items()):          # summary.json's (sorted) order
+                walk(f"{path}.{key}" if path else key, value)
+    walk("", summary)
+    return rows
+
+
+def build(content: ReportContent, folder: ResultFolder, summary: dict, verification) -> dict:
+    """report.md, report.html and the figure files of a results folder, from the analysis in memory.
+
+    `folder` holds every other file already (its manifest lists them); `verification` is
+    the checks' FolderReport on the staged folder.
+    """
+    manifest = folder.manifest()
+    rule_file = folder.rules
+    git = manifest["git"]
+    commit = git["commit"] or "unknown"
+    where = f"results/{folder.target.parent.name}/{manifest['rule_set']}"
+    svgs = {figure.file: plots.render(figure) for figure in content.figures}
+    parts = [
+        f"# Exact analysis report: {rule_file.title}\n",
+        f"> Exact combinatorial analysis, rule set `{manifest['rule_set']}`. Every figure is an exact "
+        f"fraction (its decimal derived from it). Package {manifest['package']['name']} "
+        f"{manifest['package']['version']}, git commit `{commit}`"
+        f"{' (with uncommitted changes)' if git['dirty'] else ''}; rule file sha256 `{rule_file.sha256}`.\n",
+        "## Key figures\n",
+        markdown_table(["figure", "exact", "decimal", "note"],
+                       [[k.label, fraction_str(k.value), decimal_str(k.value), k.note] for k in content.key_figures],
+                       "llll"),
+        "## The rules analysed\n",
+        f"From `rules.toml` (a byte-for-byte copy of `{manifest['rule_file']['source']}`).\n",
+        rules_markdown(rule_file.data),
+        "## Method\n", content.method,
+        "## Strategy\n", content.strategy,
+    ]
+    if content.figures:
+        parts.append("## Figures\n")
+        for figure in content.figures:
+            parts.append(f"![{figure.caption}]({figure.file})\n\n*Figure: {figure.caption}*\n")
+    parts += ["## PAR sheet\n", demote(content.par_sheet),
+              "## Every figure of summary.json\n",
+              markdown_table(["figure", "exact", "decimal"], summary_figures(summary), "lll"),
+              "## Verification\n",
+              "Checked on the complete results folder before it was published (`analyzer verify` "
+              "repeats these checks on the published folder):\n",
+              "\n".join(f"- **{'PASS' if c.passed else 'FAIL'}** {c.name}: {c.detail}" for c in verification.checks)
+              + "\n",
+              "## Provenance\n",
+              f"Regenerate with `analyzer {manifest['game']} --rules {where}/rules.toml` from git commit "
+              f"`{commit}`; the result is byte-identical. Files of this folder (sha256):\n",
+              markdown_table(["file", "sha256"], [[name, f"`{digest}`"] for name, digest in manifest["files"].items()],
+                             "ll"),
+              "\nThe report itself and the manifest are listed in `manifest.json`.\n"]
+    markdown = "\n".join(parts)
+    files = dict(svgs)
+    files["report.md"] = markdown
+    files["report.html"] = to_html(markdown, svgs, f"Exact analysis report: {rule_file.title}")
+    return files
+
+
+# --- Markdown (the subset written above) to HTML -----------------------------------------
+
+CSS = """body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:60rem;margin:2rem auto;
+padding:0 1rem;color:#222;line-height:1.45}table{border-collapse:collapse;margin:.6rem 0;font-size:.85rem}
+th,td{border:1px solid #ccc;padding:.2rem .45rem;vertical-align:top}th{background:#f0f0f0}
+td.r{text-align:right;font-variant-numeric:tabular-nums}code{font-size:.85em;background:#f5f5f5;padding:0 .2em}
+blockquote{border-left:4px solid #4a6fa5;margin:1rem 0;padding:.3rem 1rem;background:#f7f9fc}
+figure{margin:1rem 0}figcaption{font-style:italic;font-size:.85rem}h1{font-size:1.6rem}h2{border-bottom:1px solid #ddd}"""
+
+
+def _inline(text: str) -> str:
+    text = html.escape(text, quote=False)
+    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+    text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
+    return re.sub(r"(?<![*\w])\*([^*]+)\*(?![*\w])", r"<em>\1</em>", text)
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def to_html(markdown: str, svgs: dict, title: str) -> str:
+    lines = markdown.splitlines()
+    out = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
+           f"<style>{CSS}</style></head><body>"]
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip():
+            i += 1
+        elif line.startswith("#"):
+            level = len(line) - len(line.lstrip("#"))
+            out.append(f"<h{level}>{_inline(line[level:].strip())}</h{level}>")
+            i += 1
+        elif line.startswith("> "):
+            out.append(f"<blockquote>{_inline(line[2:])}</blockquote>")
+            i += 1
+        elif line.startswith("|"):
+            header = _cells(line)
+            aligns = ["r" if cell.endswith(":") else "" for cell in _cells(lines[i + 1])]
+            rows = []
+            i += 2
+            while i < len(lines) and lines[i].startswith("|"):
+                rows.append(_cells(lines[i]))
+                i += 1
+            body = "".join("<tr>" + "".join(f"<td class=\"{a}\">{_inline(c)}</td>" for c, a in zip(row, aligns))
+                           + "</tr>" for row in rows)
+            out.append("<table><tr>" + "".join(f"<th>{_inline(h)}</th>" for h in header) + f"</tr>{body}</table>")
+        elif line.startswith("- ") or re.match(r"\d+\. ", line):
+            numbered = not line.startswith("- ")
+            items = []
+            while i < len(lines) and (re.match(r"\d+\. ", lines[i]) if numbered else lines[i].startswith("- ")):
+                items.append(f"<li>{_inline(lines[i].split(' ', 1)[1])}</li>")
+                i += 1
+            out.append(("<ol>" if numbered else "<ul>") + "".join(items) + ("</ol>" if numbered else "</ul>"))
+        elif line.startswith("!["):
+            caption, name = re.match(r"!\[(.*)\]\((.*)\)", line).groups()
+            svg = re.sub(r"^<\?xml[^>]*>\s*(<!DOCTYPE[^>]*>\s*)?", "", svgs[name])
+            out.append(f"<figure>{svg}</figure>")
+            i += 1
+        else:
+            paragraph = []
+            while i < len(lines) and lines[i].strip() and not lines[i].startswith(("#", "|", "- ", "![", "> ")) \
+                    and not re.match(r"\d+\. ", lines[i]):
+                paragraph.append(lines[i])
+                i += 1
+            out.append(f"<p>{_inline(' '.join(paragraph))}</p>")
+    out.append("</body></html>\n")
+    return "\n".join(out)

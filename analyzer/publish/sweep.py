@@ -1,0 +1,58 @@
+"""`analyzer sweep`: analyse a list of rule files (e.g. a paytable grid) and write one comparison table.
+
+Each rule file goes through the pipeline (rule sets of one game that share a count are
+counted once) and is published to its own results folder; the comparison table puts every
+rule set's key figures, read from the analyses in memory, side by side as exact fractions
+with their decimals.
+"""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from analyzer.core.errors import InputError
+from analyzer.core.exact import decimal_str, fraction_str
+from analyzer.core.rules import RuleError
+from analyzer.core.tables import csv_text, markdown_table
+from analyzer.games import registry
+from analyzer.publish import pipeline
+from analyzer.publish.folder import write_atomically
+
+HEADERS = ["game", "rule set", "rule file", "figure", "exact", "decimal", "note"]
+
+
+def game_of(path: Path) -> registry.Game:
+    """The game a rule file is for (its [game].game), refused with a clear error when unknown."""
+    try:
+        name = tomllib.loads(path.read_text(encoding="utf-8-sig"))["game"]["game"]
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError):
+        raise RuleError(str(path), "game.game", "cannot tell which game this rule file is for") from None
+    if name not in registry.BY_NAME:
+        raise RuleError(str(path), "game.game", f"unknown game {name!r} (one of {', '.join(registry.names())})")
+    return registry.game(name)
+
+
+def run(paths, name: str, run: pipeline.Run) -> Path:
+    """Analyse every rule file; write <out>/sweeps/<name>/comparison.{md,csv}; return that folder."""
+    paths = [Path(p) for p in paths]
+    if not paths:
+        raise InputError("sweep needs at least one rule file")
+    by_game: dict = {}
+    for path in paths:                                        # refuse bad files before any work
+        by_game.setdefault(game_of(path), []).append(path)
+    for game, game_paths in by_game.items():
+        for path in game_paths:
+            game.load_rules(path)
+    rows = []
+    for game, game_paths in by_game.items():
+        for rule_file, analysis in pipeline.analyse(game, game_paths, run):
+            pipeline.publish(game, rule_file, analysis, run)
+            for k in game.module.key_figures(analysis):
+                rows.append([game.name, rule_file.name, rule_file.path.name, k.label, fraction_str(k.value),
+                             decimal_str(k.value), k.note])
+    folder = Path(run.out_root) / "sweeps" / name
+    folder.mkdir(parents=True, exist_ok=True)
+    write_atomically(folder / "comparison.csv", csv_text(HEADERS, rows).encode())
+    write_atomically(folder / "comparison.md", (f"# Sweep {name}: {len(paths)} rule files\n\n"
+                                                + markdown_table(HEADERS, rows, "lllllrl")).encode())
+    return folder

@@ -1,0 +1,128 @@
+"""`analyzer verify`: re-check a results folder by independent means, pass or fail.
+
+For each results folder (results/<game>/<rule set>/):
+1. provenance: every file's sha256 against the manifest, the rule file against the hash
+   the manifest names, no file missing or unlisted;
+2. the game's own checks (from the registry): for the poker games the summary's figures
+   recomputed from the strategy file's per-situation numbers (every decision must also be
+   the better action by the stored EVs) and a seeded random sample of raw situations,
+   each re-counted by dealing every continuation explicitly and evaluating each hand
+   directly (no card-removal arithmetic, no suit symmetry); for Baccarat the full shoe
+   re-walked in plain Python integers;
+3. Monte Carlo: complete rounds dealt from shuffled decks, played with the stored strategy
+   through the advisor and settled from the rule file, must put the exact EV inside the
+   99.9% interval of the sample mean, for every bet.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from analyzer import advisor
+from analyzer.core.errors import InputError
+from analyzer.core.exact import decimal_str
+from analyzer.games import registry
+from analyzer.publish.folder import MANIFEST_NAME
+from analyzer.publish.options import CheckOptions
+
+
+@dataclass
+class Check:
+    name: str
+    passed: bool
+    detail: str
+
+    def line(self) -> str:
+        return f"{'PASS' if self.passed else 'FAIL'}  {self.name}: {self.detail}"
+
+
+@dataclass
+class FolderReport:
+    """The checks run on one results folder."""
+
+    folder: Path
+    game: str
+    checks: list = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return all(check.passed for check in self.checks)
+
+    def add(self, name: str, passed: bool, detail: str) -> Check:
+        check = Check(name, bool(passed), detail)
+        self.checks.append(check)
+        return check
+
+
+def find_folders(paths) -> list[Path]:
+    """Results folders (holding a manifest) at or below each path."""
+    folders = []
+    for path in map(Path, paths):
+        if (path / MANIFEST_NAME).is_file():
+            folders.append(path)
+        elif path.is_dir():
+            folders += sorted(p.parent for p in path.glob(f"*/*/{MANIFEST_NAME}") if not p.parent.name.startswith("."))
+            folders += sorted(p.parent for p in path.glob(f"*/{MANIFEST_NAME}") if not p.parent.name.startswith("."))
+        else:
+            raise InputError(f"{path}: no such results folder")
+    if not folders:
+        raise InputError(f"no results folders (with {MANIFEST_NAME}) under {', '.join(map(str, paths))}")
+    return folders
+
+
+def check_provenance(report: FolderReport, manifest: dict) -> None:
+    folder = report.folder
+    listed = manifest.get("files", {})
+    present = {p.name for p in folder.iterdir() if p.is_file()} - {MANIFEST_NAME}
+    report.add("files listed", set(listed) == present,
+               f"{len(listed)} in the manifest" + ("" if set(listed) == present else
+                                                   f"; missing {sorted(set(listed) - present)}, unlisted {sorted(present - set(listed))}"))
+    bad = [name for name, digest in listed.items()
+           if name in present and hashlib.sha256((folder / name).read_bytes()).hexdigest() != digest]
+    report.add("sha256 of every file", not bad, "all match" if not bad else f"differ: {', '.join(bad)}")
+    rule_name = manifest["rule_file"]["name"]
+    rule_ok = (folder / rule_name).is_file() and \
+        hashlib.sha256((folder / rule_name).read_bytes()).hexdigest() == manifest["rule_file"]["sha256"]
+    report.add("rule file", rule_ok, f"{rule_name} sha256 {manifest['rule_file']['sha256'][:16]}...")
+
+
+def monte_carlo_checks(report: FolderReport, tallies: dict, seed: int) -> None:
+    """One check per bet: the exact value inside the 99.9% interval of the Monte Carlo mean."""
+    for bet, (tally, exact) in tallies.items():
+        result = tally.compare(exact)
+        report.add(f"monte carlo {bet}", result["passed"],
+                   f"seed {seed}, {result['rounds']:,} rounds: mean {decimal_str(result['mean'], 6)}, exact "
+                   f"{decimal_str(result['exact'], 6)}, z = {result['z']:.3f}, 99.9% interval "
+                   f"[{result['low']:.6f}, {result['high']:.6f}]")
+
+
+def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress=None) -> FolderReport:
+    """Every check on one results folder (published, or staged before publishing)."""
+    manifest = json.loads((folder / MANIFEST_NAME).read_text())
+    game = registry.game(manifest["game"])
+    report = FolderReport(folder, game.name)
+    check_provenance(report, manifest)
+    if not report.passed:
+        return report                     # nothing else is worth checking on a damaged folder
+    _, rules = game.load_rules(folder / manifest["rule_file"]["name"])
+    summary = json.loads((folder / "summary.json").read_text())
+    strategy = advisor.load_strategy(folder / advisor.STRATEGY_NAME)
+    rounds = game.monte_carlo_rounds if options.rounds is None else options.rounds
+    tallies = game.module.check(report, rules, summary, strategy, options.samples, rounds, options.seed, progress)
+    monte_carlo_checks(report, tallies, options.seed)
+    return report
+
+
+def run(paths, options: CheckOptions = CheckOptions(), progress=None, out=print) -> bool:
+    """Verify every results folder under paths, printing what was checked; True when all pass."""
+    all_passed = True
+    for folder in find_folders(paths):
+        out(f"== {folder}")
+        report = verify_folder(folder, options, progress)
+        for check in report.checks:
+            out("  " + check.line())
+        all_passed &= report.passed
+    out("verify: " + ("all checks passed" if all_passed else "FAILED"))
+    return all_passed

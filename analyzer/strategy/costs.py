@@ -1,0 +1,86 @@
+"""The exact cost of each rule of a basic strategy against optimal play, for any game.
+
+A basic strategy (`analyzer.strategy.language.Strategy`) decides every situation class;
+given the exact per-class gain of playing over folding, `rule_costs` says for each rule
+(and the default) which situations it decides, where it disagrees with the optimal
+decision, the EV it gives up there (these add up exactly to the whole gap) and the change
+in EV and RTP when the rule is struck from the list.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from analyzer.core.exact import exact_sum, percent_str
+from analyzer.core.tables import markdown_table
+from analyzer.strategy.language import Strategy
+
+
+@dataclass(frozen=True)
+class RuleCost:
+    """What one rule (or the default) of a basic strategy decides, and what it costs against optimal."""
+
+    number: int | None            # 1-based rule number; None for the default
+    words: str
+    action: str
+    situations: int               # raw situations this rule decides (the first rule that holds)
+    share: Fraction               # of all situations
+    disagreements: int            # raw situations where its action is strictly worse than the other
+    ev_lost: Fraction             # EV per ANTE given up against optimal on its situations (>= 0)
+    ev_if_struck: Fraction | None       # EV per ANTE of the list without this rule, minus the list's
+    rtp_if_struck: Fraction | None      # main RTP (returned / wagered) without it, minus the list's
+
+
+def rule_costs(strategy: Strategy, values: dict, gain: np.ndarray, weights: np.ndarray, scale: int,
+               figures_of) -> list[RuleCost]:
+    """Per rule and for the default: exact situations decided, disagreements, EV lost, value of the rule.
+
+    Any game: `values` are the strategy's features per class, `gain` per class is weight x
+    (EV of the playing action (actions[1]: call, raise) - EV of folding) as exact integers,
+    `scale` turns a sum of gains into EV per ANTE, and `figures_of(play)` returns the
+    exact (EV per ANTE, RTP) of a decision array.  The EV lost sums, over the situations a
+    rule decides, by how much the better action beats the rule's (0 where they agree or
+    tie); the losses of every rule and the default add up to the optimal EV minus the
+    strategy's EV exactly.
+    """
+    which = strategy.first_rule(values)
+    play = strategy.decide(values) == 1
+    lost = np.where(play, np.maximum(-gain, 0), np.maximum(gain, 0))
+    w = weights.astype(np.int64)
+    total = exact_sum(w)
+    base_ev, base_rtp = figures_of(play)
+    out = []
+    entries = [(i, r.words(strategy.features), r.action) for i, r in enumerate(strategy.rules)]
+    entries.append((len(strategy.rules), strategy.default_words(), strategy.default))
+    for index, words, action in entries:
+        mine = which == index
+        ev_if = rtp_if = None
+        if index < len(strategy.rules):
+            struck = Strategy(strategy.game, strategy.name, strategy.title,
+                              strategy.rules[:index] + strategy.rules[index + 1:], strategy.default, strategy.features)
+            ev, rtp = figures_of(struck.decide(values) == 1)
+            ev_if, rtp_if = ev - base_ev, rtp - base_rtp
+        decided = exact_sum(w[mine])
+        out.append(RuleCost(
+            number=index + 1 if index < len(strategy.rules) else None, words=words, action=action,
+            situations=decided, share=Fraction(decided, total),
+            disagreements=exact_sum(w[mine & (lost > 0)]),
+            ev_lost=Fraction(exact_sum(lost[mine]), scale), ev_if_struck=ev_if, rtp_if_struck=rtp_if))
+    return out
+
+
+def rule_costs_markdown(costs: list[RuleCost]) -> str:
+    rows = []
+    for c in costs:
+        rows.append([str(c.number) if c.number else "default", c.words, percent_str(c.share, 3),
+                     percent_str(Fraction(c.disagreements, c.situations) if c.situations else Fraction(0), 2),
+                     percent_str(c.ev_lost, 4),
+                     "" if c.ev_if_struck is None else percent_str(c.ev_if_struck, 4),
+                     "" if c.rtp_if_struck is None else percent_str(c.rtp_if_struck, 4)])
+    rows.append(["**total**", "", "100.000%", "", f"**{percent_str(sum((c.ev_lost for c in costs), Fraction(0)), 4)}**",
+                 "", ""])
+    return markdown_table(["rule", "words", "situations decided", "of which against optimal",
+                           "EV lost vs optimal (per ANTE)", "EV change if struck", "RTP change if struck"],
+                          rows, "llrrrrr")

@@ -1,0 +1,543 @@
+"""Basic strategies as data: ordered "if <conditions> then <action>" rules over named features.
+
+A basic strategy is a short list of plain rules and a default action.  Each rule is a
+conjunction of conditions on *features* (what the player can see: his hand's category,
+the rank of his pair, whether he holds four to a flush, ...) and an action; the first
+rule whose conditions all hold decides, and a situation no rule covers takes the default.
+
+This module knows no game.  A game supplies a `FeatureSet`: its actions, its features
+(each with a kind, and the word templates a player reads) and a function that computes
+every feature for every situation class as an integer numpy array.  From the same
+`Strategy` object come
+
+* the decision of every situation class (`Strategy.decide`), evaluated exactly on the
+  arrays, so the figures computed are those of the rules printed;
+* the rules in words (`Strategy.lines`), built from the features' word templates only,
+  and read back by `parse_rule` (the words and the data are checked to agree);
+* the TOML text of the rule list (`Strategy.to_toml`), which `load_strategy` reads back
+  and validates, naming the file and the key of anything wrong.
+
+A TOML rule list looks like::
+
+    [strategy]
+    game = "casino-holdem"
+    name = "basic"
+    title = "Casino Hold'em basic strategy"
+    default = "fold"
+
+    [[rule]]
+    then = "call"
+    if = { hand = { min = "one_pair" } }
+
+    [[rule]]
+    then = "call"
+    if = { flush_draw = true }
+
+A condition is `feature = value` (equal), or a table with one of `min`, `max`, `min` and
+`max` together (an inclusive range), `not`, `in` or `not_in` (lists).  Values are written
+as the feature's kind spells them (a rank as a letter "2".."9", "T", "J", "Q", "K", "A";
+a named value by its name; a count as an integer; a flag as true or false).  A condition on
+a feature that does not apply to a situation (the rank of "your pair" when the hand is
+not exactly one pair) never holds.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from decimal import Decimal
+from importlib import resources
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from analyzer.core.errors import InputError
+from analyzer.core.rules import read_toml
+
+OPS = ("eq", "ne", "min", "max", "between", "in", "not_in")
+TOML_OPS = {"min", "max", "not", "in", "not_in"}     # the keys of a condition table
+
+
+class StrategyError(InputError):
+    """A basic-strategy file or rule that cannot be used; str() names the file, the key and the problem."""
+
+    def __init__(self, file: str, key: str, problem: str):
+        self.file, self.key, self.problem = file, key, problem
+        where = f" key '{key}'" if key else ""
+        super().__init__(f"basic strategy {file}:{where}: {problem}")
+
+
+# --- feature kinds: how values are written in TOML and in words ----------------------------
+
+class Kind:
+    """How one feature's integer values are spelled: in TOML (`parse`, `toml`) and in words (`word`)."""
+
+    ops: tuple = ()
+
+    def parse(self, value, file: str, key: str) -> int:
+        raise NotImplementedError
+
+    def toml(self, value: int) -> str:
+        raise NotImplementedError
+
+    def word(self, value: int) -> str:
+        raise NotImplementedError
+
+    def values(self) -> range:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Flag(Kind):
+    """A yes/no feature: 1 or 0, written true / false; conditions are `feature = true|false`."""
+
+    ops: tuple = ("eq",)
+
+    def parse(self, value, file, key):
+        if not isinstance(value, bool):
+            raise StrategyError(file, key, f"must be true or false, not {value!r}")
+        return int(value)
+
+    def toml(self, value):
+        return "true" if value else "false"
+
+    def word(self, value):
+        return "true" if value else "false"
+
+    def values(self):
+        return range(2)
+
+
+@dataclass(frozen=True)
+class Count(Kind):
+    """An integer from `low` to `high`, written as itself."""
+
+    low: int
+    high: int
+    names: tuple = ()         # how the card says each value from low up ("" for the number itself)
+    ops: tuple = ("eq", "ne", "min", "max", "between")
+
+    def parse(self, value, file, key):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise StrategyError(file, key, f"must be an integer from {self.low} to {self.high}, not {value!r}")
+        if not self.low <= value <= self.high:
+            raise StrategyError(file, key, f"must be from {self.low} to {self.high}, got {value}")
+        return value
+
+    def toml(self, value):
+        return str(value)
+
+    def word(self, value):
+        return self.names[value - self.low] if self.names else str(value)
+
+    def values(self):
+        return range(self.low, self.high + 1)
+
+
+@dataclass(frozen=True)
+class Named(Kind):
+    """Ordered named values 0, 1, 2, ...: written by name in TOML, by their word in the card."""
+
+    names: tuple              # TOML spelling, in order (value = index)
+    words: tuple              # how the card says each value
+    ops: tuple = OPS
+
+    def parse(self, value, file, key):
+        if not isinstance(value, str) or value not in self.names:
+            raise StrategyError(file, key, f"must be one of {', '.join(map(repr, self.names))}, not {value!r}")
+        return self.names.index(value)
+
+    def toml(self, value):
+        return f'"{self.names[value]}"'
+
+    def word(self, value):
+        return self.words[value]
+
+    def values(self):
+        return range(len(self.names))
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A named feature: its kind, what it means, and the card's word template for each operator.
+
+    Templates hold `{value}`, `{low}` and `{high}` (a range) or `{values}` (a list, "a, b or
+    c"); a Flag's templates are keyed "true" and "false".  `missing` is the value the arrays
+    hold where the feature does not apply (no condition holds there), or None.
+    """
+
+    name: str
+    kind: Kind
+    meaning: str
+    templates: dict
+    missing: int | None = None
+    term: str = ""              # the word the card's glossary explains (none: the feature needs no gloss)
+
+    def template(self, op: str, value) -> str:
+        if isinstance(self.kind, Flag):
+            return self.templates["true" if value else "false"]
+        return self.templates[op]
+
+
+@dataclass(frozen=True)
+class FeatureSet:
+    """A game's vocabulary: its actions, its features, and how to compute them from situation keys."""
+
+    game: str
+    actions: tuple                                   # action names; decisions are indices into this
+    features: dict                                   # name -> Feature
+    compute: Callable[[np.ndarray], dict]            # keys -> {name: int array}
+    action_words: dict = field(default_factory=dict)  # action -> capitalised verb for the card
+
+    def verb(self, action: str) -> str:
+        return self.action_words.get(action, action.capitalize())
+
+
+# --- conditions, rules, strategies -----------------------------------------------------------
+
+@dataclass(frozen=True)
+class Condition:
+    """One test on one feature: op is one of OPS; value an int, (low, high) or a tuple of ints."""
+
+    feature: str
+    op: str
+    value: object
+
+    def holds(self, values: dict, features: FeatureSet) -> np.ndarray:
+        v = values[self.feature]
+        op, x = self.op, self.value
+        if op == "eq":
+            result = v == x
+        elif op == "ne":
+            result = v != x
+        elif op == "min":
+            result = v >= x
+        elif op == "max":
+            result = v <= x
+        elif op == "between":
+            result = (v >= x[0]) & (v <= x[1])
+        elif op == "in":
+            result = np.isin(v, x)
+        elif op == "not_in":
+            result = ~np.isin(v, x)
+        else:
+            raise ValueError(f"unknown operator {op!r}")
+        missing = features.features[self.feature].missing
+        if missing is not None:
+            result = result & (v != missing)
+        return result
+
+    def words(self, features: FeatureSet) -> str:
+        feature = features.features[self.feature]
+        kind, template = feature.kind, feature.template(self.op, self.value)
+        if self.op == "between":
+            return template.format(low=kind.word(self.value[0]), high=kind.word(self.value[1]))
+        if self.op in ("in", "not_in"):
+            return template.format(values=join_words([kind.word(x) for x in self.value], "or"))
+        return template.format(value=kind.word(self.value))
+
+    def toml(self, features: FeatureSet) -> str:
+        kind = features.features[self.feature].kind
+        if self.op == "eq":
+            return kind.toml(self.value)
+        if self.op == "between":
+            return f"{{ min = {kind.toml(self.value[0])}, max = {kind.toml(self.value[1])} }}"
+        if self.op in ("in", "not_in"):
+            return f"{{ {self.op} = [{', '.join(kind.toml(x) for x in self.value)}] }}"
+        return f"{{ {'not' if self.op == 'ne' else self.op} = {kind.toml(self.value)} }}"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """If every condition holds, take `action`."""
+
+    conditions: tuple
+    action: str
+
+    def holds(self, values: dict, features: FeatureSet) -> np.ndarray:
+        result = None
+        for condition in self.conditions:
+            held = condition.holds(values, features)
+            result = held if result is None else result & held
+        return result
+
+    def words(self, features: FeatureSet) -> str:
+        """'Call if you hold a pair or better and ...' (one sentence)."""
+        return (f"{features.verb(self.action)} if "
+                f"{join_words([c.words(features) for c in self.conditions], 'and')}.")
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """An ordered rule list and a default action: the first rule that holds decides."""
+
+    game: str
+    name: str
+    title: str
+    rules: tuple
+    default: str
+    features: FeatureSet
+    source: str = ""                      # where it was read from (for messages), or ""
+    notes: tuple = ()                     # one optional note per rule ("" where none)
+
+    def first_rule(self, values: dict) -> np.ndarray:
+        """Index of the rule that decides each situation (len(rules) where the default decides)."""
+        n = len(next(iter(values.values())))
+        which = np.full(n, len(self.rules), dtype=np.int16)
+        undecided = np.ones(n, dtype=bool)
+        for index, rule in enumerate(self.rules):
+            hit = undecided & rule.holds(values, self.features)
+            which[hit] = index
+            undecided &= ~hit
+        return which
+
+    def decide(self, values: dict) -> np.ndarray:
+        """The action index (into the feature set's actions) of every situation."""
+        codes = np.array([self.features.actions.index(r.action) for r in self.rules]
+                         + [self.features.actions.index(self.default)], dtype=np.int8)
+        return codes[self.first_rule(values)]
+
+    def default_words(self) -> str:
+        return f"Otherwise {self.default}."
+
+    def lines(self) -> list[str]:
+        """The card: one sentence per rule, then the default."""
+        return [rule.words(self.features) for rule in self.rules] + [self.default_words()]
+
+    def to_toml(self, header_comment: str = "") -> str:
+        """The rule list as TOML text that `load_strategy` reads back to an equal Strategy."""
+        out = [f"# {line}" if line else "#" for line in header_comment.splitlines()]
+        out += ["[strategy]", f"game = {_quote(self.game)}", f"name = {_quote(self.name)}",
+                f"title = {_quote(self.title)}", f"default = {_quote(self.default)}"]
+        for index, rule in enumerate(self.rules):
+            out += ["", f"# {index + 1}. {rule.words(self.features)}", "[[rule]]",
+                    f"then = {_quote(rule.action)}"]
+            note = self.notes[index] if index < len(self.notes) else ""
+            if note:
+                out.append(f"note = {_quote(note)}")
+            conditions = ", ".join(f"{c.feature} = {c.toml(self.features)}" for c in rule.conditions)
+            out.append(f"if = {{ {conditions} }}")
+        return "\n".join(out) + "\n"
+
+
+def strategy_card_markdown(strategy: Strategy) -> str:
+    """The rules on one page: numbered sentences, the default, and a glossary of the terms they use."""
+    out = [f"# {strategy.title}", "",
+           "Go down the list: the first rule that fits your cards decides.", ""]
+    out += [f"{i}. {line}" for i, line in enumerate(strategy.lines(), 1)]
+    used = []
+    for rule in strategy.rules:
+        for condition in rule.conditions:
+            feature = strategy.features.features[condition.feature]
+            if feature.term and feature not in used:
+                used.append(feature)
+    if used:
+        out += ["", "Terms:", ""] + [f"- *{f.term}*: {f.meaning}." for f in used]
+    return "\n".join(out) + "\n"
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def join_words(parts: list[str], conjunction: str) -> str:
+    """'a', 'a and b', 'a, b and c'.
+
+    >>> join_words(["x", "y", "z"], "or")
+    'x, y or z'
+    """
+    if len(parts) == 1:
+        return parts[0]
+    return ", ".join(parts[:-1]) + f" {conjunction} " + parts[-1]
+
+
+# --- reading and checking ------------------------------------------------------------------------
+
+def condition_from_toml(name: str, spec, features: FeatureSet, file: str, key: str) -> Condition:
+    """One `feature = spec` entry of a rule's `if` table, checked."""
+    feature = features.features.get(name)
+    if feature is None:
+        raise StrategyError(file, key, f"unknown feature {name!r} (the {features.game} features are: "
+                                       f"{', '.join(features.features)})")
+    kind = feature.kind
+    if not isinstance(spec, dict):
+        return Condition(name, "eq", kind.parse(spec, file, key))
+    unknown = set(spec) - TOML_OPS
+    if unknown:
+        raise StrategyError(file, f"{key}.{sorted(unknown)[0]}",
+                            f"unknown operator (use one of: {', '.join(sorted(TOML_OPS))}, or write the value itself)")
+    ops = set(spec)
+    if ops == {"min", "max"}:
+        low, high = kind.parse(spec["min"], file, f"{key}.min"), kind.parse(spec["max"], file, f"{key}.max")
+        if low > high:
+            raise StrategyError(file, key, f"min {spec['min']!r} is above max {spec['max']!r}")
+        op, value = "between", (low, high)
+    elif len(ops) != 1:
+        raise StrategyError(file, key, "a condition takes one operator (or min and max together), "
+                                       f"got {', '.join(sorted(ops)) or 'none'}")
+    else:
+        (word,) = ops
+        op = "ne" if word == "not" else word
+        if op in ("in", "not_in"):
+            items = spec[word]
+            if not isinstance(items, list) or not items:
+                raise StrategyError(file, f"{key}.{word}", f"must be a non-empty list, not {items!r}")
+            parsed = [kind.parse(x, file, f"{key}.{word}[{i}]") for i, x in enumerate(items)]
+            if len(set(parsed)) != len(parsed):
+                raise StrategyError(file, f"{key}.{word}", f"lists a value twice: {items!r}")
+            value = tuple(sorted(parsed))
+        else:
+            value = kind.parse(spec[word], file, f"{key}.{word}")
+    allowed = [o for o in kind.ops if isinstance(kind, Flag) or o in feature.templates]
+    if op not in allowed:
+        raise StrategyError(file, key, f"feature {name!r} takes no {op!r} condition (it takes: {', '.join(allowed)})")
+    return Condition(name, op, value)
+
+
+RULE_KEYS = {"then", "if", "note"}
+HEADER_KEYS = {"game", "name", "title", "default"}
+
+
+def strategy_from_data(data: dict, features: FeatureSet, file: str) -> Strategy:
+    """A Strategy from parsed TOML, checked against the game's feature set."""
+    unknown = set(data) - {"strategy", "rule"}
+    if unknown:
+        raise StrategyError(file, sorted(unknown)[0], "unknown table (expected [strategy] and [[rule]])")
+    header = data.get("strategy")
+    if not isinstance(header, dict):
+        raise StrategyError(file, "strategy", "missing table (it names the game, the strategy and its default)")
+    for key in sorted(HEADER_KEYS - set(header)):
+        raise StrategyError(file, f"strategy.{key}", "missing key")
+    for key in sorted(set(header) - HEADER_KEYS):
+        raise StrategyError(file, f"strategy.{key}", f"unknown key (expected one of: {', '.join(sorted(HEADER_KEYS))})")
+    for key in HEADER_KEYS:
+        if not isinstance(header[key], str):
+            raise StrategyError(file, f"strategy.{key}", f"must be a string, not {header[key]!r}")
+    if header["game"] != features.game:
+        raise StrategyError(file, "strategy.game", f"this is a {header['game']!r} strategy; "
+                                                   f"expected {features.game!r}")
+    if header["default"] not in features.actions:
+        raise StrategyError(file, "strategy.default", f"must be one of {', '.join(features.actions)}, "
+                                                      f"not {header['default']!r}")
+    raw_rules = data.get("rule", [])
+    if not isinstance(raw_rules, list) or not all(isinstance(r, dict) for r in raw_rules):
+        raise StrategyError(file, "rule", "must be an array of tables ([[rule]])")
+    rules, notes = [], []
+    for index, raw in enumerate(raw_rules):
+        key = f"rule {index + 1}"
+        for extra in sorted(set(raw) - RULE_KEYS):
+            raise StrategyError(file, f"{key}.{extra}", "unknown key (a rule has 'if', 'then' and an optional 'note')")
+        if raw.get("then") not in features.actions:
+            raise StrategyError(file, f"{key}.then", f"must be one of {', '.join(features.actions)}, "
+                                                     f"not {raw.get('then')!r}")
+        conditions = raw.get("if")
+        if not isinstance(conditions, dict) or not conditions:
+            raise StrategyError(file, f"{key}.if", "must be a non-empty table of conditions "
+                                                   "(a rule without conditions is the default)")
+        note = raw.get("note", "")
+        if not isinstance(note, str):
+            raise StrategyError(file, f"{key}.note", f"must be a string, not {note!r}")
+        rules.append(Rule(tuple(condition_from_toml(name, spec, features, file, f"{key}.if.{name}")
+                                for name, spec in conditions.items()), raw["then"]))
+        notes.append(note)
+    return Strategy(game=header["game"], name=header["name"], title=header["title"], rules=tuple(rules),
+                    default=header["default"], features=features, source=file, notes=tuple(notes))
+
+
+def load_strategy(path, features: FeatureSet) -> Strategy:
+    """Read and check a TOML rule list; raise StrategyError naming the file and the key."""
+    path = Path(path)
+    _, data = read_toml(path, StrategyError)
+    return strategy_from_data(data, features, str(path))
+
+
+def loads_strategy(text: str, features: FeatureSet, file: str = "<text>") -> Strategy:
+    """Like load_strategy, from TOML text."""
+    try:
+        data = tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as error:
+        raise StrategyError(file, "", f"is not valid TOML ({error})") from None
+    return strategy_from_data(data, features, file)
+
+
+def builtin_strategy_path(game: str, name: str) -> Path:
+    """analyzer/strategies/<game>.<name>.toml (game with '_' for '-')."""
+    return Path(str(resources.files("analyzer") / "strategies" / f"{game.replace('-', '_')}.{name}.toml"))
+
+
+# --- words back to data ----------------------------------------------------------------------
+
+def _alternation(words) -> str:
+    return "(" + "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True)) + ")"
+
+
+def _condition_patterns(features: FeatureSet) -> list:
+    """(regex, builder) for every feature and operator the templates allow."""
+    patterns = []
+    for feature in features.features.values():
+        kind = feature.kind
+        by_word = {kind.word(v): v for v in kind.values()}
+        one = _alternation(by_word)
+        if isinstance(kind, Flag):
+            for flag in (True, False):
+                patterns.append((re.compile(re.escape(feature.templates["true" if flag else "false"])),
+                                 lambda m, f=feature.name, x=int(flag): Condition(f, "eq", x)))
+            continue
+        for op, template in feature.templates.items():
+            if op not in kind.ops:
+                continue
+            pieces = re.split(r"(\{value\}|\{low\}|\{high\}|\{values\})", template)
+            regex = ""
+            for piece in pieces:
+                if piece in ("{value}", "{low}", "{high}"):
+                    regex += one
+                elif piece == "{values}":
+                    regex += f"((?:{one[1:-1]})(?:, (?:{one[1:-1]}))*(?: or (?:{one[1:-1]})))"
+                else:
+                    regex += re.escape(piece)
+
+            def build(m, f=feature.name, op=op, by_word=by_word, one=one):
+                if op == "between":
+                    return Condition(f, op, (by_word[m.group(1)], by_word[m.group(2)]))
+                if op in ("in", "not_in"):
+                    items = re.findall(one, m.group(1))
+                    return Condition(f, op, tuple(sorted(by_word[w] for w in items)))
+                return Condition(f, op, by_word[m.group(1)])
+            patterns.append((re.compile(regex), build))
+    return patterns
+
+
+def parse_rule(sentence: str, features: FeatureSet) -> Rule:
+    """The Rule a card sentence states: the inverse of Rule.words (raises ValueError if none).
+
+    Every reading of the sentence that the templates allow is tried (backtracking on the
+    separators ", " and " and "); the words must be read back as exactly one rule.
+    """
+    for action in features.actions:
+        lead = f"{features.verb(action)} if "
+        if sentence.startswith(lead):
+            break
+    else:
+        raise ValueError(f"{sentence!r} does not start with an action ({', '.join(features.actions)}) and 'if'")
+    patterns = _condition_patterns(features)
+    readings = []
+
+    def read(position: int, so_far: list):
+        for regex, build in patterns:
+            m = regex.match(sentence, position)
+            if not m:
+                continue
+            condition = build(m)
+            end = m.end()
+            if sentence[end:] == ".":
+                readings.append(tuple(so_far + [condition]))
+            for separator in (", ", " and "):
+                if sentence.startswith(separator, end):
+                    read(end + len(separator), so_far + [condition])
+
+    read(len(lead), [])
+    rules = {Rule(r, action) for r in readings if Rule(r, action).words(features) == sentence}
+    if len(rules) != 1:
+        raise ValueError(f"{sentence!r} reads as {len(rules)} rules, not exactly one")
+    return rules.pop()

@@ -1,0 +1,316 @@
+"""Deriving a short basic strategy from exact per-situation values: greedy rule-list search.
+
+Input: for every situation class, the feature values a player sees (a game's FeatureSet)
+and the exact *margin* of one action over the other (the EV of calling minus the EV of
+folding, times the class's weight, as an integer numerator).  Output: a `Strategy` (an
+ordered rule list and a default) whose decisions lose as little as possible against the
+optimal decision, with at most `max_rules` rules of at most `max_conditions` conditions.
+
+The algorithm:
+
+1. **Cells.** Classes with equal feature values are indistinguishable to any rule, so
+   they are merged (their margins summed exactly).  Everything below works on cells.
+2. **Best single rule at a place** (`RuleSearch.best_rule`).  Inserting a rule with action a
+   at position p of the list changes exactly the cells that reach p (no earlier rule
+   holds), satisfy the rule, and are currently decided otherwise; its gain is the sum of
+   their signed margins.  For one parent conjunction, the gain of adding every possible
+   condition on one feature is one `np.bincount` over that feature's values followed by a
+   small 0/1 matrix product (condition x value).  A beam search grows conjunctions of
+   one, two, then three conditions; children whose optimistic bound (the sum of the
+   positive parts of their gains) cannot beat the best rule found are pruned.  Each
+   condition costs `penalty` (in EV per ANTE), so a simpler rule wins a near tie.
+3. **Greedy list building with refits.** Starting from each default with no rules (or
+   from a seed list whose rules stay), insert the best rule at the best place, then
+   revisit every other rule: remove it and insert the best rule anywhere instead, if
+   that is better.  Repeat up to `max_rules` rules; keep the best list.  This is a local
+   search: it finds a good list, not a provably best one (for Casino Hold'em the first
+   greedy step is "call everything", so the committed derivation starts from two rules a
+   player knows anyway; see HOLDEM_PARAMETERS).
+
+The search scores with floats (ranking only); every figure reported is recomputed
+exactly from the integer margins.  The result depends only on the inputs and the
+parameters (no randomness), so `python -m analyzer.derive_basic casino-holdem` re-derives
+the committed rule list (each game's parameters sit beside its basic strategy).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from analyzer.strategy.language import Condition, FeatureSet, Flag, Rule, Strategy, loads_strategy
+
+
+# --- cells -------------------------------------------------------------------------------------
+
+@dataclass
+class Cells:
+    """Situation classes merged by equal feature values."""
+
+    values: dict            # feature name -> int array, one entry per cell
+    margin: np.ndarray      # int64: sum over the cell's classes of weight x (EV first action - EV second)
+    scale: int              # margin / scale = contribution to the EV per ANTE
+    inverse: np.ndarray     # class -> cell
+
+    def __len__(self):
+        return len(self.margin)
+
+
+def make_cells(values: dict, margin: np.ndarray, scale: int) -> Cells:
+    """Merge classes with identical feature values; margins are summed as exact integers."""
+    names = sorted(values)
+    stacked = np.stack([values[name].astype(np.int16) for name in names], axis=1)
+    unique, inverse = np.unique(stacked, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    if int(np.abs(margin).max()) * len(margin) >= 2**63:
+        raise OverflowError("margins too large to sum in 64 bits")
+    summed = np.zeros(len(unique), dtype=np.int64)
+    np.add.at(summed, inverse, margin.astype(np.int64))
+    return Cells({name: unique[:, i].copy() for i, name in enumerate(names)}, summed, scale, inverse)
+
+
+# --- candidate conditions, by feature ---------------------------------------------------------
+
+@dataclass
+class FeatureAtoms:
+    """Every candidate condition on one feature, as a (condition x value bin) 0/1 matrix."""
+
+    feature: str
+    conditions: list        # Condition objects
+    matrix: np.ndarray      # float64 (conditions, bins): 1 where the condition holds for the bin's value
+    offset: int             # bin = value - offset
+    bins: int
+
+
+def feature_atoms(features: FeatureSet, name: str, observed: np.ndarray) -> FeatureAtoms:
+    feature = features.features[name]
+    kind = feature.kind
+    values = list(kind.values())
+    ops = [op for op in kind.ops if op in feature.templates] if not isinstance(kind, Flag) else ["eq"]
+    conditions = []
+    preferred = ("eq", "min", "max", "between", "ne")               # equal tests keep the first spelling
+    for op in sorted(ops, key=lambda o: preferred.index(o) if o in preferred else len(preferred)):
+        if op == "eq" or op == "ne":
+            conditions += [Condition(name, op, v) for v in values if v != feature.missing]
+        elif op == "min":
+            conditions += [Condition(name, op, v) for v in values[1:] if v != feature.missing]
+        elif op == "max":
+            conditions += [Condition(name, op, v) for v in values[:-1] if v != feature.missing]
+        elif op == "between":
+            inner = [v for v in values[1:-1] if v != feature.missing]    # a range touching an end is min/max
+            conditions += [Condition(name, op, (lo, hi)) for i, lo in enumerate(inner) for hi in inner[i + 1:]]
+    offset = min(min(values), int(observed.min()))
+    bins = max(max(values), int(observed.max())) - offset + 1
+    every = np.arange(offset, offset + bins)
+    probe = {name: every}
+    matrix = np.array([c.holds(probe, features) for c in conditions], dtype=np.float64)
+    distinct, first = np.unique(matrix, axis=0, return_index=True)     # equal tests: keep the first spelling
+    first = np.sort(first)
+    return FeatureAtoms(name, [conditions[i] for i in first], matrix[first], offset, bins)
+
+
+# --- the search --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Candidate:
+    conditions: tuple
+    gain: float             # change of EV per ANTE if inserted
+    score: float            # gain less the condition penalty
+
+
+class RuleSearch:
+    """Best rules to insert into a rule list, over the cells of one game."""
+
+    def __init__(self, features: FeatureSet, cells: Cells, use: list[str] | None = None,
+                 max_conditions: int = 3, beam: int = 10, penalty: float = 2e-6):
+        self.features, self.cells = features, cells
+        self.use = use or [name for name in features.features if name in cells.values]
+        self.atoms = {name: feature_atoms(features, name, cells.values[name]) for name in self.use}
+        self.bins = {name: (cells.values[name] - a.offset).astype(np.intp) for name, a in self.atoms.items()}
+        self._drop_near_tautologies()
+        self.margin = cells.margin / cells.scale                    # floats for ranking only
+        self.max_conditions, self.beam, self.penalty = max_conditions, beam, penalty
+        self.first_action = features.actions[1]                   # the margin is of this action over the other
+
+    def _drop_near_tautologies(self, share: float = 0.99):
+        """Conditions that hold for nearly every situation only restate the default: not candidates."""
+        size = np.abs(self.cells.margin).astype(np.float64) + 1.0
+        total = size.sum()
+        for name, atoms in self.atoms.items():
+            share_held = atoms.matrix @ np.bincount(self.bins[name], size, atoms.bins) / total
+            keep = share_held < share
+            atoms.conditions = [c for c, k in zip(atoms.conditions, keep) if k]
+            atoms.matrix = atoms.matrix[keep]
+
+    # decisions of a list on cells
+    def first_rule(self, strategy: Strategy) -> np.ndarray:
+        return strategy.first_rule(self.cells.values)
+
+    def takes_first_action(self, strategy: Strategy) -> np.ndarray:
+        return strategy.decide(self.cells.values) == self.features.actions.index(self.first_action)
+
+    def value(self, strategy: Strategy) -> float:
+        """EV per ANTE relative to never taking the first action (floats; ranking only)."""
+        return float(self.margin[self.takes_first_action(strategy)].sum())
+
+    def best_rule(self, gain: np.ndarray) -> Candidate | None:
+        """The best conjunction of conditions for a per-cell gain vector (beam search, pruned)."""
+        best = Candidate((), 0.0, 0.0)
+        parents = [((), np.flatnonzero(gain))]
+        for level in range(self.max_conditions):
+            sums, bounds, origin = [], [], []
+            for p, (conditions, idx) in enumerate(parents):
+                used = {c.feature for c in conditions}
+                g = gain[idx]
+                positive = np.maximum(g, 0.0)
+                for name, atoms in self.atoms.items():
+                    if name in used:
+                        continue
+                    b = self.bins[name][idx]
+                    sums.append(atoms.matrix @ np.bincount(b, g, atoms.bins))
+                    bounds.append(atoms.matrix @ np.bincount(b, positive, atoms.bins))
+                    origin.append((p, name, len(atoms.conditions)))
+            if not sums:
+                break
+            sums, bounds = np.concatenate(sums), np.concatenate(bounds)
+            parent_of = np.concatenate([np.full(k, p) for p, _, k in origin])
+            feature_of = np.concatenate([np.full(k, i) for i, (_, _, k) in enumerate(origin)])
+            atom_of = np.concatenate([np.arange(k) for _, _, k in origin])
+            cost = self.penalty * (level + 1)
+            top = int(np.argmax(sums))
+            if sums[top] - cost > best.score:
+                name = origin[feature_of[top]][1]
+                rule = parents[parent_of[top]][0] + (self.atoms[name].conditions[atom_of[top]],)
+                best = Candidate(rule, float(sums[top]), float(sums[top] - cost))
+            if level + 1 == self.max_conditions:
+                break
+            hopeful = np.flatnonzero(bounds - self.penalty * (level + 2) > best.score)
+            if not len(hopeful):
+                break
+            keep = min(self.beam, len(hopeful))
+            chosen = np.concatenate([hopeful[np.argsort(-bounds[hopeful], kind="stable")[:keep]],
+                                     hopeful[np.argsort(-sums[hopeful], kind="stable")[:keep]]])
+            next_parents, seen = [], set()
+            for k in chosen.tolist():
+                conditions, idx = parents[parent_of[k]]
+                name = origin[feature_of[k]][1]
+                atoms = self.atoms[name]
+                rule = conditions + (atoms.conditions[atom_of[k]],)
+                if frozenset(rule) in seen:
+                    continue
+                seen.add(frozenset(rule))
+                held = atoms.matrix[atom_of[k], self.bins[name][idx]] > 0
+                next_parents.append((rule, idx[held]))
+            parents = next_parents
+        return best if best.conditions else None
+
+    def best_insertion(self, strategy: Strategy) -> tuple[float, int, Rule] | None:
+        """(gain, position, rule) of the best single rule to insert anywhere into the list."""
+        which = self.first_rule(strategy)
+        first = self.takes_first_action(strategy)
+        best = None
+        for position in range(len(strategy.rules) + 1):
+            reach = which >= position
+            for action in self.features.actions:
+                if position == len(strategy.rules) and action == strategy.default:
+                    continue
+                to_first = action == self.first_action
+                gain = np.where(reach & (first != to_first), self.margin if to_first else -self.margin, 0.0)
+                found = self.best_rule(gain)
+                if found and (best is None or found.score > best[0]):
+                    best = (found.score, position, Rule(found.conditions, action))
+        return best
+
+
+def with_rules(strategy: Strategy, rules) -> Strategy:
+    return Strategy(strategy.game, strategy.name, strategy.title, tuple(rules), strategy.default,
+                    strategy.features, strategy.source)
+
+
+def derive(search: RuleSearch, name: str, title: str, max_rules: int = 12, log=None,
+           seeds: list[Strategy] = ()) -> Strategy:
+    """Greedy insertion of the best rule, each step followed by refits of every rule.
+
+    Starts from each seed list (its rules stay), or without seeds from each default with no
+    rules; keeps the list of highest value.
+    """
+    features = search.features
+    results = []
+    for seed in seeds:
+        if log:
+            log(f"seed (its rules stay): {' | '.join(seed.lines())}")
+        results.append(_derive_from(search, seed, max_rules, log, pinned=frozenset(seed.rules)))
+    for default in features.actions if not seeds else ():
+        if log:
+            log(f"default {default}:")
+        results.append(_derive_from(search, Strategy(features.game, name, title, (), default, features),
+                                    max_rules, log))
+    return max(results, key=search.value)
+
+
+def _derive_from(search: RuleSearch, strategy: Strategy, max_rules: int, log=None,
+                 pinned: frozenset = frozenset()) -> Strategy:
+    while len(strategy.rules) < max_rules:
+        found = search.best_insertion(strategy)
+        if found is None:
+            break
+        score, position, rule = found
+        rules = list(strategy.rules)
+        rules.insert(position, rule)
+        strategy = with_rules(strategy, rules)
+        strategy = refit(search, strategy, log, pinned=pinned)
+        if log:
+            log(f"{len(strategy.rules)} rules: value {search.value(strategy):.6f} per ANTE; "
+                + " | ".join(r.words(search.features) for r in strategy.rules))
+    return strategy
+
+
+def refit(search: RuleSearch, strategy: Strategy, log=None, passes: int = 3,
+          pinned: frozenset = frozenset()) -> Strategy:
+    """Replace any rule (but the pinned ones) by the best rule anywhere while that improves the list's value."""
+    penalty = search.penalty
+    for _ in range(passes):
+        improved = False
+        for index in range(len(strategy.rules)):
+            if strategy.rules[index] in pinned:
+                continue
+            current = search.value(strategy) - penalty * sum(len(r.conditions) for r in strategy.rules)
+            rules = list(strategy.rules)
+            removed = rules.pop(index)
+            without = with_rules(strategy, rules)
+            found = search.best_insertion(without)
+            if found is None:
+                continue
+            score, position, rule = found
+            rules.insert(position, rule)
+            candidate = with_rules(strategy, rules)
+            value = search.value(candidate) - penalty * sum(len(r.conditions) for r in candidate.rules)
+            if value > current + 1e-12 and (rule, position) != (removed, index):
+                strategy, improved = candidate, True
+                if log:
+                    log(f"  refit rule {index + 1}: +{value - current:.7f}")
+        if not improved:
+            break
+    return strategy
+
+
+# --- from a priced table ---------------------------------------------------------------------------
+
+def derive_basic(features: FeatureSet, values: dict, gain: np.ndarray, scale: int, title: str, parameters: dict,
+                 log=None) -> Strategy:
+    """A basic strategy named "basic" derived from exact per-class gains (see the module docstring).
+
+    values: the features per class; gain: weight x (EV of the play action - EV of folding)
+    per class, integers; scale: gain / scale is EV per ANTE.  parameters: max_rules,
+    max_conditions, beam, penalty, features (the names to use, or None for all) and seed
+    (a TOML rule list whose rules stay, or None).
+    """
+    if gain.dtype == object:
+        raise OverflowError("the per-class gains do not fit in 64 bits for this paytable")
+    use = parameters["features"] or values
+    cells = make_cells({name: values[name] for name in use}, gain.astype(np.int64), scale)
+    search = RuleSearch(features, cells, max_conditions=parameters["max_conditions"], beam=parameters["beam"],
+                        penalty=parameters["penalty"])
+    seeds = [loads_strategy(parameters["seed"], features, "<derivation seed>")] if parameters["seed"] else []
+    strategy = derive(search, "basic", title, parameters["max_rules"], log, seeds=seeds)
+    return Strategy(strategy.game, "basic", title, strategy.rules, strategy.default, features)
