@@ -9,8 +9,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analyzer import advisor, baccarat
-from analyzer.cards import CardError
+import support
+from analyzer import advisor
+from analyzer.core.cards import CardError
+from analyzer.games.baccarat.price import shoe_query
+from analyzer.games.baccarat.shoe import remove_cards
 
 SUIT_PERMUTATIONS = list(itertools.permutations(range(4)))
 
@@ -117,10 +120,10 @@ def test_the_basic_strategy_file_plays_the_card(holdem_results, holdem_analysis)
 
 
 def test_baccarat_advisor(tmp_path, baccarat_rules, quick_checks):
-    folder = baccarat.run(out_root=tmp_path, argv=["baccarat"], checks=quick_checks)
+    folder, = support.run_game("baccarat", tmp_path, checks=quick_checks)
     strategy = advisor.load_strategy(folder / "strategy.bin.gz")
     _, rules = baccarat_rules
-    shoe = baccarat.remove_cards(rules.full_shoe(), "5,5,9,K")
+    shoe = remove_cards(rules.full_shoe(), "5,5,9,K")
     answer = strategy.decide(shoe)
-    assert answer.ev == baccarat.shoe_query(shoe, rules)["ev"] and answer.decision == "banker"
+    assert answer.ev == shoe_query(shoe, rules)["ev"] and answer.decision == "banker"
     assert strategy.full_shoe == rules.full_shoe()

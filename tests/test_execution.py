@@ -7,10 +7,13 @@ import signal
 import numpy as np
 import pytest
 
-from analyzer import baccarat, casino_holdem
-from analyzer.cards import make_card
-from analyzer.execution import (LocalExecutor, Part, SerialExecutor, Totals, _check_disjoint,
+from analyzer.core.cards import make_card
+from analyzer.core.execution import (LocalExecutor, Part, SerialExecutor, Totals, _check_disjoint,
                                 chunk_ranges)
+from analyzer.games import registry
+from analyzer.games.baccarat import count as baccarat
+from analyzer.games.caribbean_stud import count as stud_situations
+from analyzer.games.casino_holdem import count as casino_holdem
 
 
 class ShuffledExecutor(SerialExecutor):
@@ -29,7 +32,7 @@ class ShuffledExecutor(SerialExecutor):
 @pytest.fixture(scope="module")
 def small_rules():
     """Casino Hold'em on a two-suit deck: every rank, 26 cards (quick, but every kind of chunk)."""
-    _, rules = casino_holdem.load_rules()
+    _, rules = registry.game("casino-holdem").load_rules()
     return dataclasses.replace(rules, cards=tuple(sorted(make_card(r, s) for r in range(13) for s in range(2))))
 
 
@@ -90,7 +93,7 @@ def cluster():
 
 
 def test_dask_cluster(small_rules, reference, cluster):
-    from analyzer.execution import DaskExecutor
+    from analyzer.core.execution import DaskExecutor
     executor = DaskExecutor(cluster.scheduler_address)
     try:
         assert same(casino_holdem.count_situations(small_rules, None, executor, pieces=12), reference)
@@ -100,7 +103,7 @@ def test_dask_cluster(small_rules, reference, cluster):
 
 def test_worker_killed_mid_run(small_rules, reference, cluster):
     """A worker dies after the first chunk comes back: its chunks are rerun, the result is identical."""
-    from analyzer.execution import DaskExecutor
+    from analyzer.core.execution import DaskExecutor
     executor = DaskExecutor(cluster.scheduler_address)
     killed = []
 
@@ -124,10 +127,9 @@ def test_worker_killed_mid_run(small_rules, reference, cluster):
 
 
 def test_sweep_on_the_cluster(cluster, tmp_path, quick_checks):
-    from analyzer import sweep
-    from analyzer.execution import DaskExecutor
-    from analyzer.rules import builtin_rule_paths
-    source = builtin_rule_paths("baccarat")[0].read_text()
+    from analyzer.core.execution import DaskExecutor
+    from analyzer.publish import pipeline, sweep
+    source = registry.game("baccarat").builtin_rule_paths[0].read_text()
     files = []
     for tie in (8, 9, 10):
         path = tmp_path / f"tie{tie}.toml"
@@ -135,29 +137,25 @@ def test_sweep_on_the_cluster(cluster, tmp_path, quick_checks):
         files.append(path)
     executor = DaskExecutor(cluster.scheduler_address)
     try:
-        folder = sweep.run(files, tmp_path / "out", "ties", executor, checks=quick_checks)
+        folder = sweep.run(files, "ties", pipeline.Run(tmp_path / "out", executor=executor, checks=quick_checks))
     finally:
         executor.close()
     table = (folder / "comparison.csv").read_text()
     assert table.count("TIE RTP") == 3
-    local = sweep.run(files[:1], tmp_path / "local", "one", SerialExecutor(), checks=quick_checks)
+    local = sweep.run(files[:1], "one", pipeline.Run(tmp_path / "local", executor=SerialExecutor(), checks=quick_checks))
     first = [line for line in table.splitlines() if line.startswith("baccarat,tie8,")]
     assert first == [line for line in (local / "comparison.csv").read_text().splitlines()[1:]]
 
 
 def test_stud_counts_on_the_cluster(cluster):
     """Caribbean Stud's classes, counted as chunks on the cluster, equal the in-process count."""
-    from analyzer import stud_situations
-    from analyzer.execution import DaskExecutor
+    from analyzer.core.execution import DaskExecutor
     cards = tuple(make_card(r, s) for r in (7, 8, 9, 10, 11, 12) for s in range(3))    # 9 to A, three suits
-    stud_situations.clear_cache()
     here = stud_situations.count_classes(cards, 0, SerialExecutor(1))
-    stud_situations.clear_cache()
     executor = DaskExecutor(cluster.scheduler_address)
     try:
         there = stud_situations.count_classes(cards, 0, executor)
     finally:
         executor.close()
-        stud_situations.clear_cache()
     assert (here.keys == there.keys).all() and (here.counts == there.counts).all()
     assert (here.player_rank == there.player_rank).all()

@@ -26,10 +26,12 @@ Spec = Callable[[Any, str, str], Any]   # (value, file, dotted key) -> checked v
 class RuleError(InputError):
     """A rule file that cannot be analysed.  str() names the file, the key and the problem."""
 
+    PREFIX = "rule file"
+
     def __init__(self, file: str, key: str, problem: str):
         self.file, self.key, self.problem = file, key, problem
         where = f" key '{key}'" if key else ""
-        super().__init__(f"rule file {file}:{where}: {problem}")
+        super().__init__(f"{self.PREFIX} {file}:{where}: {problem}")
 
 
 @dataclass(frozen=True)
@@ -122,16 +124,27 @@ def text(choices: tuple[str, ...] | None = None) -> Spec:
     return check
 
 
-def list_of(item: Spec, unique: bool = True, min_length: int = 0) -> Spec:
+def list_of(item: Spec, unique: bool = True, min_length: int = 0, what: str = "list",
+            item_key=lambda key, i: f"{key}[{i}]") -> Spec:
+    """A list of items each checked by `item`; `item_key(key, i)` names item i in messages."""
     def check(value, file, key):
         if not isinstance(value, list):
-            raise RuleError(file, key, f"must be a list, not {_type_name(value)} ({value!r})")
+            raise RuleError(file, key, f"must be a {what}, not {_type_name(value)} ({value!r})")
         if len(value) < min_length:
             raise RuleError(file, key, f"must list at least {min_length} item(s)")
-        checked = [item(v, file, f"{key}[{i}]") for i, v in enumerate(value)]
+        checked = [item(v, file, item_key(key, i)) for i, v in enumerate(value)]
         if unique and len(set(map(str, checked))) != len(checked):
             raise RuleError(file, key, f"lists an item twice: {value!r}")
         return checked
+    return check
+
+
+def any_table(non_empty: bool = False, what: str = "table") -> Spec:
+    """A table whose keys are checked elsewhere (e.g. a rule list's conditions, named by feature)."""
+    def check(value, file, key):
+        if not isinstance(value, dict) or (non_empty and not value):
+            raise RuleError(file, key, f"must be a {'non-empty ' if non_empty else ''}{what}, not {value!r}")
+        return value
     return check
 
 

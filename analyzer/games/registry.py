@@ -8,7 +8,7 @@ entries name their package, and `Game.module` imports it on first use, so the ad
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import import_module, resources
 from pathlib import Path
 

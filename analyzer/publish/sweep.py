@@ -39,12 +39,12 @@ def run(paths, name: str, run: pipeline.Run) -> Path:
         raise InputError("sweep needs at least one rule file")
     by_game: dict = {}
     for path in paths:                                        # refuse bad files before any work
-        by_game.setdefault(game_of(path), []).append(path)
-    for game, game_paths in by_game.items():
-        for path in game_paths:
-            game.load_rules(path)
+        game = game_of(path)
+        game.load_rules(path)
+        by_game.setdefault(game.name, []).append(path)
     rows = []
-    for game, game_paths in by_game.items():
+    for name, game_paths in by_game.items():
+        game = registry.game(name)
         for rule_file, analysis in pipeline.analyse(game, game_paths, run):
             pipeline.publish(game, rule_file, analysis, run)
             for k in game.module.key_figures(analysis):

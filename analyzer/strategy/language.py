@@ -46,26 +46,21 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from decimal import Decimal
-from importlib import resources
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-from analyzer.core.errors import InputError
-from analyzer.core.rules import read_toml
+from analyzer.core.rules import RuleError, any_table, list_of, read_toml, table, text
 
 OPS = ("eq", "ne", "min", "max", "between", "in", "not_in")
 TOML_OPS = {"min", "max", "not", "in", "not_in"}     # the keys of a condition table
 
 
-class StrategyError(InputError):
+class RuleListError(RuleError):
     """A basic-strategy file or rule that cannot be used; str() names the file, the key and the problem."""
 
-    def __init__(self, file: str, key: str, problem: str):
-        self.file, self.key, self.problem = file, key, problem
-        where = f" key '{key}'" if key else ""
-        super().__init__(f"basic strategy {file}:{where}: {problem}")
+    PREFIX = "basic strategy"
 
 
 # --- feature kinds: how values are written in TOML and in words ----------------------------
@@ -96,7 +91,7 @@ class Flag(Kind):
 
     def parse(self, value, file, key):
         if not isinstance(value, bool):
-            raise StrategyError(file, key, f"must be true or false, not {value!r}")
+            raise RuleListError(file, key, f"must be true or false, not {value!r}")
         return int(value)
 
     def toml(self, value):
@@ -120,9 +115,9 @@ class Count(Kind):
 
     def parse(self, value, file, key):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise StrategyError(file, key, f"must be an integer from {self.low} to {self.high}, not {value!r}")
+            raise RuleListError(file, key, f"must be an integer from {self.low} to {self.high}, not {value!r}")
         if not self.low <= value <= self.high:
-            raise StrategyError(file, key, f"must be from {self.low} to {self.high}, got {value}")
+            raise RuleListError(file, key, f"must be from {self.low} to {self.high}, got {value}")
         return value
 
     def toml(self, value):
@@ -145,7 +140,7 @@ class Named(Kind):
 
     def parse(self, value, file, key):
         if not isinstance(value, str) or value not in self.names:
-            raise StrategyError(file, key, f"must be one of {', '.join(map(repr, self.names))}, not {value!r}")
+            raise RuleListError(file, key, f"must be one of {', '.join(map(repr, self.names))}, not {value!r}")
         return self.names.index(value)
 
     def toml(self, value):
@@ -358,23 +353,23 @@ def condition_from_toml(name: str, spec, features: FeatureSet, file: str, key: s
     """One `feature = spec` entry of a rule's `if` table, checked."""
     feature = features.features.get(name)
     if feature is None:
-        raise StrategyError(file, key, f"unknown feature {name!r} (the {features.game} features are: "
+        raise RuleListError(file, key, f"unknown feature {name!r} (the {features.game} features are: "
                                        f"{', '.join(features.features)})")
     kind = feature.kind
     if not isinstance(spec, dict):
         return Condition(name, "eq", kind.parse(spec, file, key))
     unknown = set(spec) - TOML_OPS
     if unknown:
-        raise StrategyError(file, f"{key}.{sorted(unknown)[0]}",
+        raise RuleListError(file, f"{key}.{sorted(unknown)[0]}",
                             f"unknown operator (use one of: {', '.join(sorted(TOML_OPS))}, or write the value itself)")
     ops = set(spec)
     if ops == {"min", "max"}:
         low, high = kind.parse(spec["min"], file, f"{key}.min"), kind.parse(spec["max"], file, f"{key}.max")
         if low > high:
-            raise StrategyError(file, key, f"min {spec['min']!r} is above max {spec['max']!r}")
+            raise RuleListError(file, key, f"min {spec['min']!r} is above max {spec['max']!r}")
         op, value = "between", (low, high)
     elif len(ops) != 1:
-        raise StrategyError(file, key, "a condition takes one operator (or min and max together), "
+        raise RuleListError(file, key, "a condition takes one operator (or min and max together), "
                                        f"got {', '.join(sorted(ops)) or 'none'}")
     else:
         (word,) = ops
@@ -382,73 +377,55 @@ def condition_from_toml(name: str, spec, features: FeatureSet, file: str, key: s
         if op in ("in", "not_in"):
             items = spec[word]
             if not isinstance(items, list) or not items:
-                raise StrategyError(file, f"{key}.{word}", f"must be a non-empty list, not {items!r}")
+                raise RuleListError(file, f"{key}.{word}", f"must be a non-empty list, not {items!r}")
             parsed = [kind.parse(x, file, f"{key}.{word}[{i}]") for i, x in enumerate(items)]
             if len(set(parsed)) != len(parsed):
-                raise StrategyError(file, f"{key}.{word}", f"lists a value twice: {items!r}")
+                raise RuleListError(file, f"{key}.{word}", f"lists a value twice: {items!r}")
             value = tuple(sorted(parsed))
         else:
             value = kind.parse(spec[word], file, f"{key}.{word}")
     allowed = [o for o in kind.ops if isinstance(kind, Flag) or o in feature.templates]
     if op not in allowed:
-        raise StrategyError(file, key, f"feature {name!r} takes no {op!r} condition (it takes: {', '.join(allowed)})")
+        raise RuleListError(file, key, f"feature {name!r} takes no {op!r} condition (it takes: {', '.join(allowed)})")
     return Condition(name, op, value)
 
 
-RULE_KEYS = {"then", "if", "note"}
-HEADER_KEYS = {"game", "name", "title", "default"}
+def rule_list_schema(features: FeatureSet):
+    """A rule list's TOML shape, in the rule files' schema vocabulary; conditions are checked by feature."""
+    return table({
+        "strategy": table({"game": text(), "name": text(), "title": text(), "default": text(choices=features.actions)}),
+        "rule": list_of(table({"then": text(choices=features.actions),
+                               "if": any_table(non_empty=True, what="table of conditions (a rule without "
+                                                                    "conditions is the default)"),
+                               "note": text()}, optional=("note",)),
+                        unique=False, what="array of tables ([[rule]])", item_key=lambda key, i: f"rule {i + 1}"),
+    }, optional=("rule",))
 
 
 def strategy_from_data(data: dict, features: FeatureSet, file: str) -> Strategy:
     """A Strategy from parsed TOML, checked against the game's feature set."""
-    unknown = set(data) - {"strategy", "rule"}
-    if unknown:
-        raise StrategyError(file, sorted(unknown)[0], "unknown table (expected [strategy] and [[rule]])")
-    header = data.get("strategy")
-    if not isinstance(header, dict):
-        raise StrategyError(file, "strategy", "missing table (it names the game, the strategy and its default)")
-    for key in sorted(HEADER_KEYS - set(header)):
-        raise StrategyError(file, f"strategy.{key}", "missing key")
-    for key in sorted(set(header) - HEADER_KEYS):
-        raise StrategyError(file, f"strategy.{key}", f"unknown key (expected one of: {', '.join(sorted(HEADER_KEYS))})")
-    for key in HEADER_KEYS:
-        if not isinstance(header[key], str):
-            raise StrategyError(file, f"strategy.{key}", f"must be a string, not {header[key]!r}")
+    try:
+        data = rule_list_schema(features)(data, file, "")
+    except RuleError as error:
+        raise RuleListError(error.file, error.key, error.problem) from None
+    header = data["strategy"]
     if header["game"] != features.game:
-        raise StrategyError(file, "strategy.game", f"this is a {header['game']!r} strategy; "
+        raise RuleListError(file, "strategy.game", f"this is a {header['game']!r} strategy; "
                                                    f"expected {features.game!r}")
-    if header["default"] not in features.actions:
-        raise StrategyError(file, "strategy.default", f"must be one of {', '.join(features.actions)}, "
-                                                      f"not {header['default']!r}")
-    raw_rules = data.get("rule", [])
-    if not isinstance(raw_rules, list) or not all(isinstance(r, dict) for r in raw_rules):
-        raise StrategyError(file, "rule", "must be an array of tables ([[rule]])")
     rules, notes = [], []
-    for index, raw in enumerate(raw_rules):
+    for index, raw in enumerate(data.get("rule", [])):
         key = f"rule {index + 1}"
-        for extra in sorted(set(raw) - RULE_KEYS):
-            raise StrategyError(file, f"{key}.{extra}", "unknown key (a rule has 'if', 'then' and an optional 'note')")
-        if raw.get("then") not in features.actions:
-            raise StrategyError(file, f"{key}.then", f"must be one of {', '.join(features.actions)}, "
-                                                     f"not {raw.get('then')!r}")
-        conditions = raw.get("if")
-        if not isinstance(conditions, dict) or not conditions:
-            raise StrategyError(file, f"{key}.if", "must be a non-empty table of conditions "
-                                                   "(a rule without conditions is the default)")
-        note = raw.get("note", "")
-        if not isinstance(note, str):
-            raise StrategyError(file, f"{key}.note", f"must be a string, not {note!r}")
         rules.append(Rule(tuple(condition_from_toml(name, spec, features, file, f"{key}.if.{name}")
-                                for name, spec in conditions.items()), raw["then"]))
-        notes.append(note)
+                                for name, spec in raw["if"].items()), raw["then"]))
+        notes.append(raw.get("note", ""))
     return Strategy(game=header["game"], name=header["name"], title=header["title"], rules=tuple(rules),
                     default=header["default"], features=features, source=file, notes=tuple(notes))
 
 
 def load_strategy(path, features: FeatureSet) -> Strategy:
-    """Read and check a TOML rule list; raise StrategyError naming the file and the key."""
+    """Read and check a TOML rule list; raise RuleListError naming the file and the key."""
     path = Path(path)
-    _, data = read_toml(path, StrategyError)
+    _, data = read_toml(path, RuleListError)
     return strategy_from_data(data, features, str(path))
 
 
@@ -457,13 +434,8 @@ def loads_strategy(text: str, features: FeatureSet, file: str = "<text>") -> Str
     try:
         data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as error:
-        raise StrategyError(file, "", f"is not valid TOML ({error})") from None
+        raise RuleListError(file, "", f"is not valid TOML ({error})") from None
     return strategy_from_data(data, features, file)
-
-
-def builtin_strategy_path(game: str, name: str) -> Path:
-    """analyzer/strategies/<game>.<name>.toml (game with '_' for '-')."""
-    return Path(str(resources.files("analyzer") / "strategies" / f"{game.replace('-', '_')}.{name}.toml"))
 
 
 # --- words back to data ----------------------------------------------------------------------

@@ -290,7 +290,7 @@ def key_figures(analysis: StudAnalysis) -> list[KeyFigure]:
 
 def report_content(analysis: StudAnalysis, par_sheet: str) -> ReportContent:
     """What Caribbean Stud contributes to its report: method, strategy, PAR sheet, figures."""
-    st, check, prog = analysis.strategies, analysis.rule_check, analysis.progressive
+    check, prog = analysis.rule_check, analysis.progressive
     table, priced = analysis.table, analysis.priced
     raise_, ties = priced.optimal()
     method = (

@@ -4,12 +4,14 @@ import sys
 
 import pytest
 
-from analyzer import baccarat
-from analyzer.rules import RuleError, builtin_rule_paths
+from analyzer.core.rules import RuleError
+from analyzer.games import registry
+
+BACCARAT = registry.game("baccarat")
 
 
 def variant(tmp_path, old, new, name="bad.toml"):
-    text = builtin_rule_paths("baccarat")[0].read_text()
+    text = BACCARAT.builtin_rule_paths[0].read_text()
     assert old in text
     path = tmp_path / name
     path.write_text(text.replace(old, new, 1))
@@ -34,7 +36,7 @@ BAD = [
 def test_bad_rule_file_is_refused(tmp_path, case, old, new, key, problem):
     path = variant(tmp_path, old, new)
     with pytest.raises(RuleError) as caught:
-        baccarat.load_rules(path)
+        BACCARAT.load_rules(path)
     message = str(caught.value)
     assert str(path) in message and problem in message
     if key:
@@ -42,13 +44,13 @@ def test_bad_rule_file_is_refused(tmp_path, case, old, new, key, problem):
 
 
 def test_missing_table_is_named(tmp_path):
-    text = builtin_rule_paths("baccarat")[0].read_text()
+    text = BACCARAT.builtin_rule_paths[0].read_text()
     start = text.index("[limits]")
     end = text.index("[published]")
     path = tmp_path / "nolimits.toml"
     path.write_text(text[:start] + text[end:])
     with pytest.raises(RuleError, match="key 'limits': missing table"):
-        baccarat.load_rules(path)
+        BACCARAT.load_rules(path)
 
 
 def test_cli_refuses_bad_rule_file_and_writes_nothing(tmp_path):

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.spec_vectors import build
+from analyzer.publish.spec_vectors import build
 
-VECTORS = Path(__file__).resolve().parent.parent / "docs" / "strategy-test-vectors.json"
+VECTORS = Path(__file__).resolve().parents[2] / "docs" / "strategy-test-vectors.json"
 
 
 @pytest.fixture(scope="module")

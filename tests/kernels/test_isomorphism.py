@@ -5,7 +5,7 @@ import random
 import numpy as np
 import pytest
 
-from analyzer.isomorphism import canonical_groups
+from analyzer.core.isomorphism import canonical_groups
 from cython_ext.isomorphism import canonical_keys
 
 SUIT_PERMUTATIONS = list(itertools.permutations(range(4)))

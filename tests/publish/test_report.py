@@ -3,8 +3,8 @@ import json
 import re
 from html.parser import HTMLParser
 
-from analyzer import baccarat
-from analyzer.report import summary_figures
+import support
+from analyzer.publish.report import summary_figures
 
 
 def test_report_holds_every_summary_figure(holdem_results):
@@ -59,8 +59,8 @@ def test_html_is_self_contained_and_well_formed(holdem_results):
 
 
 def test_baccarat_results_are_byte_identical_with_reports(tmp_path, quick_checks):
-    first = baccarat.run(out_root=tmp_path / "a", argv=["baccarat"], checks=quick_checks)
-    second = baccarat.run(out_root=tmp_path / "b", argv=["baccarat"], checks=quick_checks)
+    first, = support.run_game("baccarat", tmp_path / "a", checks=quick_checks)
+    second, = support.run_game("baccarat", tmp_path / "b", checks=quick_checks)
     for path in first.iterdir():
         assert path.read_bytes() == (second / path.name).read_bytes(), path.name
     assert "/tmp" not in (first / "report.md").read_text()

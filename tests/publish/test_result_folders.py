@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from analyzer import baccarat, output
+import support
+from analyzer.publish import folder as output
 
 
 def run_cli(*args, **kwargs):
@@ -17,7 +18,7 @@ def run_cli(*args, **kwargs):
 
 
 def test_manifest_hashes_every_file(tmp_path, quick_checks):
-    folder = baccarat.run(out_root=tmp_path, argv=["baccarat"], checks=quick_checks)
+    folder, = support.run_game("baccarat", tmp_path, checks=quick_checks)
     manifest = json.loads((folder / "manifest.json").read_text())
     files = {p.name for p in folder.iterdir()} - {"manifest.json"}
     assert set(manifest["files"]) == files
@@ -29,8 +30,8 @@ def test_manifest_hashes_every_file(tmp_path, quick_checks):
 
 
 def test_two_runs_are_byte_identical(tmp_path, quick_checks):
-    first = baccarat.run(out_root=tmp_path / "a", argv=["baccarat"], checks=quick_checks)
-    second = baccarat.run(out_root=tmp_path / "b", argv=["baccarat"], checks=quick_checks)
+    first, = support.run_game("baccarat", tmp_path / "a", checks=quick_checks)
+    second, = support.run_game("baccarat", tmp_path / "b", checks=quick_checks)
     names = sorted(p.name for p in first.iterdir())
     assert names == sorted(p.name for p in second.iterdir())
     for name in names:
@@ -38,7 +39,7 @@ def test_two_runs_are_byte_identical(tmp_path, quick_checks):
 
 
 def test_interrupted_publication_keeps_previous_results(tmp_path, monkeypatch, quick_checks):
-    folder = baccarat.run(out_root=tmp_path, argv=["baccarat"], checks=quick_checks)
+    folder, = support.run_game("baccarat", tmp_path, checks=quick_checks)
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     written = []
 
@@ -51,7 +52,7 @@ def test_interrupted_publication_keeps_previous_results(tmp_path, monkeypatch, q
     real_write = output._write_file
     monkeypatch.setattr(output, "_write_file", dying_write)
     with pytest.raises(KeyboardInterrupt):
-        baccarat.run(out_root=tmp_path, argv=["baccarat"], checks=quick_checks)
+        support.run_game("baccarat", tmp_path, checks=quick_checks)
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
     assert sorted(p.name for p in folder.parent.iterdir()) == ["operator"]     # no staging left
 
@@ -59,7 +60,7 @@ def test_interrupted_publication_keeps_previous_results(tmp_path, monkeypatch, q
 def test_killed_run_leaves_no_complete_looking_folder(tmp_path):
     """SIGKILL mid-write: the target folder never appears; only a hidden staging folder may remain."""
     script = (
-        "import time, analyzer.output as o\n"
+        "import time, analyzer.publish.folder as o\n"
         "real = o._write_file\n"
         "def slow(path, data):\n"
         "    real(path, data); time.sleep(0.4)\n"

@@ -5,23 +5,22 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analyzer import casino_holdem as holdem
-from analyzer import strategy_file
-from analyzer.cards import CardError, parse_cards
-from analyzer.isomorphism import canonical_groups
-from analyzer.reference.casino_holdem import count_every_deal
-from analyzer.rules import RuleError, builtin_rule_paths
-from cython_ext import handeval
+import support
+from analyzer.core import strategy_file
+from analyzer.core.exact import exact_sum, percent_str
+from analyzer.core.cards import parse_cards
+from analyzer.core.isomorphism import canonical_groups
+from analyzer.core.rules import RuleError
+from analyzer.games import registry
+from analyzer.games.casino_holdem import checks, count, outputs, price
+from analyzer.games.casino_holdem.reference import count_every_deal
+from cython_ext import handeval, holdem_enum
+
+HOLDEM = registry.game("casino-holdem")
 
 
 def variant(tmp_path, replacements, name="variant"):
-    text = builtin_rule_paths("casino-holdem")[0].read_text().replace('rule_set = "operator"', f'rule_set = "{name}"')
-    for old, new in replacements:
-        assert old in text
-        text = text.replace(old, new)
-    path = tmp_path / f"{name}.toml"
-    path.write_text(text)
-    return path
+    return support.variant(tmp_path, "casino-holdem", replacements, name)
 
 
 def key_of(hole, flop):
@@ -33,11 +32,11 @@ def key_of(hole, flop):
 def test_kernel_equals_brute_force_on_reduced_decks(tmp_path, ranks, suits):
     """Every raw situation of the reduced deck, dealt out in pure Python, equals its class's counts."""
     path = variant(tmp_path, [('ranks = "23456789TJQKA"', f'ranks = "{ranks}"'), ('suits = "cdhs"', f'suits = "{suits}"')])
-    _, rules = holdem.load_rules(path)
-    table = holdem.count_situations(rules)
+    _, rules = HOLDEM.load_rules(path)
+    table = count.count_situations(rules)
     row = {bytes(k): i for i, k in enumerate(table.keys)}
     brute = count_every_deal(list(rules.cards), (1, 2))        # qualifier: a pair of fours, (ONE_PAIR, rank 4)
-    assert holdem.exact_sum(table.weights) == len(brute) == rules.raw_situations
+    assert exact_sum(table.weights) == len(brute) == rules.raw_situations
     for (hole, flop), counter in brute.items():
         expected = np.zeros((10, 4), dtype=np.int64)
         for (category, outcome), n in counter.items():
@@ -54,7 +53,7 @@ def analysis(holdem_analysis):
 def test_situation_classes(analysis):
     assert len(analysis.table) == 1_286_792
     assert analysis.total_weight == 25_989_600
-    assert analysis.n_flops == 1_755 and analysis.n_boards == 134_459
+    assert analysis.table.n_flops == 1_755 and analysis.table.n_boards == 134_459
     assert (analysis.table.counts.reshape(len(analysis.table), -1).sum(axis=1) == 1_070_190).all()
 
 
@@ -66,16 +65,16 @@ def test_random_situations_equal_direct_dealing(analysis):
     for _ in range(12):
         cards = rng.sample(range(52), 5)
         hole, flop = cards[:2], cards[2:]
-        direct = holdem.holdem_enum.deal_one_situation(np.array(hole, dtype=np.uint8), np.array(flop, dtype=np.uint8),
+        direct = holdem_enum.deal_one_situation(np.array(hole, dtype=np.uint8), np.array(flop, dtype=np.uint8),
                                                        analysis.rules.deck_mask, qualifier)
         assert (analysis.table.counts[row[key_of(hole, flop)]] == direct).all()
 
 
 def test_published_figures(analysis):
-    st, rules = analysis.strategies, analysis.rules
-    assert holdem.percent_str(st["optimal"].house_edge, 2) == "2.16%"
-    assert holdem.percent_str(st["optimal"].main_rtp_per_wager(rules.call_size), 2) == "99.18%"
-    assert holdem.percent_str(st["always_call"].aa_rtp, 2) == "93.60%"
+    st = analysis.strategies
+    assert percent_str(st["optimal"].house_edge, 2) == "2.16%"
+    assert percent_str(st["optimal"].rtp, 2) == "99.18%"
+    assert percent_str(st["always_call"].aa_rtp, 2) == "93.60%"
     # pinned exact values
     assert st["optimal"].ev == Fraction(-1363917077, 63213204600)
 
@@ -92,12 +91,12 @@ def test_aa_bonus_rtp_when_every_hand_calls_is_the_five_card_distribution(analys
 
 
 def test_par_sheet_adds_up(analysis):
-    lines = holdem.par_lines(analysis)
+    lines = outputs.par_lines(analysis)
     total = analysis.total_deals
     assert sum(line["combinations"] for line in lines) == total
     ev = sum(Fraction(line["combinations"], total) * line["net"] for line in lines)
     assert ev == analysis.strategies["optimal"].ev
-    aa = holdem.aa_par_lines(analysis)
+    aa = outputs.aa_par_lines(analysis)
     assert sum(line["combinations"] for line in aa) == analysis.total_weight
     assert sum(Fraction(line["combinations"], analysis.total_weight) * line["returned"] for line in aa) \
         == analysis.strategies["optimal"].aa_rtp
@@ -110,37 +109,29 @@ def test_joint_optimal_strategy(analysis):
     total = {name: f.ev + 1 * (f.aa_rtp - 1) for name, f in st.items()}
     assert total["joint_optimal"] == max(total.values())
     # with a small side bet, calling on every AA win stops paying and the two strategies part
-    small = holdem.figures(priced, "k", "", holdem.jointly_optimal_call(priced, Fraction(1, 10)),
+    small = price.figures(priced, "k", "", price.jointly_optimal_call(priced, Fraction(1, 10)),
                            aa_ratio=Fraction(1, 10))
     aa_win = st["call_on_aa_win"]
     assert small.ev + Fraction(1, 10) * (small.aa_rtp - 1) > aa_win.ev + Fraction(1, 10) * (aa_win.aa_rtp - 1)
 
 
 def test_strategy_file_round_trip(analysis):
-    header, columns = strategy_file.decode(holdem.strategy_file_bytes(analysis))
+    header, columns = strategy_file.decode(outputs.strategy_file_bytes(analysis))
     assert header["rows"] == 1_286_792 and header["denominator"] == analysis.priced.denominator
     assert (columns["key"] == analysis.table.keys).all()
     assert (columns["ev_call"] == analysis.priced.ev_call).all()
-    packed = holdem.pack_keys(columns["key"])
+    packed = strategy_file.pack_keys(columns["key"])
     assert (np.diff(packed.astype(np.int64)) > 0).all()          # sorted, unique
 
 
-def test_advise_concrete_cards(analysis):
+def test_direct_dealing_of_concrete_cards(analysis):
+    """The verification's direct dealing of one situation equals its class's EV of calling."""
     row = {bytes(k): i for i, k in enumerate(analysis.table.keys)}
     for hole, flop in [("Ah Kd", "Qs 7h 2c"), ("7c 2d", "Ks Qs 9h"), ("5h 5d", "5s Ah Kc")]:
-        advice = holdem.advise(hole, flop, analysis.rules)
-        i = row[key_of(parse_cards(hole), parse_cards(flop))]
-        assert advice.ev_call == Fraction(int(analysis.priced.ev_call[i]), analysis.priced.denominator)
-        assert advice.decision == ("call" if advice.ev_call > -1 else "fold")
-    assert holdem.advise("Ah Kd", "Qs 7h 2c").decision == "call"
-
-
-@pytest.mark.parametrize("hole,flop,problem", [("Ah", "Qs 7h 2c", "needs 2"), ("Ah Ah", "Qs 7h 2c", "twice"),
-                                               ("Ah Kd", "Ah 7h 2c", "both"), ("Ax Kd", "Qs 7h 2c", "suit"),
-                                               ("Ah Kd", "Qs 7h", "needs 3")])
-def test_advise_refuses_bad_cards(hole, flop, problem):
-    with pytest.raises(CardError, match=problem):
-        holdem.advise(hole, flop)
+        hole_cards, flop_cards = parse_cards(hole), parse_cards(flop)
+        i = row[key_of(hole_cards, flop_cards)]
+        assert checks.direct_ev(analysis.rules, hole_cards, flop_cards) \
+            == Fraction(int(analysis.priced.ev_call[i]), analysis.priced.denominator)
 
 
 @pytest.mark.parametrize("old,new,key", [
@@ -152,7 +143,7 @@ def test_advise_refuses_bad_cards(hole, flop, problem):
 ])
 def test_bad_rule_files(tmp_path, old, new, key):
     with pytest.raises(RuleError, match=key.replace(".", r"\.")):
-        holdem.load_rules(variant(tmp_path, [(old, new)]))
+        HOLDEM.load_rules(variant(tmp_path, [(old, new)]))
 
 
 def test_cli_on_a_reduced_deck(tmp_path):

@@ -8,11 +8,15 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analyzer import basic_strategy, casino_holdem, holdem_features as hf
-from analyzer.cards import parse_cards
-from analyzer.isomorphism import canonical_groups
-from analyzer.poker import CATEGORIES
-from analyzer.strategy_language import (Condition, Rule, StrategyError, load_strategy, loads_strategy,
+from analyzer.core.cards import parse_cards
+from analyzer.core.isomorphism import canonical_groups
+from analyzer.games.caribbean_stud import basic as stud_basic
+from analyzer.games.caribbean_stud import features as sf
+from analyzer.games.casino_holdem import basic as basic_strategy
+from analyzer.games.casino_holdem import features as hf
+from analyzer.games.casino_holdem import price as holdem_price
+from analyzer.poker.hands import CATEGORIES
+from analyzer.strategy.language import (Condition, Rule, RuleListError, load_strategy, loads_strategy,
                                         parse_rule, strategy_card_markdown)
 from cython_ext import handeval
 
@@ -166,7 +170,7 @@ def test_words_that_no_rule_states_are_refused():
     ('[[rule]]\nthen = "call"\nif = { overcards = { in = [1] } }\n', "rule 1.if.overcards", "takes no 'in'"),
 ])
 def test_bad_rule_lists_are_refused_naming_file_and_key(body, key, problem):
-    with pytest.raises(StrategyError) as error:
+    with pytest.raises(RuleListError) as error:
         loads_strategy(HEADER + body, hf.FEATURE_SET, file="bad.toml")
     assert error.value.file == "bad.toml" and error.value.key == key
     assert problem in error.value.problem
@@ -176,15 +180,15 @@ def test_bad_rule_lists_are_refused_naming_file_and_key(body, key, problem):
 def test_bad_headers_are_refused(tmp_path):
     path = tmp_path / "x.toml"
     path.write_text(HEADER.replace('"casino-holdem"', '"baccarat"'))
-    with pytest.raises(StrategyError, match="strategy.game"):
+    with pytest.raises(RuleListError, match="strategy.game"):
         load_strategy(path, hf.FEATURE_SET)
     path.write_text(HEADER.replace('default = "fold"\n', ""))
-    with pytest.raises(StrategyError, match="strategy.default.*missing"):
+    with pytest.raises(RuleListError, match="strategy.default.*missing"):
         load_strategy(path, hf.FEATURE_SET)
     path.write_text("[strategy\n")
-    with pytest.raises(StrategyError, match="not valid TOML"):
+    with pytest.raises(RuleListError, match="not valid TOML"):
         load_strategy(path, hf.FEATURE_SET)
-    with pytest.raises(StrategyError, match="cannot be read"):
+    with pytest.raises(RuleListError, match="cannot be read"):
         load_strategy(tmp_path / "missing.toml", hf.FEATURE_SET)
 
 
@@ -271,12 +275,11 @@ def plain_figures(priced, call) -> tuple[Fraction, Fraction, Fraction]:
 
 def test_basic_strategy_figures_recomputed_independently(holdem_analysis):
     import tomllib
-    from analyzer.strategy_language import builtin_strategy_path
     priced = holdem_analysis.priced
     strategy = hf.basic_strategy()
     values = hf.compute(priced.table.keys)
-    call = hf.basic_decisions(priced.table)
-    data = tomllib.loads(builtin_strategy_path(hf.GAME, "basic").read_text())
+    call = hf.decisions(strategy, priced.table.keys)
+    data = tomllib.loads((hf.STRATEGIES / "casino_holdem.basic.toml").read_text())
     assert (interpret(data, values) == call).all()
     f = basic_strategy.basic_figures(priced, strategy)
     assert (f.ev, f.p_call, f.aa_rtp) == plain_figures(priced, call)
@@ -302,7 +305,7 @@ def test_call_on_aa_win_rule_in_the_language(holdem_analysis):
     values = hf.compute(priced.table.keys)
     optimal, _ = priced.optimal_call()
     assert ((values["aa_bonus_win"] == 1) == (priced.aa_return > 0)).all()
-    f = casino_holdem.figures(priced, "x", "", optimal | (values["aa_bonus_win"] == 1))
+    f = holdem_price.figures(priced, "x", "", optimal | (values["aa_bonus_win"] == 1))
     assert f.aa_rtp == holdem_analysis.strategies["call_on_aa_win"].aa_rtp
     assert f.ev == holdem_analysis.strategies["call_on_aa_win"].ev
 
@@ -325,7 +328,7 @@ def test_three_strategy_table(holdem_analysis):
     rows = basic_strategy.three_strategy_table(priced, hf.basic_strategy())
     by = {r.row: r for r in rows}
     st = holdem_analysis.strategies
-    assert by["optimal"].main_rtp == st["optimal"].main_rtp_per_wager(priced.rules.call_size)
+    assert by["optimal"].main_rtp == st["optimal"].rtp
     assert by["optimal"].aa_rtp == st["optimal"].aa_rtp
     assert by["call_on_aa_win_basic"].aa_rtp == st["always_call"].aa_rtp      # every AA win is called
     assert by["basic"].published_main == "98.7%" and by["basic"].published_aa == "89.6%"
@@ -334,7 +337,7 @@ def test_three_strategy_table(holdem_analysis):
     assert "98.7%" in md and "93.60%" in md
 
 
-PINNED_HOUSE_EDGE = "3550103497/133720240500"       # analyzer/strategies/casino_holdem.basic.toml
+PINNED_HOUSE_EDGE = "3550103497/133720240500"       # games/casino_holdem/strategies/casino_holdem.basic.toml
 
 
 def test_no_two_conditions_share_their_words():
@@ -358,23 +361,7 @@ def test_no_two_conditions_share_their_words():
 
 # --- Caribbean Stud ------------------------------------------------------------------------------------
 
-from analyzer import stud_features as sf  # noqa: E402
-
 STUD_RULE_SETS = ("operator", "standard")
-
-
-@pytest.fixture(scope="module")
-def stud_analyses():
-    """Both Caribbean Stud rule sets, counted once (a few seconds) and decided (prices, rule in words)."""
-    from analyzer import caribbean_stud, stud_situations
-    from analyzer.rules import builtin_rule_paths
-    out = {}
-    for path in builtin_rule_paths("caribbean-stud"):
-        rule_file, rules = caribbean_stud.load_rules(path)
-        table = stud_situations.count_classes(rules.cards, rules.qualifier_rank)
-        out[rule_file.name] = caribbean_stud.decide(rule_file, rules, table)
-    assert set(out) == set(STUD_RULE_SETS)
-    return out
 
 
 def stud_features_of(hand: str, up: str) -> dict:
@@ -431,8 +418,6 @@ def test_stud_rule_in_words_as_data_decides_exactly_like_the_rule_object(stud_an
 @pytest.mark.parametrize("rule_set", STUD_RULE_SETS)
 def test_stud_basic_strategy_figures_recomputed_independently(stud_analyses, rule_set):
     import tomllib
-    from analyzer import caribbean_stud
-    from analyzer.strategy_language import builtin_strategy_path
     analysis = stud_analyses[rule_set]
     priced, table = analysis.priced, analysis.table
     strategy = sf.basic_strategy(rule_set)
@@ -440,9 +425,9 @@ def test_stud_basic_strategy_figures_recomputed_independently(stud_analyses, rul
     for rule, sentence in zip(strategy.rules, strategy.lines()):
         assert parse_rule(sentence, sf.FEATURE_SET) == rule
     raise_ = sf.decisions(strategy, table.keys)
-    data = tomllib.loads(builtin_strategy_path(sf.GAME, f"{rule_set}.basic").read_text())
+    data = tomllib.loads(sf.basic_strategy_path(rule_set).read_text())
     assert (interpret(data, sf.compute(table.keys), sf.FEATURES, "raise") == raise_).all()
-    f = caribbean_stud.figures(priced, "basic", "", raise_)
+    f = priced.figures("basic", "", raise_)
     # EV by plain sums: fold loses 1 ANTE; a raise adds its gain (weight x (EV raise - EV fold)).
     total = table.raw_situations
     gained = sum(priced.gain[raise_].tolist())
@@ -450,7 +435,7 @@ def test_stud_basic_strategy_figures_recomputed_independently(stud_analyses, rul
     optimal = analysis.strategies["optimal"]
     assert 0 <= optimal.ev - f.ev
     assert abs(optimal.rtp - f.rtp) <= Fraction(1, 10**4)          # within 0.01 percentage points
-    costs = basic_strategy.stud_rule_costs(priced, strategy)
+    costs = stud_basic.stud_rule_costs(priced, strategy)
     assert sum(c.ev_lost for c in costs) == optimal.ev - f.ev
 
 
@@ -458,7 +443,7 @@ def test_stud_raise_everything_in_the_language(stud_analyses):
     analysis = stud_analyses["operator"]
     strategy = loads_strategy('[strategy]\ngame = "caribbean-stud"\nname = "all"\ntitle = "all"\ndefault = "raise"\n',
                               sf.FEATURE_SET)
-    rows = basic_strategy.stud_strategy_table(analysis.priced, {"all": strategy})
+    rows = stud_basic.stud_strategy_table(analysis.priced, {"all": strategy})
     engine = analysis.strategies["raise_everything"]
-    assert (rows[1].figures.ev, rows[1].figures.p_raise) == (engine.ev, engine.p_raise)
+    assert (rows[1].figures.ev, rows[1].figures.p_play) == (engine.ev, engine.p_play)
     assert rows[0].figures.ev == analysis.strategies["optimal"].ev

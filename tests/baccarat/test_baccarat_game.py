@@ -5,8 +5,16 @@ from fractions import Fraction
 
 import pytest
 
-from analyzer import baccarat
-from analyzer.reference.baccarat import count_every_sequence
+import support
+from analyzer.core.exact import percent_str
+from analyzer.games import registry
+from analyzer.games.baccarat import count, price
+from analyzer.games.baccarat.count import count_outcomes, count_outcomes_python
+from analyzer.games.baccarat.reference import count_every_sequence
+from analyzer.games.baccarat.rules import BETS
+from analyzer.games.baccarat.shoe import ShoeError, remove_cards
+
+BACCARAT = registry.game("baccarat")
 
 
 def as_counter(counts):
@@ -22,7 +30,7 @@ ONE_SUIT = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0]          # A..9, T, J, Q, K o
 def test_kernel_equals_card_by_card_brute_force(deck, baccarat_rules):
     _, rules = baccarat_rules
     shoe = [deck.count(v) for v in range(10)]
-    kernel = as_counter(baccarat.count_outcomes(shoe, rules))
+    kernel = as_counter(count_outcomes(shoe, rules))
     brute = dict(count_every_sequence(deck, rules))
     assert kernel == brute
     assert sum(brute.values()) == math.perm(len(deck), 6)
@@ -35,9 +43,9 @@ def test_kernel_equals_brute_force_on_an_odd_tableau(baccarat_rules, tmp_path):
     text = text.replace("natural = [8, 9]", "natural = [9]").replace("6 = [6, 7]", "6 = [0, 6, 7, 9]")
     path = tmp_path / "odd.toml"
     path.write_text(text)
-    _, rules = baccarat.load_rules(path)
+    _, rules = BACCARAT.load_rules(path)
     shoe = [ONE_SUIT.count(v) for v in range(10)]
-    assert as_counter(baccarat.count_outcomes(shoe, rules)) == dict(count_every_sequence(ONE_SUIT, rules))
+    assert as_counter(count_outcomes(shoe, rules)) == dict(count_every_sequence(ONE_SUIT, rules))
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -45,22 +53,22 @@ def test_kernel_equals_python_integer_walk(seed, baccarat_rules):
     _, rules = baccarat_rules
     rng = random.Random(seed)
     shoe = [max(0, n - rng.randrange(6)) for n in rules.full_shoe()]
-    kernel = baccarat.count_outcomes(shoe, rules)
-    python = baccarat.count_outcomes_python(shoe, rules)
+    kernel = count_outcomes(shoe, rules)
+    python = count_outcomes_python(shoe, rules)
     assert (kernel == python).all()
 
 
 def test_full_shoe_counts_every_ordered_six_card_sequence(baccarat_rules):
     _, rules = baccarat_rules
-    counts = baccarat.count_outcomes(rules.full_shoe(), rules)
+    counts = count_outcomes(rules.full_shoe(), rules)
     assert sum(rules.full_shoe()) == 416
     assert sum(int(x) for x in counts.ravel()) == 416 * 415 * 414 * 413 * 412 * 411
 
 
 def test_published_rtps(baccarat_rules):
     rule_file, rules = baccarat_rules
-    analysis = baccarat.analyse(rule_file, rules)
-    shown = {bet: baccarat.percent_str(analysis.rtp(bet), 2) for bet in baccarat.BETS}
+    analysis = support.analyse_one("baccarat")
+    shown = {bet: percent_str(analysis.rtp(bet), 2) for bet in BETS}
     assert shown == {"banker": "98.94%", "player": "98.76%", "tie": "85.64%"}
     # Exact house edges, pinned (well-known: 1.0579%, 1.2351%, 14.3596%).
     assert 1 - analysis.rtp("banker") == Fraction(114753351728, 10847218479825)
@@ -71,9 +79,9 @@ def test_published_rtps(baccarat_rules):
 def test_effect_of_removal_balances(baccarat_rules):
     """Burning a random card does not change a bet: sum over values of count x EoR is exactly 0."""
     _, rules = baccarat_rules
-    effects = baccarat.effect_of_removal(rules)
+    effects = price.effect_of_removal(rules, count.count_shoes(count.analysis_shoes(rules), rules))
     shoe = rules.full_shoe()
-    for bet in baccarat.BETS:
+    for bet in BETS:
         assert sum(shoe[v] * effects[v][bet] for v in range(10)) == 0
     assert effects[5]["banker"] != 0
 
@@ -81,19 +89,19 @@ def test_effect_of_removal_balances(baccarat_rules):
 def test_large_shoe_switches_to_python_integers(baccarat_rules, monkeypatch):
     _, rules = baccarat_rules
     calls = []
-    real = baccarat.count_outcomes_python
-    monkeypatch.setattr(baccarat, "count_outcomes_python", lambda c, r: calls.append(1) or real(c, r))
+    real = count.count_outcomes_python
+    monkeypatch.setattr(count, "count_outcomes_python", lambda c, r: calls.append(1) or real(c, r))
     at_limit = [1448 - 9 * 144] + [144] * 9            # 1,448 cards: 1448**6 < 2**63
-    baccarat.count_outcomes(at_limit, rules)
+    count_outcomes(at_limit, rules)
     assert not calls
     over = [at_limit[0] + 1] + at_limit[1:]           # 1,449 cards: would overflow int64
-    counts = baccarat.count_outcomes(over, rules)
+    counts = count.count_outcomes(over, rules)
     assert calls and sum(counts.ravel()) == math.perm(1449, 6)
 
 
 def test_commission_rounding_table(baccarat_rules):
     rule_file, rules = baccarat_rules
-    analysis = baccarat.analyse(rule_file, rules)
+    analysis = support.analyse_one("baccarat")
     by_stake = {s: rtp for s, _, rtp in analysis.stake_rtps}
     nominal = analysis.rtp("banker")
     assert by_stake[Fraction(1, 5)] == nominal                   # 0.20 -> 0.39 exactly
@@ -104,19 +112,19 @@ def test_commission_rounding_table(baccarat_rules):
 
 def test_live_shoe_query(baccarat_rules):
     _, rules = baccarat_rules
-    shoe = baccarat.remove_cards(rules.full_shoe(), "5,5,9,K")
+    shoe = remove_cards(rules.full_shoe(), "5,5,9,K")
     assert shoe == (127, 32, 32, 32, 32, 30, 32, 32, 32, 31)
-    answer = baccarat.shoe_query(shoe, rules)
+    answer = price.shoe_query(shoe, rules)
     assert answer["best_bet"] == "banker"
-    assert answer["ev"]["tie"] == baccarat.bet_rtps(shoe, rules)["tie"] - 1
-    with pytest.raises(baccarat.ShoeError, match="no card of value 9"):
-        baccarat.remove_cards((0, 6, 0, 0, 0, 0, 0, 0, 0, 0), "9")
+    assert answer["ev"]["tie"] == price.bet_rtps(shoe, rules)["tie"] - 1
+    with pytest.raises(ShoeError, match="no card of value 9"):
+        remove_cards((0, 6, 0, 0, 0, 0, 0, 0, 0, 0), "9")
 
 
 def test_tie_nine_to_one_variant(baccarat_rules, tmp_path):
     rule_file, rules = baccarat_rules
     path = tmp_path / "tie9.toml"
     path.write_text(rule_file.raw.decode().replace("tie = 8 ", "tie = 9 ").replace('rule_set = "operator"', 'rule_set = "tie9"'))
-    _, variant = baccarat.load_rules(path)
-    main = baccarat.MainOutcomes.from_counts(baccarat.count_outcomes(variant.full_shoe(), variant))
-    assert baccarat.bet_rtps(variant.full_shoe(), variant)["tie"] == Fraction(10 * main.tie, main.total)
+    _, variant = BACCARAT.load_rules(path)
+    main = price.MainOutcomes.from_counts(count_outcomes(variant.full_shoe(), variant))
+    assert price.bet_rtps(variant.full_shoe(), variant)["tie"] == Fraction(10 * main.tie, main.total)

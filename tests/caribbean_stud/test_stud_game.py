@@ -2,7 +2,7 @@
 import itertools
 import json
 import random
-import re
+
 import subprocess
 import sys
 from fractions import Fraction
@@ -10,17 +10,25 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analyzer import caribbean_stud as stud
-from analyzer import strategy_file
-from analyzer.cards import CardError, parse_cards
-from analyzer.execution import SerialExecutor
-from analyzer.isomorphism import canonical_groups
-from analyzer.reference import caribbean_stud as reference
-from analyzer.reference.poker import five_card_value
-from analyzer.rules import RuleError, builtin_rule_paths
-from analyzer.stud_situations import count_classes, situation_classes
+import sympy
+
+import support
+from analyzer.core import strategy_file
+from analyzer.core.cards import parse_cards
+from analyzer.core.exact import percent_str
+from analyzer.core.execution import SerialExecutor
+from analyzer.core.isomorphism import canonical_groups
+from analyzer.core.rules import RuleError
+from analyzer.games import registry
+from analyzer.games.caribbean_stud import checks, outputs, price, progressive
+from analyzer.games.caribbean_stud import reference
+from analyzer.games.caribbean_stud.count import count_classes, situation_classes
+from analyzer.poker.reference import five_card_value
+from analyzer.publish import pipeline
 from cython_ext import handeval, stud_enum
 from cython_ext.isomorphism import canonical_keys
+
+STUD = registry.game("caribbean-stud")
 
 FULL_DECK = np.arange(52, dtype=np.uint8)
 ACE_KING = handeval.dense_at_least(handeval.threshold_value(0, [12, 11]))
@@ -29,15 +37,7 @@ SUIT_PERMUTATIONS = list(itertools.permutations(range(4)))
 
 
 def variant(tmp_path, replacements, name="variant", standard=False):
-    text = builtin_rule_paths("caribbean-stud")[1 if standard else 0].read_text()
-    text = text.replace('rule_set = "operator"', f'rule_set = "{name}"').replace('rule_set = "standard"',
-                                                                                 f'rule_set = "{name}"')
-    for old, new in replacements:
-        assert old in text, old
-        text = text.replace(old, new)
-    path = tmp_path / f"{name}.toml"
-    path.write_text(text)
-    return path
+    return support.variant(tmp_path, "caribbean-stud", replacements, name, builtin=1 if standard else 0)
 
 
 def reduced_deck(tmp_path, ranks, suits, qualifier=None, name="small"):
@@ -133,8 +133,8 @@ REDUCED = [("9TJQKA", "cd", None, ACE_KING_TUPLE),                       # flush
 def test_whole_reduced_game_equals_brute_force(tmp_path, ranks, suits, qualifier, qualifier_tuple):
     """Every hand, up card and completion of a tiny deck in plain Python: the counts of every
     situation equal its class's, and the optimal EV and raise probability equal the analysis's."""
-    stud._PACKED.clear()
-    rule_file, rules = stud.load_rules(reduced_deck(tmp_path, ranks, suits, qualifier))
+    path = reduced_deck(tmp_path, ranks, suits, qualifier)
+    rule_file, rules = STUD.load_rules(path)
     table = count_classes(rules.cards, rules.qualifier_rank, SerialExecutor(2))
     game = reference.whole_game(rules.cards, qualifier_tuple)
     assert int(table.weights.sum()) == len(game) == table.raw_situations
@@ -143,14 +143,14 @@ def test_whole_reduced_game_equals_brute_force(tmp_path, ranks, suits, qualifier
         key = bytes(c for group in canonical_groups((list(hand), [up])) for c in group)
         assert tuple(table.counts[row[key]].tolist()) == counts, (hand, up)
         assert table.player_category[row[key]] == five_card_value(hand)[0]
-    analysis = stud.analyse(rule_file, rules)
-    ev, p_raise = reference.optimal_ev(game, rules.net)
+    analysis = support.analyse_one("caribbean-stud", path)
+    ev, p_raise = reference.optimal_ev(game, rules.paytable.net)
     assert analysis.strategies["optimal"].ev == ev
-    assert analysis.strategies["optimal"].p_raise == p_raise
+    assert analysis.strategies["optimal"].p_play == p_raise
 
 
 def test_reduced_deck_keys_are_canonical(tmp_path):
-    _, rules = stud.load_rules(reduced_deck(tmp_path, "9TJQKA", "cdh"))
+    _, rules = STUD.load_rules(reduced_deck(tmp_path, "9TJQKA", "cdh"))
     keys, weights = situation_classes(rules.cards)
     assert (canonical_keys(keys, (5, 1)) == keys).all()
     assert len(np.unique(strategy_file.pack_keys(keys))) == len(keys)
@@ -162,7 +162,7 @@ def test_reduced_deck_keys_are_canonical(tmp_path):
 
 @pytest.mark.parametrize("ranks,suits", [("9TJQKA", "cd"), ("TJQKA", "cdh"), ("QKA", "cdhs"), ("23456789TJQKA", "c")])
 def test_compiled_classes_equal_the_numpy_reference(tmp_path, ranks, suits):
-    _, rules = stud.load_rules(reduced_deck(tmp_path, ranks, suits))
+    _, rules = STUD.load_rules(reduced_deck(tmp_path, ranks, suits))
     keys, weights = situation_classes(rules.cards)
     plain_keys, plain_weights = reference.situation_classes(rules.cards)
     assert (keys == plain_keys).all() and (weights == plain_weights).all()
@@ -181,13 +181,6 @@ def test_situation_classes_of_the_full_deck():
     assert len(np.unique(strategy_file.pack_keys(canonical_keys(np.ascontiguousarray(keys[:, :5]), (5,))))) == 134_459
 
 
-@pytest.fixture(scope="session")
-def stud_analyses():
-    """Both built-in rule sets, counted once (a few seconds on two cores)."""
-    return {rule_file.name: stud.analyse(rule_file, rules)
-            for rule_file, rules in (stud.load_rules(path) for path in builtin_rule_paths("caribbean-stud"))}
-
-
 def test_every_class_counts_every_completion(stud_analyses):
     table = stud_analyses["standard"].table
     assert len(table) == 5_649_150
@@ -197,9 +190,9 @@ def test_every_class_counts_every_completion(stud_analyses):
 
 def test_published_standard_figures(stud_analyses):
     optimal = stud_analyses["standard"].strategies["optimal"]
-    assert stud.percent_str(optimal.house_edge, 3) == "5.224%"
-    assert stud.percent_str(optimal.p_raise, 2) == "52.23%"
-    summary = stud.summary(stud_analyses["standard"])
+    assert percent_str(optimal.house_edge, 3) == "5.224%"
+    assert percent_str(optimal.p_play, 2) == "52.23%"
+    summary = outputs.summary(stud_analyses["standard"])
     assert summary["published"]["house_edge"]["agrees"] and summary["published"]["raise_probability"]["agrees"]
 
 
@@ -207,21 +200,21 @@ def test_exact_figures_are_pinned(stud_analyses):
     standard = stud_analyses["standard"].strategies["optimal"]
     operator = stud_analyses["operator"].strategies["optimal"]
     assert standard.house_edge == Fraction(142031221, 2718662100)
-    assert standard.p_raise == Fraction(5316167, 10179260)
-    assert operator.p_raise == standard.p_raise                # the bonus column never changes a decision here
+    assert standard.p_play == Fraction(5316167, 10179260)
+    assert operator.p_play == standard.p_play                # the bonus column never changes a decision here
     assert operator.house_edge < standard.house_edge
-    assert standard.element_of_risk == standard.house_edge / (1 + 2 * standard.p_raise)
+    assert standard.element_of_risk == standard.house_edge / (1 + 2 * standard.p_play)
     assert standard.rtp == 1 - standard.element_of_risk
 
 
 def test_optimal_beats_every_simple_strategy(stud_analyses):
     for analysis in stud_analyses.values():
         st = analysis.strategies
-        for name in stud.SIMPLE_STRATEGIES:
+        for name in price.SIMPLE_STRATEGIES:
             assert st["optimal"].ev > st[name].ev
-        assert st["raise_everything"].p_raise == 1
+        assert st["raise_everything"].p_play == 1
         # raising a pair or better is a subset of raising ace-king or better
-        assert st["raise_pair_or_better"].p_raise < st["raise_ace_king_or_better"].p_raise
+        assert st["raise_pair_or_better"].p_play < st["raise_ace_king_or_better"].p_play
 
 
 def test_figures_equal_a_direct_sum(stud_analyses):
@@ -231,13 +224,13 @@ def test_figures_equal_a_direct_sum(stud_analyses):
     rng = random.Random(2)
     for i in rng.sample(range(len(table)), 200):
         counts = table.counts[i].tolist()
-        expected = sum(Fraction(n, 163_185) * rules.net(int(table.player_category[i]), o) for o, n in enumerate(counts))
+        expected = sum(Fraction(n, 163_185) * rules.paytable.net(int(table.player_category[i]), o) for o, n in enumerate(counts))
         assert Fraction(int(analysis.priced.ev_raise[i]), analysis.priced.denominator) == expected
 
 
 def test_par_lines_cover_every_deal_and_give_the_ev(stud_analyses):
     for analysis in stud_analyses.values():
-        lines = stud.par_lines(analysis)
+        lines = outputs.par_lines(analysis)
         total = analysis.total_deals
         assert total == 122_151_120 * 163_185
         assert sum(line["combinations"] for line in lines) == total
@@ -275,55 +268,33 @@ def test_progressive_hand_counts_and_break_even(stud_analyses):
 
 def test_progressive_stake_returned_switch(tmp_path):
     path = variant(tmp_path, [("stake_returned_with_win = false", "stake_returned_with_win = true")])
-    rule_file, rules = stud.load_rules(path)
+    rule_file, rules = STUD.load_rules(path)
     table = count_classes(rules.cards, rules.qualifier_rank)
-    returned = stud.progressive_figures(table, rules.progressive)
-    plain = stud.progressive_figures(table, stud.load_rules()[1].progressive)
+    returned = progressive.progressive_figures(table, rules.progressive)
+    plain = progressive.progressive_figures(table, STUD.load_rules()[1].progressive)
     winners = 4 + 36 + 624 + 3744 + 5108 + 10200 + 54912
-    assert returned.rtp - plain.rtp == stud.sympy.Rational(winners, 2_598_960)
+    assert returned.rtp - plain.rtp == sympy.Rational(winners, 2_598_960)
 
 
-# --- advise ----------------------------------------------------------------------------------
+# --- direct dealing ---------------------------------------------------------------------------
 
-def test_advise_answers_exactly(stud_analyses):
-    answer = stud.advise("Ah Kd 9s 5c 2h", "Qd")
-    assert answer.decision == "fold" and answer.ev_fold == -1
-    assert sum(answer.counts) == 163_185
+def test_direct_dealing_equals_the_class(stud_analyses):
+    """The verification's direct dealing of one raw situation equals its class's EV of raising."""
     analysis = stud_analyses["operator"]
-    key = np.array([[c for g in canonical_groups((parse_cards("Ah Kd 9s 5c 2h"), parse_cards("Qd"))) for c in g]],
-                   dtype=np.uint8)
-    row = int(np.searchsorted(strategy_file.pack_keys(analysis.table.keys), strategy_file.pack_keys(key)[0]))
-    assert answer.ev_raise == Fraction(int(analysis.priced.ev_raise[row]), analysis.priced.denominator)
-    assert stud.advise("Ah Ad 9s 5c 2h", "Qd").decision == "raise"
-
-
-def test_advise_without_a_cached_count_uses_the_kernel(monkeypatch):
-    monkeypatch.setattr(stud, "cached_counts", lambda cards, rank: None)
-    direct = stud.advise("As Kd Qh 4c 3s", "Kc")
-    hand, up = parse_cards("As Kd Qh 4c 3s"), parse_cards("Kc")[0]
-    counts = stud_enum.brute_force_situation(FULL_DECK, hand, up, ACE_KING)
-    assert direct.counts == counts
-
-
-@pytest.mark.parametrize("hand,up,problem", [
-    ("Ah Kd 9s 5c", "Qd", "needs 5 card(s)"),
-    ("Ah Kd 9s 5c 2h", "Qd Js", "needs 1 card(s)"),
-    ("Ah Kd 9s 5c 5c", "Qd", "appears twice"),
-    ("Ah Kd 9s 5c 2h", "Ah", "appears in both"),
-    ("Ah Kd 9s 5c 1h", "Qd", "is not a card"),
-    ("Ah Kd 9s 5c 2x", "Qd", "suit 'x'"),
-])
-def test_advise_refuses_bad_cards(hand, up, problem):
-    with pytest.raises(CardError, match=re.escape(problem)):
-        stud.advise(hand, up)
+    for hand, up in [("Ah Kd 9s 5c 2h", "Qd"), ("As Kd Qh 4c 3s", "Kc"), ("Ah Ad 9s 5c 2h", "Qd")]:
+        cards, up_card = parse_cards(hand), parse_cards(up)[0]
+        key = np.array([[c for g in canonical_groups((cards, [up_card])) for c in g]], dtype=np.uint8)
+        row = int(np.searchsorted(strategy_file.pack_keys(analysis.table.keys), strategy_file.pack_keys(key)[0]))
+        assert checks.direct_ev(analysis.rules, cards, up_card) \
+            == Fraction(int(analysis.priced.ev_raise[row]), analysis.priced.denominator)
 
 
 # --- rule files ----------------------------------------------------------------------------
 
 def test_builtin_rule_sets():
-    paths = builtin_rule_paths("caribbean-stud")
+    paths = STUD.builtin_rule_paths
     assert [p.name for p in paths] == ["caribbean_stud.toml", "caribbean_stud.standard.toml"]
-    (_, operator), (_, standard) = (stud.load_rules(p) for p in paths)
+    (_, operator), (_, standard) = (STUD.load_rules(p) for p in paths)
     assert operator.raise_pays[9] == 200 and operator.raise_pays_not_qualified[9] == 100
     assert standard.raise_pays[:7] == (1, 1, 2, 3, 4, 5, 7) and not any(standard.raise_pays_not_qualified)
     assert operator.qualifier_rank == ACE_KING and operator.raise_size == 2
@@ -348,7 +319,7 @@ BAD = [
 def test_bad_rule_file_is_refused(tmp_path, case, old, new, key, problem):
     path = variant(tmp_path, [(old, new)])
     with pytest.raises(RuleError) as caught:
-        stud.load_rules(path)
+        STUD.load_rules(path)
     message = str(caught.value)
     assert str(path) in message and f"key '{key}'" in message and problem in message
 
@@ -357,7 +328,7 @@ def test_bad_rule_file_is_refused(tmp_path, case, old, new, key, problem):
 
 def test_results_folder_and_strategy_file(stud_analyses, tmp_path, quick_checks):
     analysis = stud_analyses["standard"]
-    folder = stud.write_results(analysis, tmp_path, ["caribbean-stud"], quick_checks)
+    folder = support.publish("caribbean-stud", analysis, tmp_path, quick_checks)
     assert folder == tmp_path / "caribbean_stud" / "standard"
     names = {p.name for p in folder.iterdir()}
     assert {"summary.json", "par_sheet.md", "par_sheet.csv", "strategy.bin.gz", "strategy_rule.md",
@@ -400,28 +371,30 @@ def test_cli_help_and_bad_rule_file(tmp_path):
 
 
 def test_the_reference_reader_reads_the_strategy_file(stud_analyses, tmp_path, quick_checks):
-    """docs/strategy-format.md's reader (analyzer.advisor) answers as advise() does."""
+    """docs/strategy-format.md's reader (analyzer.advisor) answers as dealing every completion does."""
     from analyzer import advisor
-    folder = stud.write_results(stud_analyses["operator"], tmp_path, ["caribbean-stud"], quick_checks)
+    analysis = stud_analyses["operator"]
+    folder = support.publish("caribbean-stud", analysis, tmp_path, quick_checks)
     strategy = advisor.load_strategy(folder / "strategy.bin.gz")
     for hand, up in [("Ah Kd 9s 5c 2h", "Qd"), ("As Kd Qh 4c 3s", "Kc"), ("2c 3d 4h 5s 7c", "Ac"),
-                     ("Td Th 4c 4s 9d", "2d")]:
-        answer, direct = strategy.decide(hand, up), stud.advise(hand, up)
-        assert answer.ev["raise"] == direct.ev_raise and answer.ev["fold"] == -1
-        assert answer.decision == direct.decision
+                     ("Td Th 4c 4s 9d", "2d"), ("Ah Ad 9s 5c 2h", "Qd")]:
+        answer = strategy.decide(hand, up)
+        direct = checks.direct_ev(analysis.rules, parse_cards(hand), parse_cards(up)[0])
+        assert answer.ev["raise"] == direct and answer.ev["fold"] == -1
+        assert answer.decision == ("raise" if direct > -1 else "fold")
 
 
 def test_rule_in_words_on_a_paytable_where_pairs_fold(stud_analyses, tmp_path):
     """A raise that pays nothing on a pair: small pairs fold, and the rule must say so and stay checked."""
-    rule_file, rules = stud.load_rules(variant(tmp_path, [("one_pair = 1\n", "one_pair = 0\n")], "pairs_push"))
-    analysis = stud.analyse(rule_file, rules)
+    analysis = support.analyse_one("caribbean-stud", variant(tmp_path, [("one_pair = 1\n", "one_pair = 0\n")],
+                                                             "pairs_push"))
     check, st = analysis.rule_check, analysis.strategies
     raise_, _ = analysis.priced.optimal()
     assert not raise_[analysis.table.player_category == 1].all()          # some pairs fold
     words = check.rule.words()
     assert words[0].startswith("Raise if you hold") and words[-1] == "Otherwise fold."
     assert check.cost == st["optimal"].ev - st["rule_in_words"].ev
-    assert all(st["rule_in_words"].ev >= st[name].ev for name in stud.SIMPLE_STRATEGIES)
+    assert all(st["rule_in_words"].ev >= st[name].ev for name in price.SIMPLE_STRATEGIES)
     assert (np.flatnonzero(check.raises != raise_) == check.exceptions).all()
 
 
@@ -434,9 +407,9 @@ def test_classes_need_a_suit_symmetric_deck():
 
 
 def test_sweep_compares_a_stud_paytable(tmp_path, quick_checks):
-    """`analyzer sweep` reads the common module interface: analyse, write_results, report_content."""
-    from analyzer import sweep
+    """`analyzer sweep` runs the pipeline and reads each analysis's key figures."""
+    from analyzer.publish import sweep
     path = reduced_deck(tmp_path, "9TJQKA", "cd")
-    folder = sweep.run([path], tmp_path / "out", "stud", checks=quick_checks)
+    folder = sweep.run([path], "stud", pipeline.Run(tmp_path / "out", checks=quick_checks))
     table = (folder / "comparison.csv").read_text()
     assert "house edge per ANTE, optimal strategy" in table and "caribbean-stud" in table

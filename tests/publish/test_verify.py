@@ -6,7 +6,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer import baccarat, montecarlo, strategy_file, verify
+from analyzer.core import strategy_file
+from analyzer.games.baccarat import checks as baccarat_checks
+from analyzer.games.baccarat import price as baccarat_price
+from analyzer.publish import verify
+from analyzer.publish.options import CheckOptions
 
 
 def copy_folder(source, tmp_path):
@@ -30,7 +34,7 @@ def rewrite_strategy(folder, change):
 
 
 def failed(folder, **options):
-    report = verify.verify_folder(folder, samples=options.get("samples", 5), rounds=options.get("rounds", 0))
+    report = verify.verify_folder(folder, CheckOptions(samples=options.get("samples", 5), rounds=options.get("rounds", 0)))
     return {check.name for check in report.checks if not check.passed}
 
 
@@ -66,16 +70,16 @@ def test_altered_file_is_caught(holdem_results, tmp_path):
 
 def test_monte_carlo_fails_for_a_wrong_exact_value(baccarat_rules):
     _, rules = baccarat_rules
-    tallies = montecarlo.simulate_baccarat(rules, 200_000, seed=3)
-    exact = baccarat.bet_rtps(rules.full_shoe(), rules)
+    tallies = baccarat_checks.simulate(rules, 200_000, seed=3)
+    exact = baccarat_price.bet_rtps(rules.full_shoe(), rules)
     assert tallies["banker"].compare(exact["banker"] - 1)["passed"]
     assert not tallies["banker"].compare(exact["banker"] - 1 + Fraction(1, 50))["passed"]
 
 
 def test_monte_carlo_is_reproducible(baccarat_rules):
     _, rules = baccarat_rules
-    first = montecarlo.simulate_baccarat(rules, 50_000, seed=9)["tie"]
-    second = montecarlo.simulate_baccarat(rules, 50_000, seed=9)["tie"]
+    first = baccarat_checks.simulate(rules, 50_000, seed=9)["tie"]
+    second = baccarat_checks.simulate(rules, 50_000, seed=9)["tie"]
     assert (first.total, first.squares) == (second.total, second.squares)
 
 

@@ -1,0 +1,52 @@
+"""Helpers the tests share: analyse through the pipeline in memory, publish, write rule-file variants."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from analyzer.games import registry
+from analyzer.publish import pipeline
+from analyzer.publish.options import CheckOptions
+
+QUICK_CHECKS = CheckOptions(samples=10, rounds=20_000)
+
+
+def analyse(game: str, paths=None, executor=None, **options) -> list:
+    """The analyses of the game's rule files (default: its built-in ones), counted once per deck and qualifier."""
+    return [analysis for _, analysis in pipeline.analyse(registry.game(game), paths,
+                                                         pipeline.Run(Path("."), executor=executor, options=options))]
+
+
+def analyse_one(game: str, path=None, **options):
+    return analyse(game, [path] if path else None, **options)[0]
+
+
+def publish(game: str, analysis, root, checks: CheckOptions = QUICK_CHECKS, argv=None) -> Path:
+    """Write one analysis's results folder under `root` (verified with light checks) and return it."""
+    info = registry.game(game)
+    return pipeline.publish(info, analysis.rule_file, analysis, pipeline.Run(Path(root), argv or [game], checks))
+
+
+def run_game(game: str, root, paths=None, checks: CheckOptions = QUICK_CHECKS) -> list[Path]:
+    """Analyse and publish like `analyzer <game>`; the folders written."""
+    return [p.folder for p in pipeline.run_game(registry.game(game), paths,
+                                                pipeline.Run(Path(root), [game], checks))]
+
+
+def variant(tmp_path, game: str, replacements, name: str = "variant", builtin: int = 0) -> Path:
+    """A copy of a built-in rule file with text replaced (each old text must be there) and rule_set = name."""
+    path = registry.game(game).builtin_rule_paths[builtin]
+    text = path.read_text()
+    for default in ("operator", "standard"):
+        text = text.replace(f'rule_set = "{default}"', f'rule_set = "{name}"')
+    for old, new in replacements:
+        assert old in text, old
+        text = text.replace(old, new)
+    out = Path(tmp_path) / f"{name}.toml"
+    out.write_text(text)
+    return out
+
+
+def reduced_deck(tmp_path, game: str, ranks: str, suits: str, name: str = "small", more=()) -> Path:
+    """A variant of the game's operator rules on a reduced deck."""
+    return variant(tmp_path, game, [('ranks = "23456789TJQKA"', f'ranks = "{ranks}"'),
+                                    ('suits = "cdhs"', f'suits = "{suits}"'), *more], name)
