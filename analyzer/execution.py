@@ -7,10 +7,14 @@ so the result does not depend on how the work was split, in which order chunks f
 or where they ran.  Data every chunk of a stage reads (e.g. the board table of Casino
 Hold'em's second pass) is handed over once per worker: through shared memory to local
 processes, scattered to Dask workers.
+
+An interrupt (Ctrl-C) stops local worker processes at once and quietly: they ignore SIGINT
+and are terminated by this process.
 """
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -120,6 +124,9 @@ _BLOCKS: list = []
 
 
 def _attach(inputs: dict, outputs: dict) -> None:
+    # Ctrl-C reaches the whole process group; only the parent acts on it (it terminates the
+    # pool).  A worker that took it too would print a traceback from wherever it waited.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for target, descriptions in ((_INPUTS, inputs), (_OUTPUTS, outputs)):
         target.clear()
         for name, (block, shape, dtype) in descriptions.items():
@@ -171,6 +178,7 @@ class LocalExecutor(Executor):
         if self.workers == 1 or len(chunks) == 1:
             return SerialExecutor().run(chunks, totals, shared, progress, label)
         inputs, outputs = _SharedArrays(), _SharedArrays()
+        bar = None
         try:
             for name, array in (shared or {}).items():
                 inputs.put(name, np.shape(array), np.asarray(array).dtype, array)
@@ -189,18 +197,32 @@ class LocalExecutor(Executor):
                             placed += future.result()
                             bar and bar.update()
                 except BaseException:
+                    # The stage is abandoned (an interrupt or a failed chunk): stop the workers
+                    # now rather than after their running chunks, then release the pool.
                     for future in pending:
                         future.cancel()
+                    _terminate_workers(pool)
                     pool.shutdown(wait=True, cancel_futures=True)
                     raise
-            bar and bar.close()
             _check_disjoint(placed)
             for name, array in outputs.arrays.items():
                 totals.adopt(name, array)
         finally:
+            bar and bar.close()
             inputs.close()
             outputs.close()
         return totals
+
+
+def _terminate_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate a process pool's workers (Python 3.14 has `terminate_workers`; before it,
+    the processes are only reachable through the pool's `_processes`)."""
+    if hasattr(pool, "terminate_workers"):
+        pool.terminate_workers()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        if process.is_alive():
+            process.terminate()
 
 
 class DaskExecutor(Executor):
