@@ -13,13 +13,16 @@ and are terminated by this process.
 """
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing import get_context, shared_memory
+from pathlib import Path
 from typing import Callable
+from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -225,18 +228,29 @@ def _terminate_workers(pool: ProcessPoolExecutor) -> None:
             process.terminate()
 
 
+class ClusterError(InputError):
+    """A Dask cluster that cannot do the work (unreachable).
+
+    An InputError because the user fixes it (start the scheduler, point --scheduler
+    elsewhere), and the CLI reports it in one line.
+    """
+
+
 class DaskExecutor(Executor):
     """Chunks on an existing Dask distributed cluster; a chunk lost with its worker is rerun."""
 
-    def __init__(self, address: str, retries: int = 3):
+    def __init__(self, address: str, retries: int = 3, connect_timeout: float = 20.0):
+        address = scheduler_address(address)           # InputError before any connection
         try:
             from distributed import Client
         except ImportError:
             raise InputError("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from None
         try:
-            self.client = Client(address, timeout="20s")
-        except OSError as error:
-            raise InputError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+            self.client = Client(address, timeout=connect_timeout)
+        except OSError as error:                       # includes TimeoutError
+            raise ClusterError(f"cannot reach the Dask scheduler at {address} within {connect_timeout:g} s: "
+                               f"{error}") from None
+        self.address = address
         self.retries = retries
         self.workers = max(1, len(self.client.scheduler_info()["workers"]))
 
@@ -277,16 +291,76 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+def max_jobs() -> int:
+    """The most local processes --jobs may ask for: 4 per core (more only thrash)."""
+    return 4 * default_jobs()
+
+
+SCHEDULER_PROTOCOLS = ("tcp", "tls", "inproc", "ucx", "ws", "wss")    # those dask.distributed speaks
+
+
+def scheduler_address(text: str) -> str:
+    """The address a --scheduler value names: itself if it looks like `tcp://host:port` (or
+    another protocol Dask speaks), or the "address" in a scheduler file (`dask scheduler
+    --scheduler-file`).  Raises InputError, naming the option, for anything else; connects
+    to nothing.
+
+    >>> scheduler_address("tcp://10.0.0.5:8786")
+    'tcp://10.0.0.5:8786'
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise InputError("--scheduler needs an address such as tcp://10.0.0.5:8786 or a scheduler file")
+    text = text.strip()
+    if "://" not in text:
+        path = Path(text)
+        if not path.is_file():
+            raise InputError(f"--scheduler {text!r} is neither an address such as tcp://10.0.0.5:8786 "
+                             "nor an existing scheduler file")
+        try:
+            address = json.loads(path.read_text())["address"]
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
+            raise InputError(f"--scheduler {text}: not a Dask scheduler file (JSON with an \"address\"): "
+                             f"{error}") from None
+        if not isinstance(address, str) or "://" not in address:
+            raise InputError(f"--scheduler {text}: its address {address!r} is not of the form tcp://host:port")
+        return scheduler_address(address)
+    protocol, rest = text.split("://", 1)
+    if protocol not in SCHEDULER_PROTOCOLS:
+        raise InputError(f"--scheduler {text!r}: unknown protocol {protocol!r} (use "
+                         + ", ".join(f"{p}://" for p in SCHEDULER_PROTOCOLS) + ")")
+    if protocol == "inproc":
+        if not rest or any(c.isspace() for c in rest):
+            raise InputError(f"--scheduler {text!r}: an inproc:// address names a scheduler in this process")
+        return text
+    try:
+        parts = urlsplit(text)
+        valid = bool(parts.hostname) and bool(parts.port) and not (parts.path or parts.query or parts.fragment)
+    except ValueError:                                 # a port not in 0..65535, a broken [IPv6] host
+        valid = False
+    if not valid or any(c.isspace() for c in text):
+        raise InputError(f"--scheduler {text!r} is not of the form {protocol}://host:port "
+                         f"(e.g. {protocol}://10.0.0.5:8786)")
+    return text
+
+
 def make_executor(jobs: int | None = None, scheduler: str | None = None) -> Executor:
     """The executor the command line asks for: a Dask cluster, N local processes, or (default)
     this process with every core as kernel threads.
 
     The default is threads rather than processes because on one machine it is measurably
     faster (no 1.4 GB table to hand to other processes; see benchmarks/bench_scaling.py);
-    both use every core, and all give identical results.
+    both use every core, and all give identical results.  Raises InputError, in one line
+    naming the option, for --jobs outside 1..max_jobs(), --jobs with --scheduler, a
+    --scheduler that is not an address or scheduler file, or a scheduler out of reach.
     """
-    if scheduler:
+    if jobs is not None and scheduler is not None:
+        raise InputError("--jobs and --scheduler exclude each other: --jobs N runs N local processes, "
+                         "--scheduler runs on the Dask cluster's workers")
+    if scheduler is not None:
         return DaskExecutor(scheduler)
-    if jobs:
+    if jobs is not None:
+        if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= max_jobs():
+            raise InputError(f"--jobs must be between 1 and {max_jobs()} (4 per core, {default_jobs()} cores "
+                             f"here), not {jobs}")
         return LocalExecutor(jobs)
     return SerialExecutor(default_jobs())
