@@ -8,16 +8,22 @@ or where they ran.  Data every chunk of a stage reads (e.g. the board table of C
 Hold'em's second pass) is handed over once per worker: through shared memory to local
 processes, scattered to Dask workers.
 
-An interrupt (Ctrl-C) stops local worker processes at once and quietly: they ignore SIGINT
-and are terminated by this process.
+Failures cost only the chunks they hit: a Dask chunk whose worker died is rerun, shared
+data lost with every worker that held it is scattered again from this process's copy, and
+a stage on which the cluster makes no progress for `DaskExecutor.stall_limit` seconds is
+cancelled with a one-line error.  Only the accepted result of each chunk is merged, so a
+rerun never counts twice.  An interrupt (Ctrl-C) stops local worker processes at once and
+quietly: they ignore SIGINT and are terminated by this process.
 """
 from __future__ import annotations
 
 import json
 import os
+import queue
 import signal
 import sys
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+import time
+from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing import get_context, shared_memory
 from pathlib import Path
@@ -229,17 +235,28 @@ def _terminate_workers(pool: ProcessPoolExecutor) -> None:
 
 
 class ClusterError(InputError):
-    """A Dask cluster that cannot do the work (unreachable).
+    """A Dask cluster that cannot do the work: unreachable, or no progress within the limit.
 
-    An InputError because the user fixes it (start the scheduler, point --scheduler
-    elsewhere), and the CLI reports it in one line.
+    An InputError because the user fixes it (start workers, give them memory, point
+    --scheduler elsewhere), and the CLI reports it in one line.
     """
 
 
 class DaskExecutor(Executor):
-    """Chunks on an existing Dask distributed cluster; a chunk lost with its worker is rerun."""
+    """Chunks on an existing Dask distributed cluster; a chunk lost with its worker is rerun.
 
-    def __init__(self, address: str, retries: int = 3, connect_timeout: float = 20.0):
+    Each stage's shared arrays are scattered to every worker (under fresh keys, so stages and
+    clients never share one).  Scattered data has no task to recompute it from: when every
+    worker holding it has died (the scheduler's memory manager keeps as few as one replica),
+    the scheduler forgets it and cancels the chunks that need it.  Then this executor
+    scatters it again from the copy it was given and resubmits every chunk not yet merged.
+    A chunk whose result was lost before it was fetched is resubmitted too.  If no chunk
+    completes for `stall_limit` seconds (no workers left, all paused for memory, ...), the
+    stage is cancelled with a ClusterError.
+    """
+
+    def __init__(self, address: str, retries: int = 3, stall_limit: float = 600.0,
+                 connect_timeout: float = 20.0):
         address = scheduler_address(address)           # InputError before any connection
         try:
             from distributed import Client
@@ -251,25 +268,118 @@ class DaskExecutor(Executor):
             raise ClusterError(f"cannot reach the Dask scheduler at {address} within {connect_timeout:g} s: "
                                f"{error}") from None
         self.address = address
-        self.retries = retries
+        self.retries = retries                         # for exceptions a chunk raises
+        self.stall_limit = stall_limit
+        self.poll = min(1.0, stall_limit / 10)         # how often the stage looks for lost data and stalls
         self.workers = max(1, len(self.client.scheduler_info()["workers"]))
+        self.reruns = 0                                # chunks submitted again after a loss
+        self.handovers = 0                             # times shared data was scattered
 
     def run(self, chunks, totals, shared=None, progress=None, label="chunks"):
-        from distributed import as_completed
-        shared_future = self.client.scatter(shared or {}, broadcast=True) if shared else {}
-        futures = [self.client.submit(chunk.function, shared_future, *chunk.args, retries=self.retries,
-                                      pure=False) for chunk in chunks]
+        started = time.monotonic()
+        handed = self._hand_over(shared, label, started) if shared and chunks else {}
+        finished = queue.SimpleQueue()                 # futures, as each completes (done callbacks)
+        running = {}                                   # key -> (future, chunk index): not merged yet
+        merged = set()
+
+        def submit(indices):
+            for index in indices:
+                chunk = chunks[index]
+                future = self.client.submit(chunk.function, handed, *chunk.args, retries=self.retries, pure=False)
+                running[future.key] = (future, index)
+                future.add_done_callback(finished.put)
+
         bar = progress(total=len(chunks), desc=f"{label} (dask)", unit="chunk") if progress else None
+        last_progress = time.monotonic()
         try:
-            for future in as_completed(futures):
-                totals.add(future.result())
-                future.release()
-                bar and bar.update()
+            submit(range(len(chunks)))
+            while running:
+                try:
+                    future = finished.get(timeout=self.poll)
+                except queue.Empty:
+                    future = None
+                lost = []
+                if future is not None and running.get(future.key, (None,))[0] is future:
+                    _, index = running.pop(future.key)
+                    parts = self._result(future, label)
+                    if parts is None:                  # cancelled, or its result lost with a worker
+                        lost.append(index)
+                    else:
+                        assert index not in merged     # each chunk's parts are added exactly once
+                        totals.add(parts)
+                        merged.add(index)
+                        last_progress = time.monotonic()
+                        bar and bar.update()
+                if handed and (lost or future is None) and self._shared_lost(handed, checked=bool(lost)):
+                    # Chunks still waiting for the lost copy would be cancelled too: redo them all
+                    # against a fresh one.
+                    if running:
+                        self.client.cancel([f for f, _ in running.values()])
+                    lost += [index for _, index in running.values()]
+                    running.clear()
+                    handed = self._hand_over(shared, label, last_progress)
+                if lost:
+                    self.reruns += len(lost)
+                    submit(sorted(lost))
+                if time.monotonic() - last_progress > self.stall_limit:
+                    raise self._stalled(label, len(merged), len(chunks))
         except BaseException:
-            self.client.cancel(futures)
+            if running:
+                self.client.cancel([f for f, _ in running.values()])
             raise
-        bar and bar.close()
+        finally:
+            bar and bar.close()
+            # release the futures even while a traceback keeps this frame: the cluster forgets them
+            running.clear()
+            handed = None
         return totals
+
+    def _hand_over(self, shared: dict, label: str, since: float) -> dict:
+        """Scatter the stage's shared arrays to every worker, as futures under fresh keys."""
+        names = list(shared)
+        timeout = max(1.0, self.stall_limit - (time.monotonic() - since))
+        try:
+            # a list, not the dict: a dict's names would be the keys, the same for every stage and client
+            futures = self.client.scatter([shared[name] for name in names], broadcast=True, hash=False,
+                                          timeout=timeout)
+        except (OSError, ValueError) as error:         # TimeoutError: no worker came within the limit
+            raise self._stalled(label, None, None, f"cannot scatter its shared data: {error}") from None
+        self.handovers += 1
+        return dict(zip(names, futures))
+
+    def _shared_lost(self, handed: dict, checked: bool) -> bool:
+        """Whether some shared array has no replica left (the scheduler forgot it)."""
+        if any(future.status != "finished" for future in handed.values()):
+            return True
+        if not checked:
+            return False
+        try:                                           # a cancelled chunk: ask the scheduler
+            holders = self.client.who_has(list(handed.values()))
+        except OSError:
+            return False
+        return any(not holders.get(future.key) for future in handed.values())
+
+    def _result(self, future, label: str):
+        """A completed chunk's parts; None if it must be rerun; raises what the chunk raised."""
+        if future.status == "cancelled":
+            return None
+        try:                                           # a chunk that completed is progress: a full limit
+            return future.result(timeout=self.stall_limit)    # "error": its exception, or KilledWorker
+        except CancelledError:                         # the result went with its worker, then its inputs
+            return None
+        except TimeoutError:
+            raise self._stalled(label, None, None, "a finished chunk's result could not be fetched") from None
+
+    def _stalled(self, label: str, done, total, reason: str = "") -> ClusterError:
+        try:
+            workers = len(self.client.scheduler_info()["workers"])
+        except Exception:                              # the scheduler itself may be gone
+            workers = "?"
+        progress = f"{done} of {total} chunks merged, " if total is not None else ""
+        reason = f"{reason}; " if reason else ""
+        return ClusterError(f"the Dask cluster at {self.address} made no progress on {label} for "
+                            f"{self.stall_limit:g} s ({progress}{workers} workers connected): {reason}workers "
+                            "lost, paused for lack of memory, or none left? The stage was cancelled.")
 
     def close(self) -> None:
         self.client.close()
