@@ -7,19 +7,32 @@ so the result does not depend on how the work was split, in which order chunks f
 or where they ran.  Data every chunk of a stage reads (e.g. the board table of Casino
 Hold'em's second pass) is handed over once per worker: through shared memory to local
 processes, scattered to Dask workers.
+
+Failures cost only the chunks they hit: a Dask chunk whose worker died is rerun, shared
+data lost with every worker that held it is scattered again from this process's copy, and
+a stage on which the cluster makes no progress for `DaskExecutor.stall_limit` seconds is
+cancelled with a one-line error.  Only the accepted result of each chunk is merged, so a
+rerun never counts twice.  An interrupt (Ctrl-C) stops local worker processes at once and
+quietly: they ignore SIGINT and are terminated by this process.
 """
 from __future__ import annotations
 
+import json
 import os
+import queue
+import signal
 import sys
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+import time
+from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing import get_context, shared_memory
+from pathlib import Path
 from typing import Callable
+from urllib.parse import urlsplit
 
 import numpy as np
 
-from analyzer.core.errors import InputError
+from analyzer.core.errors import InputError, InvariantError
 
 
 @dataclass(frozen=True)
@@ -120,6 +133,9 @@ _BLOCKS: list = []
 
 
 def _attach(inputs: dict, outputs: dict) -> None:
+    # Ctrl-C reaches the whole process group; only the parent acts on it (it terminates the
+    # pool).  A worker that took it too would print a traceback from wherever it waited.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for target, descriptions in ((_INPUTS, inputs), (_OUTPUTS, outputs)):
         target.clear()
         for name, (block, shape, dtype) in descriptions.items():
@@ -171,6 +187,7 @@ class LocalExecutor(Executor):
         if self.workers == 1 or len(chunks) == 1:
             return SerialExecutor().run(chunks, totals, shared, progress, label)
         inputs, outputs = _SharedArrays(), _SharedArrays()
+        bar = None
         try:
             for name, array in (shared or {}).items():
                 inputs.put(name, np.shape(array), np.asarray(array).dtype, array)
@@ -189,51 +206,180 @@ class LocalExecutor(Executor):
                             placed += future.result()
                             bar and bar.update()
                 except BaseException:
+                    # The stage is abandoned (an interrupt or a failed chunk): stop the workers
+                    # now rather than after their running chunks, then release the pool.
                     for future in pending:
                         future.cancel()
+                    _terminate_workers(pool)
                     pool.shutdown(wait=True, cancel_futures=True)
                     raise
-            bar and bar.close()
             _check_disjoint(placed)
             for name, array in outputs.arrays.items():
                 totals.adopt(name, array)
         finally:
+            bar and bar.close()
             inputs.close()
             outputs.close()
         return totals
 
 
-class DaskExecutor(Executor):
-    """Chunks on an existing Dask distributed cluster; a chunk lost with its worker is rerun."""
+def _terminate_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate a process pool's workers (Python 3.14 has `terminate_workers`; before it,
+    the processes are only reachable through the pool's `_processes`)."""
+    if hasattr(pool, "terminate_workers"):
+        pool.terminate_workers()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        if process.is_alive():
+            process.terminate()
 
-    def __init__(self, address: str, retries: int = 3):
+
+class ClusterError(InputError):
+    """A Dask cluster that cannot do the work: unreachable, or no progress within the limit.
+
+    An InputError because the user fixes it (start workers, give them memory, point
+    --scheduler elsewhere), and the CLI reports it in one line.
+    """
+
+
+class DaskExecutor(Executor):
+    """Chunks on an existing Dask distributed cluster; a chunk lost with its worker is rerun.
+
+    Each stage's shared arrays are scattered to every worker (under fresh keys, so stages and
+    clients never share one).  Scattered data has no task to recompute it from: when every
+    worker holding it has died (the scheduler's memory manager keeps as few as one replica),
+    the scheduler forgets it and cancels the chunks that need it.  Then this executor
+    scatters it again from the copy it was given and resubmits every chunk not yet merged.
+    A chunk whose result was lost before it was fetched is resubmitted too.  If no chunk
+    completes for `stall_limit` seconds (no workers left, all paused for memory, ...), the
+    stage is cancelled with a ClusterError.
+    """
+
+    def __init__(self, address: str, retries: int = 3, stall_limit: float = 600.0,
+                 connect_timeout: float = 20.0):
+        address = scheduler_address(address)           # InputError before any connection
         try:
             from distributed import Client
         except ImportError:
             raise InputError("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from None
         try:
-            self.client = Client(address, timeout="20s")
-        except OSError as error:
-            raise InputError(f"cannot reach the Dask scheduler at {address}: {error}") from None
-        self.retries = retries
+            self.client = Client(address, timeout=connect_timeout)
+        except OSError as error:                       # includes TimeoutError
+            raise ClusterError(f"cannot reach the Dask scheduler at {address} within {connect_timeout:g} s: "
+                               f"{error}") from None
+        self.address = address
+        self.retries = retries                         # for exceptions a chunk raises
+        self.stall_limit = stall_limit
+        self.poll = min(1.0, stall_limit / 10)         # how often the stage looks for lost data and stalls
         self.workers = max(1, len(self.client.scheduler_info()["workers"]))
+        self.reruns = 0                                # chunks submitted again after a loss
+        self.handovers = 0                             # times shared data was scattered
 
     def run(self, chunks, totals, shared=None, progress=None, label="chunks"):
-        from distributed import as_completed
-        shared_future = self.client.scatter(shared or {}, broadcast=True) if shared else {}
-        futures = [self.client.submit(chunk.function, shared_future, *chunk.args, retries=self.retries,
-                                      pure=False) for chunk in chunks]
+        started = time.monotonic()
+        handed = self._hand_over(shared, label, started) if shared and chunks else {}
+        finished = queue.SimpleQueue()                 # futures, as each completes (done callbacks)
+        running = {}                                   # key -> (future, chunk index): not merged yet
+        merged = set()
+
+        def submit(indices):
+            for index in indices:
+                chunk = chunks[index]
+                future = self.client.submit(chunk.function, handed, *chunk.args, retries=self.retries, pure=False)
+                running[future.key] = (future, index)
+                future.add_done_callback(finished.put)
+
         bar = progress(total=len(chunks), desc=f"{label} (dask)", unit="chunk") if progress else None
+        last_progress = time.monotonic()
         try:
-            for future in as_completed(futures):
-                totals.add(future.result())
-                future.release()
-                bar and bar.update()
+            submit(range(len(chunks)))
+            while running:
+                try:
+                    future = finished.get(timeout=self.poll)
+                except queue.Empty:
+                    future = None
+                lost = []
+                if future is not None and running.get(future.key, (None,))[0] is future:
+                    _, index = running.pop(future.key)
+                    parts = self._result(future, label)
+                    if parts is None:                  # cancelled, or its result lost with a worker
+                        lost.append(index)
+                    else:
+                        assert index not in merged     # each chunk's parts are added exactly once
+                        totals.add(parts)
+                        merged.add(index)
+                        last_progress = time.monotonic()
+                        bar and bar.update()
+                if handed and (lost or future is None) and self._shared_lost(handed, checked=bool(lost)):
+                    # Chunks still waiting for the lost copy would be cancelled too: redo them all
+                    # against a fresh one.
+                    if running:
+                        self.client.cancel([f for f, _ in running.values()])
+                    lost += [index for _, index in running.values()]
+                    running.clear()
+                    handed = self._hand_over(shared, label, last_progress)
+                if lost:
+                    self.reruns += len(lost)
+                    submit(sorted(lost))
+                if time.monotonic() - last_progress > self.stall_limit:
+                    raise self._stalled(label, len(merged), len(chunks))
         except BaseException:
-            self.client.cancel(futures)
+            if running:
+                self.client.cancel([f for f, _ in running.values()])
             raise
-        bar and bar.close()
+        finally:
+            bar and bar.close()
+            # release the futures even while a traceback keeps this frame: the cluster forgets them
+            running.clear()
+            handed = None
         return totals
+
+    def _hand_over(self, shared: dict, label: str, since: float) -> dict:
+        """Scatter the stage's shared arrays to every worker, as futures under fresh keys."""
+        names = list(shared)
+        timeout = max(1.0, self.stall_limit - (time.monotonic() - since))
+        try:
+            # a list, not the dict: a dict's names would be the keys, the same for every stage and client
+            futures = self.client.scatter([shared[name] for name in names], broadcast=True, hash=False,
+                                          timeout=timeout)
+        except (OSError, ValueError) as error:         # TimeoutError: no worker came within the limit
+            raise self._stalled(label, None, None, f"cannot scatter its shared data: {error}") from None
+        self.handovers += 1
+        return dict(zip(names, futures))
+
+    def _shared_lost(self, handed: dict, checked: bool) -> bool:
+        """Whether some shared array has no replica left (the scheduler forgot it)."""
+        if any(future.status != "finished" for future in handed.values()):
+            return True
+        if not checked:
+            return False
+        try:                                           # a cancelled chunk: ask the scheduler
+            holders = self.client.who_has(list(handed.values()))
+        except OSError:
+            return False
+        return any(not holders.get(future.key) for future in handed.values())
+
+    def _result(self, future, label: str):
+        """A completed chunk's parts; None if it must be rerun; raises what the chunk raised."""
+        if future.status == "cancelled":
+            return None
+        try:                                           # a chunk that completed is progress: a full limit
+            return future.result(timeout=self.stall_limit)    # "error": its exception, or KilledWorker
+        except CancelledError:                         # the result went with its worker, then its inputs
+            return None
+        except TimeoutError:
+            raise self._stalled(label, None, None, "a finished chunk's result could not be fetched") from None
+
+    def _stalled(self, label: str, done, total, reason: str = "") -> ClusterError:
+        try:
+            workers = len(self.client.scheduler_info()["workers"])
+        except Exception:                              # the scheduler itself may be gone
+            workers = "?"
+        progress = f"{done} of {total} chunks merged, " if total is not None else ""
+        reason = f"{reason}; " if reason else ""
+        return ClusterError(f"the Dask cluster at {self.address} made no progress on {label} for "
+                            f"{self.stall_limit:g} s ({progress}{workers} workers connected): {reason}workers "
+                            "lost, paused for lack of memory, or none left? The stage was cancelled.")
 
     def close(self) -> None:
         self.client.close()
@@ -248,11 +394,63 @@ def _check_disjoint(placed: list) -> None:
         spans.sort()
         for (_, end), (start, _) in zip(spans, spans[1:]):
             if start < end:
-                raise AssertionError(f"chunks overlap in total {name!r}: parallel adds would not be exact")
+                raise InvariantError(f"chunks overlap in total {name!r}: parallel adds would not be exact")
 
 
 def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def max_jobs() -> int:
+    """The most local processes --jobs may ask for: 4 per core (more only thrash)."""
+    return 4 * default_jobs()
+
+
+SCHEDULER_PROTOCOLS = ("tcp", "tls", "inproc", "ucx", "ws", "wss")    # those dask.distributed speaks
+
+
+def scheduler_address(text: str) -> str:
+    """The address a --scheduler value names: itself if it looks like `tcp://host:port` (or
+    another protocol Dask speaks), or the "address" in a scheduler file (`dask scheduler
+    --scheduler-file`).  Raises InputError, naming the option, for anything else; connects
+    to nothing.
+
+    >>> scheduler_address("tcp://10.0.0.5:8786")
+    'tcp://10.0.0.5:8786'
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise InputError("--scheduler needs an address such as tcp://10.0.0.5:8786 or a scheduler file")
+    text = text.strip()
+    if "://" not in text:
+        path = Path(text)
+        if not path.is_file():
+            raise InputError(f"--scheduler {text!r} is neither an address such as tcp://10.0.0.5:8786 "
+                             "nor an existing scheduler file")
+        try:
+            address = json.loads(path.read_text())["address"]
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
+            raise InputError(f"--scheduler {text}: not a Dask scheduler file (JSON with an \"address\"): "
+                             f"{error}") from None
+        if not isinstance(address, str) or "://" not in address:
+            raise InputError(f"--scheduler {text}: its address {address!r} is not of the form tcp://host:port")
+        return scheduler_address(address)
+    protocol, rest = text.split("://", 1)
+    if protocol not in SCHEDULER_PROTOCOLS:
+        raise InputError(f"--scheduler {text!r}: unknown protocol {protocol!r} (use "
+                         + ", ".join(f"{p}://" for p in SCHEDULER_PROTOCOLS) + ")")
+    if protocol == "inproc":
+        if not rest or any(c.isspace() for c in rest):
+            raise InputError(f"--scheduler {text!r}: an inproc:// address names a scheduler in this process")
+        return text
+    try:
+        parts = urlsplit(text)
+        valid = bool(parts.hostname) and bool(parts.port) and not (parts.path or parts.query or parts.fragment)
+    except ValueError:                                 # a port not in 0..65535, a broken [IPv6] host
+        valid = False
+    if not valid or any(c.isspace() for c in text):
+        raise InputError(f"--scheduler {text!r} is not of the form {protocol}://host:port "
+                         f"(e.g. {protocol}://10.0.0.5:8786)")
+    return text
 
 
 def make_executor(jobs: int | None = None, scheduler: str | None = None) -> Executor:
@@ -261,10 +459,18 @@ def make_executor(jobs: int | None = None, scheduler: str | None = None) -> Exec
 
     The default is threads rather than processes because on one machine it is measurably
     faster (no 1.4 GB table to hand to other processes; see benchmarks/bench_scaling.py);
-    both use every core, and all give identical results.
+    both use every core, and all give identical results.  Raises InputError, in one line
+    naming the option, for --jobs outside 1..max_jobs(), --jobs with --scheduler, a
+    --scheduler that is not an address or scheduler file, or a scheduler out of reach.
     """
-    if scheduler:
+    if jobs is not None and scheduler is not None:
+        raise InputError("--jobs and --scheduler exclude each other: --jobs N runs N local processes, "
+                         "--scheduler runs on the Dask cluster's workers")
+    if scheduler is not None:
         return DaskExecutor(scheduler)
-    if jobs:
+    if jobs is not None:
+        if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= max_jobs():
+            raise InputError(f"--jobs must be between 1 and {max_jobs()} (4 per core, {default_jobs()} cores "
+                             f"here), not {jobs}")
         return LocalExecutor(jobs)
     return SerialExecutor(default_jobs())

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from analyzer.core.cards import make_card
+from analyzer.core.errors import InputError, InvariantError
 from analyzer.core.execution import (LocalExecutor, Part, SerialExecutor, Totals, _check_disjoint,
-                                chunk_ranges)
+                                     chunk_ranges, make_executor, max_jobs, scheduler_address)
 from analyzer.games import registry
 from analyzer.games.baccarat import count as baccarat
 from analyzer.games.caribbean_stud import count as stud_situations
@@ -75,19 +76,81 @@ def test_baccarat_shoes_as_chunks(baccarat_rules):
 
 
 def test_overlapping_parts_are_refused():
-    with pytest.raises(AssertionError, match="overlap"):
+    with pytest.raises(InvariantError, match="overlap"):
         _check_disjoint([("x", 0, 5), ("x", 4, 3)])
     totals = Totals({"x": ((4,), np.uint8)})
     with pytest.raises(OverflowError):
         totals.add([Part("x", np.array([200], dtype=np.uint8)), Part("x", np.array([100], dtype=np.uint8))])
 
 
+@pytest.mark.parametrize("jobs, scheduler, words", [
+    (0, None, "--jobs must be between 1 and"),
+    (-1, None, "--jobs must be between 1 and"),
+    (10000, None, "--jobs must be between 1 and"),
+    (2, "tcp://127.0.0.1:8786", "--jobs and --scheduler exclude each other"),
+    (None, "", "--scheduler needs an address"),
+    (None, "  ", "--scheduler needs an address"),
+    (None, "tcp://10.0.0.5", "is not of the form tcp://host:port"),
+    (None, "tcp://:8786", "is not of the form tcp://host:port"),
+    (None, "tcp://10.0.0.5:99999", "is not of the form tcp://host:port"),
+    (None, "tcp://10.0.0.5:port", "is not of the form tcp://host:port"),
+    (None, "tcp://10.0.0.5:8786/x", "is not of the form tcp://host:port"),
+    (None, "tcp://10.0.0.5:0", "is not of the form tcp://host:port"),
+    (None, "tcp://[::1:8786", "is not of the form tcp://host:port"),
+    (None, "http://10.0.0.5:8786", "unknown protocol 'http'"),
+    (None, "10.0.0.5:8786", "neither an address such as tcp://10.0.0.5:8786 nor an existing scheduler file"),
+    (None, "no/such/scheduler.json", "nor an existing scheduler file"),
+])
+def test_bad_executor_options_are_refused_before_connecting(jobs, scheduler, words):
+    with pytest.raises(InputError) as error:
+        make_executor(jobs, scheduler)
+    assert words in str(error.value) and "\n" not in str(error.value)
+
+
+def test_executor_options_within_limits():
+    assert make_executor(None, None).workers == 1 and make_executor(1).workers == 1
+    assert make_executor(max_jobs()).workers == max_jobs()
+    for address in ("tcp://10.0.0.5:8786", "tls://scheduler.example:8786", "tcp://[::1]:8786",
+                    "inproc://10.0.0.5/1234/1"):
+        assert scheduler_address(address) == address
+
+
+def test_scheduler_file(tmp_path):
+    good, bad, wrong = tmp_path / "good.json", tmp_path / "bad.json", tmp_path / "wrong.json"
+    good.write_text('{"type": "Scheduler", "address": "tcp://10.0.0.5:8786"}')
+    bad.write_text("not json")
+    wrong.write_text('{"address": "10.0.0.5"}')
+    assert scheduler_address(str(good)) == "tcp://10.0.0.5:8786"
+    with pytest.raises(InputError, match="not a Dask scheduler file"):
+        scheduler_address(str(bad))
+    with pytest.raises(InputError, match="not of the form tcp://host:port"):
+        scheduler_address(str(wrong))
+
+
+@pytest.mark.parametrize("options", [["--jobs", "0"], ["--jobs", "2", "--scheduler", "tcp://127.0.0.1:8786"],
+                                     ["--scheduler", ""], ["--scheduler", "nowhere"]])
+def test_cli_refuses_bad_executor_options_in_one_line(options, capsys, tmp_path):
+    from analyzer.cli import main
+    assert main(["caribbean-stud", "--out", str(tmp_path), *options]) == 2
+    message = capsys.readouterr().err.strip()
+    assert message.startswith("analyzer: error: --") and "\n" not in message
+
+
 distributed = pytest.importorskip("distributed")
+
+
+def test_unreachable_scheduler_is_an_input_error_in_bounded_time():
+    from analyzer.core.execution import DaskExecutor
+    import time
+    started = time.monotonic()
+    with pytest.raises(InputError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9 within 2 s"):
+        DaskExecutor("tcp://127.0.0.1:9", connect_timeout=2)
+    assert time.monotonic() - started < 15
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   silence_logs=40) as local_cluster:
         yield local_cluster
 
