@@ -1,8 +1,29 @@
-"""Plain-text tables for PAR sheets: Markdown and CSV, deterministic byte for byte."""
+"""Tables of figures: plain Markdown and CSV text, and `Table`, one definition of exact columns rendered alike.
+
+Markdown and CSV are deterministic byte for byte.  A `Table` is a list of columns and
+rows of raw cells.  A column is either a *value* column (cells are int, str or None) or an
+*exact* column (cells are Fraction, int or None).  An exact column titled "EV" expands,
+in every rendering, into two columns side by side: "EV (exact)" holding the "p/q" text and
+"EV" holding the decimal derived from it (a text decimal in Markdown and CSV, a number
+cell in a workbook).  Floats are refused everywhere: a float cell could only have come
+from a rounded computation.
+
+>>> from fractions import Fraction
+>>> table = Table(["Outcome", ("EV", "exact"), "Count"], [["win", Fraction(1, 3), 4], ["tie", None, 0]])
+>>> table.headers()
+['Outcome', 'EV (exact)', 'EV', 'Count']
+>>> table.text_rows(places=4)
+[['win', '1/3', '0.3333', '4'], ['tie', '', '', '0']]
+"""
 from __future__ import annotations
 
 import csv
 import io
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable, Sequence
+
+from analyzer.core.exact import DECIMAL_PLACES, decimal_str, fraction_str
 
 
 def markdown_table(headers: list[str], rows: list[list], align: str | None = None) -> str:
@@ -42,3 +63,109 @@ def demote(markdown: str) -> str:
     if lines and lines[0].startswith("# "):
         lines = lines[1:]
     return "\n".join("#" + line if line.startswith("#") else line for line in lines)
+
+
+# --- exact tables ---------------------------------------------------------------------------
+
+VALUE = "value"
+EXACT = "exact"
+KINDS = (VALUE, EXACT)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a table: a title and a kind (VALUE or EXACT)."""
+
+    title: str
+    kind: str = VALUE
+
+    def __post_init__(self):
+        if not isinstance(self.title, str) or not self.title:
+            raise ValueError(f"a column title must be a non-empty string, not {self.title!r}")
+        if self.kind not in KINDS:
+            raise ValueError(f"column {self.title!r}: kind must be one of {KINDS}, not {self.kind!r}")
+
+    @classmethod
+    def of(cls, spec) -> "Column":
+        """A Column from its spec: "Title" (a value column), ("Title", kind) or a Column."""
+        if isinstance(spec, Column):
+            return spec
+        if isinstance(spec, str):
+            return cls(spec)
+        if isinstance(spec, tuple) and len(spec) == 2:
+            return cls(*spec)
+        raise ValueError(f"a column is a title or a (title, kind) pair, not {spec!r}")
+
+    def headers(self) -> list[str]:
+        """The rendered column titles: one, or for an exact column "T (exact)" then "T"."""
+        return [f"{self.title} (exact)", self.title] if self.kind == EXACT else [self.title]
+
+    def check(self, cell) -> None:
+        """Raise TypeError unless `cell` may stand in this column."""
+        if cell is None or (isinstance(cell, int) and not isinstance(cell, bool)):
+            return
+        if self.kind == VALUE and isinstance(cell, str):
+            return
+        if self.kind == EXACT and isinstance(cell, Fraction):
+            return
+        if self.kind == VALUE and isinstance(cell, Fraction):
+            raise TypeError(f"column {self.title!r}: a Fraction needs an exact column, "
+                            f"({self.title!r}, {EXACT!r})")
+        raise TypeError(f"column {self.title!r} ({self.kind}): {cell!r} is not an exact cell "
+                        f"(int, {'Fraction' if self.kind == EXACT else 'str'} or None)")
+
+
+@dataclass(frozen=True, init=False)
+class Table:
+    """Columns and rows of raw cells, checked on construction.
+
+    `columns` are specs accepted by Column.of; every row has one cell per column.
+    Raises ValueError for a row of the wrong length, TypeError for a cell its column
+    does not take (a float anywhere, a Fraction in a value column, text in an exact one).
+    """
+
+    columns: tuple[Column, ...]
+    rows: tuple[tuple, ...]
+
+    def __init__(self, columns: Iterable, rows: Iterable[Sequence]):
+        columns = tuple(Column.of(spec) for spec in columns)
+        if not columns:
+            raise ValueError("a table needs at least one column")
+        titles = [title for column in columns for title in column.headers()]
+        if len(set(titles)) != len(titles):
+            raise ValueError(f"column titles repeat: {titles}")
+        checked = []
+        for number, row in enumerate(rows, start=1):
+            row = tuple(row)
+            if len(row) != len(columns):
+                raise ValueError(f"row {number} has {len(row)} cells for {len(columns)} columns")
+            for column, cell in zip(columns, row):
+                column.check(cell)
+            checked.append(row)
+        object.__setattr__(self, "columns", columns)
+        object.__setattr__(self, "rows", tuple(checked))
+
+    def headers(self) -> list[str]:
+        """The rendered header row (exact columns expanded to two)."""
+        return [title for column in self.columns for title in column.headers()]
+
+    def text_rows(self, places: int = DECIMAL_PLACES) -> list[list[str]]:
+        """Every cell as text: ints in full, exact values as "p/q" then a decimal to `places`."""
+        return [[text for column, cell in zip(self.columns, row) for text in _texts(column, cell, places)]
+                for row in self.rows]
+
+    def markdown(self, places: int = DECIMAL_PLACES) -> str:
+        """A GitHub-flavoured Markdown table (markdown_table above)."""
+        return markdown_table(self.headers(), self.text_rows(places))
+
+    def csv(self, places: int = DECIMAL_PLACES) -> str:
+        """CSV text with a header line (csv_text above)."""
+        return csv_text(self.headers(), self.text_rows(places))
+
+
+def _texts(column: Column, cell, places: int) -> list[str]:
+    if column.kind == EXACT:
+        if cell is None:
+            return ["", ""]
+        return [fraction_str(cell), decimal_str(cell, places)]
+    return ["" if cell is None else str(cell)]

@@ -1,0 +1,449 @@
+"""The exact statistics of one round: a joint distribution of its results and a wager's PAR figures.
+
+A round's result is given as rows of (values of named components, integer count): for one
+wager the components might be ("net", "wagered"), for combined play ("main", "aa_bonus",
+"wagered").  `RoundOutcomes` holds such rows and gives exact population moments over the
+counted rounds; `WagerStatistics` turns a net and a wagered component into the figures a
+PAR sheet reports: the net distribution, EV, variance, standard deviation, hit frequency,
+RTP, the standard deviation per unit wagered, and how fast the realised return settles.
+
+Every count is an int and every probability, mean, variance or RTP an exact Fraction.  A
+standard deviation is irrational in general: it is reported as the exact variance under the
+root together with a decimal rendered from it by integer square roots (analyzer.core.roots).
+
+Example: a die decides a toy game with an ante of 1.  On 1 or 2 the player folds (net -1,
+wagered 1); otherwise he raises 2 more (wagered 3) and pushes on 3 (net 0), wins 1:1 on
+both bets on 4 or 5 (net +3) and wins 2:1 on the ante and 1:1 on the raise on 6 (net +4).
+
+>>> from fractions import Fraction
+>>> die = RoundOutcomes(("net", "wagered"), {(-1, 1): 2, (0, 3): 1, (3, 3): 2, (4, 3): 1})
+>>> die.total, die.mean("net"), die.variance("net"), die.covariance("net", "wagered")
+(6, Fraction(4, 3), Fraction(38, 9), Fraction(14, 9))
+>>> stats = WagerStatistics.from_outcomes(die, "net", "wagered")
+>>> stats.rtp, stats.hit_frequency, stats.push_probability, stats.largest_win.value
+(Fraction(11, 7), Fraction(1, 2), Fraction(1, 6), Fraction(4, 1))
+>>> stats.standard_deviation(6), stats.ratio_variance
+('2.054805', Fraction(1206, 2401))
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Iterable, Mapping, Sequence
+
+from analyzer.core.roots import ceil_fraction, sqrt_decimal_str, surd_decimal_str
+from analyzer.core.exact import DECIMAL_PLACES, decimal_str, figure, fraction_str, to_fraction
+from analyzer.core.tables import EXACT, Table
+
+#: How every figure here is to be read; outputs quote it beside the figures.
+CONVENTION = ("per round, in units of the initial bet (ANTE; Baccarat: the stake); "
+              "a fold counts -1 and a push 0; normal approximation")
+
+#: Two-sided normal quantiles as exact rationals: the quantiles rounded to 46 significant
+#: digits, so Phi(Z95) = 0.975 and Phi(Z99) = 0.995 to within 1e-45 (checked in the tests).
+#: Figures derived from them (rounds to settle) are exact for these rationals.
+Z95 = Fraction(Decimal("1.959963984540054235524594430520551527955550078"))
+Z99 = Fraction(Decimal("2.575829303548900760978576748603814117306017634"))
+CONFIDENCE_LEVELS = {"95%": Z95, "99%": Z99}
+
+#: How the settling figures are computed; the summary quotes it.
+SETTLING_RULE = ("realised return per unit wagered over N rounds = sum(returned) / sum(wagered); "
+                 "interval RTP -+ z * sigma_R / sqrt(N) with sigma_R^2 = Var(net - h*W) / E[W]^2, "
+                 "h = E[net] / E[W] (delta method); rounds to settle = least N with z * sigma_R / sqrt(N) "
+                 "<= tolerance, at 95%")
+#: Round counts of the settling table.
+SETTLING_ROUNDS = tuple(10**k for k in range(3, 9))
+#: Tolerances on the realised house edge, in percentage points of the amount wagered.
+SETTLING_TOLERANCES = {"0.1": Fraction(1, 1000), "0.01": Fraction(1, 10000)}
+
+
+class RoundOutcomes:
+    """The exact joint distribution of one round's named components, as counted rows.
+
+    `names` are the components' names (distinct, non-empty strings); `rows` maps a tuple
+    of their values (int, Fraction, Decimal or "p/q" text; never float) to the number of
+    counted rounds with those values, or is an iterable of (values, count) pairs, whose
+    equal rows are merged.  Rows counted zero times are dropped, and the rows are kept in
+    ascending order, so equal distributions compare and hash equal.  Immutable.
+
+    Moments are population moments over the counted rounds: every round counted once.
+
+    Raises ValueError for repeated or empty names, a row of the wrong length, a negative
+    or non-integer count, or no counted round at all; TypeError for a float value.
+
+    >>> coin = RoundOutcomes(("net",), [((1,), 1), ((-1,), 1)])
+    >>> coin.total, coin.mean("net"), coin.variance("net")
+    (2, Fraction(0, 1), Fraction(1, 1))
+    """
+
+    __slots__ = ("_names", "_rows", "_total")
+
+    def __init__(self, names: Sequence[str], rows: Mapping[tuple, int] | Iterable[tuple[tuple, int]]):
+        names = tuple(names)
+        if not names:
+            raise ValueError("a round needs at least one component")
+        for name in names:
+            if not isinstance(name, str) or not name:
+                raise ValueError(f"a component name must be a non-empty string, not {name!r}")
+        if len(set(names)) != len(names):
+            raise ValueError(f"component names repeat: {names}")
+        merged: dict[tuple[Fraction, ...], int] = {}
+        for values, count in (rows.items() if isinstance(rows, Mapping) else rows):
+            values = tuple(values)
+            if len(values) != len(names):
+                raise ValueError(f"row {values} has {len(values)} values for the components {names}")
+            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                raise ValueError(f"row {values}: a count must be a non-negative int, not {count!r}")
+            if count:
+                key = tuple(to_fraction(value) for value in values)
+                merged[key] = merged.get(key, 0) + count
+        if not merged:
+            raise ValueError("no round is counted")
+        self._names = names
+        self._rows = MappingProxyType(dict(sorted(merged.items())))
+        self._total = sum(merged.values())
+
+    @classmethod
+    def single(cls, name: str, counts: Mapping) -> "RoundOutcomes":
+        """Outcomes of one component from {value: count}.
+
+        >>> RoundOutcomes.single("net", {1: 3, -1: 5}).mean("net")
+        Fraction(-1, 4)
+        """
+        return cls((name,), {(value,): count for value, count in counts.items()})
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The components' names, in row order."""
+        return self._names
+
+    @property
+    def rows(self) -> Mapping[tuple[Fraction, ...], int]:
+        """Read-only {values: count}, values as Fractions, in ascending order of values."""
+        return self._rows
+
+    @property
+    def total(self) -> int:
+        """The number of counted rounds."""
+        return self._total
+
+    def __eq__(self, other):
+        if not isinstance(other, RoundOutcomes):
+            return NotImplemented
+        return self._names == other._names and dict(self._rows) == dict(other._rows)
+
+    def __hash__(self):
+        return hash((self._names, tuple(self._rows.items())))
+
+    def __repr__(self):
+        return f"RoundOutcomes({self._names!r}, {dict(self._rows)!r})"
+
+    def index(self, name: str) -> int:
+        """The position of component `name`; KeyError naming the components if absent."""
+        try:
+            return self._names.index(name)
+        except ValueError:
+            raise KeyError(f"no component {name!r}; the components are {self._names}") from None
+
+    def sum(self, name: str) -> Fraction:
+        """The sum of component `name` over all counted rounds."""
+        i = self.index(name)
+        return sum((values[i] * count for values, count in self._rows.items()), Fraction(0))
+
+    def mean(self, name: str) -> Fraction:
+        """E[name] over the counted rounds."""
+        return self.sum(name) / self._total
+
+    def covariance(self, a: str, b: str) -> Fraction:
+        """Cov(a, b) = E[ab] - E[a]E[b], counted from the joint rows (never assumed zero)."""
+        i, j = self.index(a), self.index(b)
+        product = sum((values[i] * values[j] * count for values, count in self._rows.items()), Fraction(0))
+        return product / self._total - self.mean(a) * self.mean(b)
+
+    def variance(self, name: str) -> Fraction:
+        """Var(name) = E[name^2] - E[name]^2 (population variance)."""
+        return self.covariance(name, name)
+
+    def marginal(self, names: Sequence[str]) -> "RoundOutcomes":
+        """The joint distribution of the components `names` alone (in that order), rows merged.
+
+        >>> RoundOutcomes(("a", "b"), {(1, 0): 2, (1, 5): 3, (2, 5): 1}).marginal(["a"]).rows
+        mappingproxy({(Fraction(1, 1),): 5, (Fraction(2, 1),): 1})
+        """
+        if isinstance(names, str):
+            raise TypeError("marginal takes a sequence of component names, not one string")
+        positions = [self.index(name) for name in names]
+        return RoundOutcomes(names, [(tuple(values[i] for i in positions), count)
+                                     for values, count in self._rows.items()])
+
+    def distribution(self, name: str) -> list[tuple[Fraction, int]]:
+        """[(value, count)] of component `name`, ascending by value."""
+        return [(values[0], count) for values, count in self.marginal([name]).rows.items()]
+
+    def combine(self, name: str, coefficients: Mapping[str, object], constant=0,
+                keep: Sequence[str] | None = None) -> "RoundOutcomes":
+        """The outcomes with a new component `name` = constant + sum(coefficient * component).
+
+        The new component comes last, after the components in `keep` (default: all), and
+        rows that become equal are merged.  Coefficients are exact numbers (no floats).
+        For combined play with the AA Bonus staked at k units per ante:
+
+        >>> play = RoundOutcomes(("main", "aa"), {(1, -1): 3, (-1, 7): 1})
+        >>> play.combine("net", {"main": 1, "aa": 2}, keep=[]).rows
+        mappingproxy({(Fraction(-1, 1),): 3, (Fraction(13, 1),): 1})
+
+        Raises ValueError if `name` is already a component kept, KeyError for an unknown one.
+        """
+        if isinstance(keep, str):
+            raise TypeError("keep is a sequence of component names, not one string")
+        keep = self._names if keep is None else tuple(keep)
+        if name in keep:
+            raise ValueError(f"component {name!r} already exists")
+        terms = [(self.index(component), to_fraction(coefficient)) for component, coefficient in coefficients.items()]
+        constant = to_fraction(constant)
+        positions = [self.index(component) for component in keep]
+        rows = []
+        for values, count in self._rows.items():
+            combined = constant + sum((coefficient * values[i] for i, coefficient in terms), Fraction(0))
+            rows.append((tuple(values[i] for i in positions) + (combined,), count))
+        return RoundOutcomes(keep + (name,), rows)
+
+
+@dataclass(frozen=True)
+class NetValue:
+    """One distinct net result: its value, the rounds counted with it, and its probability."""
+
+    value: Fraction
+    count: int
+    probability: Fraction
+
+
+@dataclass(frozen=True)
+class WagerStatistics:
+    """The exact PAR statistics of one wager (or combined play), per round, by CONVENTION.
+
+    Build it with `WagerStatistics.from_outcomes`.  Fields (all exact):
+
+    - `net`, `wagered`: the component names used (`wagered` None: every round stakes 1);
+    - `rounds`: the number of counted rounds;
+    - `distribution`: every distinct net value with its count and probability, ascending;
+    - `mean`: E[net], the EV per initial bet; `variance`: Var(net);
+    - `mean_wagered`, `variance_wagered`, `covariance`: E[W], Var(W), Cov(net, W);
+    - `ratio_variance`: sigma_R^2 = Var(net - h W) / E[W]^2 with h = E[net] / E[W], the
+      per-round variance of the realised return per unit wagered by the delta method: over
+      N rounds, sum(returned) / sum(wagered) is about normal with mean RTP and variance
+      sigma_R^2 / N.  With every wager 1 it is Var(net).
+    """
+
+    net: str
+    wagered: str | None
+    rounds: int
+    distribution: tuple[NetValue, ...]
+    mean: Fraction
+    variance: Fraction
+    mean_wagered: Fraction
+    variance_wagered: Fraction
+    covariance: Fraction
+    ratio_variance: Fraction
+
+    @classmethod
+    def from_outcomes(cls, outcomes: RoundOutcomes, net: str = "net",
+                      wagered: str | None = "wagered") -> "WagerStatistics":
+        """The statistics of component `net` against the total wagered `wagered`.
+
+        Both are in units of the initial bet.  `wagered=None` means every round stakes
+        exactly 1 (Baccarat), so RTP = 1 + EV and every per-unit figure is the plain one.
+        Raises ValueError unless every counted round wagers a positive amount.
+        """
+        if wagered is None:
+            wagered_name = "stake"
+            while wagered_name == net:
+                wagered_name += "_"
+            outcomes = outcomes.marginal([net]).combine(wagered_name, {}, constant=1)
+        else:
+            wagered_name = wagered
+            stakes = outcomes.distribution(wagered)
+            if stakes[0][0] <= 0:
+                raise ValueError(f"component {wagered!r} must be positive in every round, not {stakes[0][0]}")
+        total = outcomes.total
+        distribution = tuple(NetValue(value, count, Fraction(count, total))
+                             for value, count in outcomes.distribution(net))
+        mean, mean_wagered = outcomes.mean(net), outcomes.mean(wagered_name)
+        variance, variance_wagered = outcomes.variance(net), outcomes.variance(wagered_name)
+        covariance = outcomes.covariance(net, wagered_name)
+        h = mean / mean_wagered
+        residual_variance = variance - 2 * h * covariance + h * h * variance_wagered
+        return cls(net=net, wagered=wagered, rounds=total, distribution=distribution, mean=mean,
+                   variance=variance, mean_wagered=mean_wagered, variance_wagered=variance_wagered,
+                   covariance=covariance, ratio_variance=residual_variance / (mean_wagered * mean_wagered))
+
+    # --- probabilities of the net result -------------------------------------------------
+
+    @property
+    def hit_frequency(self) -> Fraction:
+        """P(net > 0)."""
+        return sum((v.probability for v in self.distribution if v.value > 0), Fraction(0))
+
+    @property
+    def push_probability(self) -> Fraction:
+        """P(net = 0)."""
+        return sum((v.probability for v in self.distribution if v.value == 0), Fraction(0))
+
+    @property
+    def loss_probability(self) -> Fraction:
+        """P(net < 0)."""
+        return sum((v.probability for v in self.distribution if v.value < 0), Fraction(0))
+
+    @property
+    def largest_win(self) -> NetValue | None:
+        """The largest net result and its probability, or None if no round wins."""
+        top = self.distribution[-1]
+        return top if top.value > 0 else None
+
+    # --- returns per unit wagered -----------------------------------------------------------
+
+    @property
+    def rtp(self) -> Fraction:
+        """Return to player: total returned / total wagered = 1 + E[net] / E[W]."""
+        return 1 + self.mean / self.mean_wagered
+
+    @property
+    def house_edge(self) -> Fraction:
+        """House edge per unit wagered (element of risk): 1 - RTP = -E[net] / E[W]."""
+        return -self.mean / self.mean_wagered
+
+    @property
+    def house_edge_per_initial_bet(self) -> Fraction:
+        """House edge per initial bet: -E[net]."""
+        return -self.mean
+
+    def standard_deviation(self, places: int = DECIMAL_PLACES) -> str:
+        """sd(net) = sqrt(variance), rendered exactly to `places` decimals (half up)."""
+        return sqrt_decimal_str(self.variance, places)
+
+    def sd_per_unit_wagered(self, places: int = DECIMAL_PLACES) -> str:
+        """sd(net) / E[W] = sqrt(variance / E[W]^2), rendered exactly to `places` decimals."""
+        return sqrt_decimal_str(self.variance / (self.mean_wagered * self.mean_wagered), places)
+
+    # --- settling of the realised return ----------------------------------------------------
+
+    def half_width_squared(self, rounds: int, z: Fraction = Z95) -> Fraction:
+        """The square of z * sigma_R / sqrt(rounds): z^2 sigma_R^2 / rounds, exactly."""
+        _check_rounds(rounds)
+        return to_fraction(z) ** 2 * self.ratio_variance / rounds
+
+    def interval(self, rounds: int, z: Fraction = Z95, places: int = DECIMAL_PLACES) -> tuple[str, str, str]:
+        """(half-width, low, high) of RTP -+ z sigma_R / sqrt(rounds), each rendered exactly."""
+        square = self.half_width_squared(rounds, z)
+        return (sqrt_decimal_str(square, places), surd_decimal_str(self.rtp, -1, square, places),
+                surd_decimal_str(self.rtp, 1, square, places))
+
+    def rounds_to_settle(self, epsilon, z: Fraction = Z95) -> int:
+        """The least N >= 1 with z sigma_R / sqrt(N) <= epsilon: max(1, ceil(z^2 sigma_R^2 / epsilon^2)).
+
+        `epsilon` is a tolerance on the realised return (or house edge) per unit wagered,
+        e.g. Fraction(1, 1000) for 0.1 percentage points.  Exact for the rational z given.
+        """
+        epsilon, z = to_fraction(epsilon), to_fraction(z)
+        if epsilon <= 0 or z <= 0:
+            raise ValueError("epsilon and z must be positive")
+        return max(1, ceil_fraction(z * z * self.ratio_variance / (epsilon * epsilon)))
+
+    # --- outputs -------------------------------------------------------------------------------
+
+    def as_summary(self, places: int = DECIMAL_PLACES) -> dict:
+        """JSON-ready figures: exact values as {"exact": "p/q", "decimal": ...}, counts as strings.
+
+        A standard deviation, irrational in general, is given as {"sqrt_of": "p/q",
+        "decimal": ...}: the exact value under the root and its root.  The settling intervals
+        give decimals only (half-width, low, high), each rendered exactly from
+        z * sqrt(ratio_variance / rounds) with the "z" given, as "settling_rule" says.
+        """
+        largest = self.largest_win
+        return {
+            "convention": CONVENTION,
+            "net_component": self.net,
+            "wagered_component": self.wagered,
+            "rounds_counted": str(self.rounds),
+            "net_distribution": [{"net": figure(v.value, places), "count": str(v.count),
+                                  "probability": figure(v.probability, places)} for v in self.distribution],
+            "ev_per_initial_bet": figure(self.mean, places),
+            "house_edge_per_initial_bet": figure(self.house_edge_per_initial_bet, places),
+            "variance": figure(self.variance, places),
+            "standard_deviation": _root(self.variance, places),
+            "hit_frequency": figure(self.hit_frequency, places),
+            "push_probability": figure(self.push_probability, places),
+            "loss_probability": figure(self.loss_probability, places),
+            "largest_win": None if largest is None else {"net": figure(largest.value, places),
+                                                         "probability": figure(largest.probability, places)},
+            "mean_wagered": figure(self.mean_wagered, places),
+            "rtp": figure(self.rtp, places),
+            "house_edge_per_unit_wagered": figure(self.house_edge, places),
+            "sd_per_unit_wagered": _root(self.variance / self.mean_wagered ** 2, places),
+            "ratio_variance": figure(self.ratio_variance, places),
+            "z": {level: decimal_str(z, 45) for level, z in CONFIDENCE_LEVELS.items()},
+            "settling_rule": SETTLING_RULE,
+            "settling_intervals": [
+                dict(zip(("rounds", "confidence", "half_width", "low", "high"),
+                         (str(rounds), level, *self.interval(rounds, z, places))))
+                for rounds in SETTLING_ROUNDS for level, z in CONFIDENCE_LEVELS.items()],
+            "rounds_to_settle": [
+                {"tolerance_percentage_points": label, "confidence": "95%",
+                 "rounds": str(self.rounds_to_settle(epsilon, Z95))}
+                for label, epsilon in SETTLING_TOLERANCES.items()],
+        }
+
+    def distribution_table(self) -> Table:
+        """Net value, count and probability of every distinct net result (exact columns)."""
+        return Table([("Net", EXACT), "Count", ("Probability", EXACT)],
+                     [[v.value, v.count, v.probability] for v in self.distribution])
+
+    def summary_table(self, places: int = DECIMAL_PLACES) -> Table:
+        """One row per figure: name, exact value ("p/q", or "sqrt(p/q)" for a root) and decimal."""
+        def exact(name, value):
+            return [name, fraction_str(value), decimal_str(value, places)]
+
+        def root(name, value):
+            return [name, f"sqrt({fraction_str(value)})", sqrt_decimal_str(value, places)]
+
+        largest = self.largest_win
+        rows = [["Rounds counted", str(self.rounds), str(self.rounds)],
+                exact("EV per initial bet", self.mean),
+                exact("Variance", self.variance),
+                root("Standard deviation", self.variance),
+                exact("Hit frequency P(net > 0)", self.hit_frequency),
+                exact("Push P(net = 0)", self.push_probability),
+                exact("Loss P(net < 0)", self.loss_probability)]
+        if largest is not None:
+            rows += [exact("Largest net win", largest.value), exact("P(largest net win)", largest.probability)]
+        rows += [exact("Mean wagered", self.mean_wagered),
+                 exact("RTP (returned / wagered)", self.rtp),
+                 exact("House edge per unit wagered", self.house_edge),
+                 root("SD per unit wagered", self.variance / self.mean_wagered ** 2),
+                 exact("Per-round variance of the return per unit wagered", self.ratio_variance)]
+        return Table(["Figure", "Exact", "Decimal"], rows)
+
+    def settling_table(self, places: int = DECIMAL_PLACES) -> Table:
+        """For N = 10^3 .. 10^8 rounds, the 95% and 99% intervals of the realised return per unit wagered."""
+        rows = []
+        for rounds in SETTLING_ROUNDS:
+            for level, z in CONFIDENCE_LEVELS.items():
+                rows.append([rounds, level, *self.interval(rounds, z, places)])
+        return Table(["Rounds", "Confidence", "Half-width", "Low", "High"], rows)
+
+    def rounds_to_settle_table(self) -> Table:
+        """Rounds after which the realised house edge is within 0.1 and 0.01 points, at 95%."""
+        return Table(["Tolerance (percentage points)", "Confidence", "Rounds"],
+                     [[label, "95%", self.rounds_to_settle(epsilon, Z95)]
+                      for label, epsilon in SETTLING_TOLERANCES.items()])
+
+
+def _root(value: Fraction, places: int) -> dict:
+    return {"sqrt_of": fraction_str(value), "decimal": sqrt_decimal_str(value, places)}
+
+
+def _check_rounds(rounds: int) -> None:
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise ValueError(f"a number of rounds must be a positive int, not {rounds!r}")

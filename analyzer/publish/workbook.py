@@ -1,0 +1,205 @@
+"""Reproducible .xlsx workbooks of exact tables: the same sheets give the same bytes.
+
+Each sheet is a name and an `analyzer.core.tables.Table` (columns and rows of raw cells).
+How cells are written:
+
+- an int in a value column is a number cell when |n| < 10^15 (a spreadsheet keeps 15
+  significant digits, so such an int is held exactly) and a text cell of its digits otherwise;
+- a str is a text cell (never read as a formula, number or link); None leaves the cell empty;
+- an exact column "EV" becomes two columns: "EV (exact)", a text cell "p/q" holding the exact
+  value, and "EV", a number cell holding that value rounded half away from zero to 15
+  significant digits (`spreadsheet_number`).  The number cell is for sorting, charts and
+  formulas only: it is rounded, and it may be, because the exact text stands beside it.  A
+  value outside a spreadsheet's range (magnitude below 1e-307 or from 1e308, but not 0)
+  gets no number cell.
+
+The header row is bold and frozen; column widths follow the longest text in a column.
+Reproducibility: xlsxwriter's in-memory mode stamps every zip member 1980-01-01, and the
+one other varying part, the document's created/modified date, is fixed here
+(FIXED_CREATED); the other document properties (title, author, ...) are written only when
+given, and are empty otherwise, so two calls with the same sheets return identical bytes,
+in any process (no dict or set order leaks into the file).  Across versions of xlsxwriter or
+zlib the bytes may differ, so a manifest pinning a workbook's sha256 should name them.  Nothing here knows about games.
+"""
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from fractions import Fraction
+from typing import Iterable, Mapping
+
+import xlsxwriter
+
+from analyzer.core.tables import EXACT, Column, Table
+from analyzer.core.exact import fraction_str
+
+#: Integers below this magnitude are number cells: exact within 15 significant digits.
+EXACT_INT_LIMIT = 10**15
+#: Significant digits kept in the number cell of an exact column.
+NUMBER_DIGITS = 15
+#: The document date written into every workbook (created and modified).
+FIXED_CREATED = datetime(2000, 1, 1, tzinfo=timezone.utc)
+
+MAX_SHEET_NAME = 31
+_FORBIDDEN_IN_NAME = re.compile(r"[\[\]:*?/\\]")
+_MIN_WIDTH, _MAX_WIDTH, _NUMBER_WIDTH = 8, 60, 14
+
+
+class SheetNameError(ValueError):
+    """A worksheet name a spreadsheet refuses."""
+
+
+@dataclass(frozen=True, init=False)
+class Sheet:
+    """A worksheet: a name and a Table (given as one, or as its columns and rows)."""
+
+    name: str
+    table: Table
+
+    def __init__(self, name: str, columns, rows=None):
+        check_sheet_name(name)
+        table = columns if isinstance(columns, Table) and rows is None else Table(columns, rows or ())
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "table", table)
+
+
+def check_sheet_name(name: str) -> None:
+    """Raise SheetNameError unless a spreadsheet accepts `name` as a worksheet name.
+
+    The rules (Excel's, enforced by xlsxwriter): 1 to 31 characters (UTF-16 units), none of
+    [ ] : * ? / \\, not beginning or ending with an apostrophe, and not "History".
+
+    >>> check_sheet_name("Net distribution")
+    >>> check_sheet_name("EV [ANTE]")
+    Traceback (most recent call last):
+    ...
+    analyzer.publish.workbook.SheetNameError: sheet name 'EV [ANTE]' contains '[': a sheet name may not contain any of [ ] : * ? / \\
+    """
+    if not isinstance(name, str) or not name:
+        raise SheetNameError(f"a sheet name must be a non-empty string, not {name!r}")
+    length = len(name.encode("utf-16-le")) // 2
+    if length > MAX_SHEET_NAME:
+        raise SheetNameError(f"sheet name {name!r} has {length} characters: at most {MAX_SHEET_NAME} are allowed")
+    bad = _FORBIDDEN_IN_NAME.search(name)
+    if bad:
+        raise SheetNameError(f"sheet name {name!r} contains {bad.group()!r}: "
+                             "a sheet name may not contain any of [ ] : * ? / \\")
+    if name.startswith("'") or name.endswith("'"):
+        raise SheetNameError(f"sheet name {name!r} may not begin or end with an apostrophe")
+    if name.lower() == "history":
+        raise SheetNameError(f"sheet name {name!r} is reserved by Excel")
+
+
+def spreadsheet_number(value) -> float | None:
+    """The exact value rounded half away from zero to 15 significant digits, as a float.
+
+    The float is the one nearest that 15-digit decimal, which xlsxwriter's 16-digit output
+    writes back exactly; None where a spreadsheet cannot hold the magnitude.
+
+    >>> spreadsheet_number(Fraction(2, 3))
+    0.666666666666667
+    >>> spreadsheet_number(Fraction(-1, 8)), spreadsheet_number(0)
+    (-0.125, 0.0)
+    """
+    value = Fraction(value)
+    if value == 0:
+        return 0.0
+    magnitude = abs(value)
+    # exponent e with 10^e <= magnitude < 10^(e+1), found exactly
+    exponent = len(str(magnitude.numerator)) - len(str(magnitude.denominator))
+    if magnitude < Fraction(10) ** exponent:
+        exponent -= 1
+    if not -307 <= exponent < 308:
+        return None
+    shift = Fraction(10) ** (NUMBER_DIGITS - 1 - exponent)
+    digits, remainder = divmod(magnitude * shift, 1)
+    if 2 * remainder >= 1:
+        digits += 1
+    rounded = Fraction(int(digits)) / shift
+    if rounded >= Fraction(10) ** 308:
+        return None
+    number = float(rounded)                        # correctly rounded int / int division
+    return -number if value < 0 else number
+
+
+def workbook_bytes(sheets: Iterable[Sheet | tuple], properties: Mapping[str, object] | None = None) -> bytes:
+    """The .xlsx file of `sheets`, in order, as bytes; identical bytes for identical input.
+
+    `sheets` are Sheet objects or (name, Table) / (name, columns, rows) tuples.
+    `properties` sets document properties (xlsxwriter's set_properties keys: title, subject,
+    author, company, ...; "created" must be a datetime and replaces FIXED_CREATED).
+
+    Raises SheetNameError for a name a spreadsheet refuses or one repeated (case ignored),
+    ValueError / TypeError for a malformed table (see Table), and ValueError for a table
+    larger than a worksheet.
+    """
+    sheets = [sheet if isinstance(sheet, Sheet) else Sheet(*sheet) for sheet in sheets]
+    if not sheets:
+        raise ValueError("a workbook needs at least one sheet")
+    seen = {}
+    for sheet in sheets:
+        if sheet.name.lower() in seen:
+            raise SheetNameError(f"sheet name {sheet.name!r} repeats {seen[sheet.name.lower()]!r} (case is ignored)")
+        seen[sheet.name.lower()] = sheet.name
+    document = {"created": FIXED_CREATED}
+    document.update(properties or {})
+    if not isinstance(document["created"], datetime):
+        raise TypeError("the 'created' property must be a datetime")
+
+    buffer = io.BytesIO()
+    workbook = xlsxwriter.Workbook(buffer, {"in_memory": True})
+    try:
+        workbook.set_properties(document)
+        header_format = workbook.add_format({"bold": True})
+        for sheet in sheets:
+            _write_sheet(workbook.add_worksheet(sheet.name), sheet.table, header_format)
+    finally:
+        workbook.close()
+    return buffer.getvalue()
+
+
+def _write_sheet(worksheet, table: Table, header_format) -> None:
+    headers = table.headers()
+    widths = [len(title) for title in headers]
+    numeric = [False] * len(headers)
+    for col, title in enumerate(headers):
+        _check(worksheet.write_string(0, col, title, header_format), 0, col)
+    for row_number, row in enumerate(table.rows, start=1):
+        col = 0
+        for column, cell in zip(table.columns, row):
+            for kind, value in _cells(column, cell):
+                if kind == "number":
+                    _check(worksheet.write_number(row_number, col, value), row_number, col)
+                    numeric[col] = True
+                elif kind == "text":
+                    _check(worksheet.write_string(row_number, col, value), row_number, col)
+                    widths[col] = max(widths[col], len(value))
+                col += 1
+    for col, width in enumerate(widths):
+        if numeric[col]:
+            width = max(width, _NUMBER_WIDTH)
+        worksheet.set_column(col, col, min(max(width, _MIN_WIDTH), _MAX_WIDTH) + 2)
+    worksheet.freeze_panes(1, 0)
+
+
+def _cells(column: Column, cell):
+    """The (kind, value) written for one table cell: one, or two for an exact column."""
+    if column.kind == EXACT:
+        if cell is None:
+            return [("blank", None), ("blank", None)]
+        number = spreadsheet_number(cell)
+        return [("text", fraction_str(cell)), ("blank", None) if number is None else ("number", number)]
+    if cell is None:
+        return [("blank", None)]
+    if isinstance(cell, str):
+        return [("text", cell)]
+    return [("number", cell) if abs(cell) < EXACT_INT_LIMIT else ("text", str(cell))]
+
+
+def _check(status: int, row: int, col: int) -> None:
+    if status == -1:
+        raise ValueError(f"cell ({row}, {col}) is beyond a worksheet's 1,048,576 rows or 16,384 columns")
+    if status == -2:
+        raise ValueError(f"cell ({row}, {col}): text over 32,767 characters does not fit a cell")
