@@ -1,0 +1,71 @@
+"""The architecture holds: import contracts (layers, independent games, where matplotlib and sympy
+live), and the advisor loads and answers with neither matplotlib nor sympy available."""
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from analyzer import advisor
+
+ROOT = Path(__file__).resolve().parent.parent
+LINT = [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command; "
+                              "sys.exit(lint_imports_command())"]
+
+
+def lint(cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(LINT + ["--no-cache"], cwd=cwd, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(cwd), "PATH": "/usr/bin:/bin"})
+
+
+def test_import_contracts_hold():
+    run = lint(ROOT)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    assert "0 broken" in run.stdout
+
+
+@pytest.mark.parametrize("module,planted,contract", [
+    ("analyzer/core/exact.py", "import analyzer.publish.report", "Layers point one way"),
+    ("analyzer/games/baccarat/price.py", "import analyzer.games.casino_holdem.rules", "imports no other game folder"),
+    ("analyzer/advisor.py", "import sympy", "The advisor loads and answers without"),
+    ("analyzer/games/casino_holdem/price.py", "import matplotlib", "Counting and pricing never import rendering"),
+])
+def test_a_planted_import_breaks_its_contract(tmp_path, module, planted, contract):
+    """The contracts can fail: the same check on a copy of the package with one bad import added."""
+    shutil.copytree(ROOT / "analyzer", tmp_path / "analyzer", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    target = tmp_path / module
+    target.write_text(target.read_text() + f"\n{planted}  # planted by the test\n")
+    run = lint(tmp_path)
+    assert run.returncode != 0
+    broken = run.stdout[run.stdout.index("Broken contracts"):]
+    assert contract in broken
+
+
+BLOCKER = """
+import importlib.abc, json, sys
+class Blocked(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("matplotlib", "sympy"):
+            raise ImportError(f"{name} is not available here")
+sys.meta_path.insert(0, Blocked())
+from analyzer import advisor
+holdem, stud, baccarat = (advisor.load_strategy(p) for p in sys.argv[1:4])
+answers = [holdem.decide("Ah Kd", "Qs 7h 2c").as_json(), stud.decide("Ah Kd 9s 5c 2h", "Qd").as_json(),
+           baccarat.decide(baccarat.shoe(remove="5,5,9,K")).as_json()]
+assert not any(name.split(".")[0] in ("matplotlib", "sympy") for name in sys.modules)
+print(json.dumps(answers))
+"""
+
+
+def test_the_advisor_answers_without_matplotlib_and_sympy(holdem_results, stud_results, baccarat_results):
+    paths = [holdem_results / "strategy.bin.gz", stud_results / "caribbean_stud" / "operator" / "strategy.bin.gz",
+             baccarat_results / "baccarat" / "operator" / "strategy.bin.gz"]
+    run = subprocess.run([sys.executable, "-c", BLOCKER, *map(str, paths)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    holdem, stud, baccarat = (advisor.load_strategy(p) for p in paths)
+    expected = [holdem.decide("Ah Kd", "Qs 7h 2c").as_json(), stud.decide("Ah Kd 9s 5c 2h", "Qd").as_json(),
+                baccarat.decide(baccarat.shoe(remove="5,5,9,K")).as_json()]
+    assert json.loads(run.stdout) == expected
