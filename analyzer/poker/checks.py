@@ -1,6 +1,7 @@
 """Verification shared by the poker games: a strategy file's decisions and totals, from its own rows."""
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 import numpy as np
@@ -37,3 +38,25 @@ def check_decision_table(report, strategy, summary: dict, p_play_key: str, alway
                and ev_always == parse_fraction_str(strategies[always_play]["ev_per_ante"]["exact"]),
                f"optimal EV per ANTE {fraction_str(ev)}, P({action}) {decimal_str(p_play, 8)}, always-{action} EV "
                f"{fraction_str(ev_always)}, over {total:,} situations")
+
+
+def spot_check(report, strategy, cards, group_sizes: tuple, direct_ev, samples: int, seed: int, dealt_over: str) -> None:
+    """`samples` seeded random raw situations, each dealt out directly: its EV must equal the strategy file's.
+
+    direct_ev(*groups) is the EV of playing the situation (its card groups), computed by
+    dealing every continuation and evaluating each hand directly.
+    """
+    rng = random.Random(seed)
+    action = strategy.actions[1]
+    mismatches = []
+    for _ in range(samples):
+        dealt = rng.sample(cards, sum(group_sizes))
+        groups, start = [], 0
+        for size in group_sizes:
+            groups.append(dealt[start:start + size])
+            start += size
+        if direct_ev(*groups) != strategy.decide_cards(groups).ev[action]:
+            mismatches.append(dealt)
+    report.add("spot re-enumeration", not mismatches,
+               f"{samples} random situations (seed {seed}), each dealt out over {dealt_over}"
+               + ("" if not mismatches else f"; {len(mismatches)} differ, e.g. cards {mismatches[0]}"))

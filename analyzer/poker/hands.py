@@ -10,6 +10,13 @@ CATEGORIES = ("high_card", "one_pair", "two_pair", "three_of_a_kind", "straight"
 CATEGORY_WORDS = ("high card", "pair", "two pair", "three of a kind", "straight", "flush",
                   "full house", "four of a kind", "straight flush", "royal flush")
 ONE_PAIR = CATEGORIES.index("one_pair")
+# How a player reads hands and ranks on a strategy card.
+HAND_WORDS = ("no pair", "a pair", "two pair", "three of a kind", "a straight", "a flush", "a full house",
+              "four of a kind", "a straight flush", "a royal flush")
+RANK_LETTERS = tuple(RANKS)
+RANK_PLURAL = ("2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens", "kings", "aces")
+RANK_SINGULAR = ("a 2", "a 3", "a 4", "a 5", "a 6", "a 7", "an 8", "a 9", "a 10", "a jack", "a queen", "a king",
+                 "an ace")
 
 QUALIFIER_SCHEMA = table({"category": text(choices=CATEGORIES), "ranks": list_of(text(), unique=False)})
 DECK_SCHEMA = table({"ranks": text(), "suits": text()})

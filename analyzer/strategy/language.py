@@ -153,6 +153,12 @@ class Named(Kind):
         return range(len(self.names))
 
 
+def ordered_templates(subject: str) -> dict:
+    """Word templates of a feature with ordered values (a rank): "<subject> is {value} or higher", ..."""
+    return {"eq": f"{subject} is {{value}}", "min": f"{subject} is {{value}} or higher",
+            "max": f"{subject} is {{value}} or lower", "between": f"{subject} is {{low}} to {{high}}"}
+
+
 @dataclass(frozen=True)
 class Feature:
     """A named feature: its kind, what it means, and the card's word template for each operator.

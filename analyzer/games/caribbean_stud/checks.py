@@ -8,7 +8,6 @@ jackpot share rests on the exact hand counts.
 from __future__ import annotations
 
 import math
-import random
 from fractions import Fraction
 
 import numpy as np
@@ -17,7 +16,7 @@ from analyzer.core.exact import parse_fraction_str
 from analyzer.core.sampling import Tally, batches, deal
 from analyzer.games.caribbean_stud.progressive import rtp_at
 from analyzer.games.caribbean_stud.rules import StudRules
-from analyzer.poker.checks import check_decision_table
+from analyzer.poker.checks import check_decision_table, spot_check
 from analyzer.poker.settlement import N_CATEGORIES, outcomes
 from cython_ext import handeval, stud_enum
 
@@ -74,15 +73,8 @@ def check(report, rules: StudRules, summary: dict, strategy, samples: int, round
     """Add the game's checks to `report`; returns the Monte Carlo tallies and their exact values."""
     stored = summary["strategies"]["optimal"]
     check_decision_table(report, strategy, summary, "probability_of_raising", "raise_everything")
-    rng = random.Random(seed)
-    mismatches = []
-    for _ in range(samples):
-        cards = rng.sample(rules.cards, 6)
-        if direct_ev(rules, cards[:5], cards[5]) != strategy.decide_cards([cards[:5], [cards[5]]]).ev["raise"]:
-            mismatches.append(cards)
-    report.add("spot re-enumeration", not mismatches,
-               f"{samples} random situations (seed {seed}), each dealt out over every dealer completion"
-               + ("" if not mismatches else f"; {len(mismatches)} differ, e.g. cards {mismatches[0]}"))
+    spot_check(report, strategy, rules.cards, (5, 1), lambda hand, up: direct_ev(rules, hand, up[0]), samples, seed,
+               "every dealer completion")
     if not rounds:
         return {}
     tallies = simulate(strategy, rules, rounds, seed, progress)

@@ -15,19 +15,13 @@ import numpy as np
 
 from analyzer.core.errors import InvariantError
 from analyzer.games.caribbean_stud import rule_in_words as sr
-from analyzer.poker.hands import CATEGORIES, ONE_PAIR
+from analyzer.poker.hands import CATEGORIES, HAND_WORDS, ONE_PAIR, RANK_LETTERS, RANK_PLURAL, RANK_SINGULAR
 from analyzer.strategy.language import (Condition, Count, Feature, FeatureSet, Flag, Named, Rule, Strategy,
-                                        load_strategy)
+                                        load_strategy, ordered_templates)
 from cython_ext import handeval
 
 GAME = "caribbean-stud"
 ACTIONS = ("fold", "raise")
-RANK_LETTERS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
-RANK_PLURAL = ("2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens", "kings", "aces")
-RANK_SINGULAR = ("a 2", "a 3", "a 4", "a 5", "a 6", "a 7", "an 8", "a 9", "a 10", "a jack", "a queen", "a king",
-                 "an ace")
-HAND_WORDS = ("no pair", "a pair", "two pair", "three of a kind", "a straight", "a flush", "a full house",
-              "four of a kind", "a straight flush", "a royal flush")
 PLACES = ("highest", "second", "third", "fourth", "fifth")
 UP_PAIRS = ("none",) + PLACES
 UP_PAIRS_WORDS = ("no card",) + tuple(f"your {p} card" for p in PLACES)
@@ -36,15 +30,10 @@ NOT_APPLICABLE = -1
 ACE, KING = 12, 11
 
 
-def _rank_templates(subject: str) -> dict:
-    return {"eq": f"{subject} is {{value}}", "min": f"{subject} is {{value}} or higher",
-            "max": f"{subject} is {{value}} or lower", "between": f"{subject} is {{low}} to {{high}}"}
-
-
 def _card(place: int) -> Feature:
     return Feature(PLACES[place], Named(RANK_LETTERS, RANK_SINGULAR),
                    f"the rank of your {PLACES[place]} card (cards ordered by rank, highest first)",
-                   _rank_templates(f"your {PLACES[place]} card"))
+                   ordered_templates(f"your {PLACES[place]} card"))
 
 
 def _gap(place: int) -> Feature:
@@ -65,7 +54,7 @@ FEATURES = {f.name: f for f in (
             {"true": "you hold an ace and a king", "false": "you do not hold both an ace and a king"}),
     *(_card(p) for p in range(5)),
     Feature("up_rank", Named(RANK_LETTERS, RANK_SINGULAR), "the rank of the dealer's up card",
-            _rank_templates("the up card")),
+            ordered_templates("the up card")),
     Feature("up_pairs", Named(UP_PAIRS, UP_PAIRS_WORDS),
             "the highest of your cards whose rank the up card matches (none: see up_pairs_any)",
             {"eq": "the up card pairs {value}", "in": "the up card pairs {values}"}, missing=0),

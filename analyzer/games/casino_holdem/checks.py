@@ -7,7 +7,6 @@ never with the enumeration's arithmetic.
 from __future__ import annotations
 
 import math
-import random
 from fractions import Fraction
 
 import numpy as np
@@ -16,7 +15,7 @@ from analyzer.core.exact import parse_fraction_str
 from analyzer.core.sampling import Tally, batches, deal
 from analyzer.games.casino_holdem.price import aa_bonus_hands
 from analyzer.games.casino_holdem.rules import AA_HANDS, HoldemRules
-from analyzer.poker.checks import check_decision_table
+from analyzer.poker.checks import check_decision_table, spot_check
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, outcomes
 from cython_ext import handeval, holdem_enum
 
@@ -70,15 +69,8 @@ def check(report, rules: HoldemRules, summary: dict, strategy, samples: int, rou
     """Add the game's checks to `report`; returns the Monte Carlo tallies and their exact values."""
     stored = summary["strategies"]["optimal"]
     check_decision_table(report, strategy, summary, "probability_of_calling", "always_call")
-    rng = random.Random(seed)
-    mismatches = []
-    for _ in range(samples):
-        cards = rng.sample(rules.cards, 5)
-        if direct_ev(rules, cards[:2], cards[2:]) != strategy.decide_cards([cards[:2], cards[2:]]).ev["call"]:
-            mismatches.append(cards)
-    report.add("spot re-enumeration", not mismatches,
-               f"{samples} random situations (seed {seed}), each dealt out over {rules.continuations:,} continuations"
-               + ("" if not mismatches else f"; {len(mismatches)} differ, e.g. cards {mismatches[0]}"))
+    spot_check(report, strategy, rules.cards, (2, 3), lambda hole, flop: direct_ev(rules, hole, flop), samples, seed,
+               f"{rules.continuations:,} continuations")
     if not rounds:
         return {}
     tallies = simulate(strategy, rules, rounds, seed, progress)

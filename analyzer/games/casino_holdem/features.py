@@ -14,22 +14,16 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.core.errors import InvariantError
-from analyzer.poker.hands import CATEGORIES, ONE_PAIR
-from analyzer.strategy.language import (Count, Feature, FeatureSet, Flag, Named, Strategy,
-                                        load_strategy)
+from analyzer.poker.hands import CATEGORIES, HAND_WORDS, ONE_PAIR, RANK_LETTERS, RANK_PLURAL, RANK_SINGULAR
+from analyzer.strategy.language import (Count, Feature, FeatureSet, Flag, Named, Strategy, load_strategy,
+                                        ordered_templates)
 from cython_ext import handeval
 
 GAME = "casino-holdem"
 ACTIONS = ("fold", "call")
-RANK_LETTERS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
-RANK_PLURAL = ("2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens", "kings", "aces")
-RANK_SINGULAR = ("a 2", "a 3", "a 4", "a 5", "a 6", "a 7", "an 8", "a 9", "a 10", "a jack", "a queen", "a king",
-                 "an ace")
 ACE = 12
 NOT_APPLICABLE = -1
 
-HAND_WORDS = ("no pair", "a pair", "two pair", "three of a kind", "a straight", "a flush", "a full house",
-              "four of a kind", "a straight flush", "a royal flush")
 PAIR_TYPES = ("none", "on_board", "one_hole_card", "pocket")
 PAIR_TYPE_WORDS = ("not a pair", "on the board", "made with one hole card", "a pocket pair")
 STRAIGHT_DRAWS = ("none", "inside", "open_ended")
@@ -40,12 +34,6 @@ BOARD_SUITS_WORDS = ("rainbow", "two-suited", "monotone")
 
 # Straights as rank masks: ace-high down to the wheel (A-2-3-4-5, the ace low).
 STRAIGHT_MASKS = tuple(sum(1 << (r % 13) for r in range(top - 4, top + 1)) for top in range(12, 2, -1))
-
-
-def _rank_templates(subject: str) -> dict:
-    return {"eq": f"{subject} is {{value}}",
-            "min": f"{subject} is {{value}} or higher", "max": f"{subject} is {{value}} or lower",
-            "between": f"{subject} is {{low}} to {{high}}"}
 
 
 FEATURES = {f.name: f for f in (
@@ -69,11 +57,11 @@ FEATURES = {f.name: f for f in (
              "max": "at most {value} ranks above your pair"}, missing=NOT_APPLICABLE),
     Feature("kicker", Named(RANK_LETTERS, RANK_SINGULAR),
             "your highest hole card outside your one pair (none with a pocket pair)",
-            _rank_templates("your kicker"), missing=NOT_APPLICABLE, term="kicker"),
+            ordered_templates("your kicker"), missing=NOT_APPLICABLE, term="kicker"),
     Feature("high_hole", Named(RANK_LETTERS, RANK_SINGULAR), "the higher of your two hole cards",
-            _rank_templates("your higher hole card")),
+            ordered_templates("your higher hole card")),
     Feature("low_hole", Named(RANK_LETTERS, RANK_SINGULAR), "the lower of your two hole cards",
-            _rank_templates("your lower hole card")),
+            ordered_templates("your lower hole card")),
     Feature("overcards", Count(0, 2, ("no overcard", "one overcard", "two overcards")),
             "how many of your hole cards rank above every board card",
             {"eq": "you hold {value}", "min": "you hold at least {value}", "max": "you hold at most {value}"},
@@ -105,11 +93,11 @@ FEATURES = {f.name: f for f in (
             "the most board cards of one suit (1: rainbow, 2: two-suited, 3: monotone)",
             {"eq": "the board is {value}", "ne": "the board is not {value}"}),
     Feature("board_high", Named(RANK_LETTERS, RANK_SINGULAR), "the highest board card",
-            _rank_templates("the highest board card")),
+            ordered_templates("the highest board card")),
     Feature("board_middle", Named(RANK_LETTERS, RANK_SINGULAR), "the middle board card (by rank)",
-            _rank_templates("the middle board card")),
+            ordered_templates("the middle board card")),
     Feature("board_low", Named(RANK_LETTERS, RANK_SINGULAR), "the lowest board card",
-            _rank_templates("the lowest board card")),
+            ordered_templates("the lowest board card")),
     Feature("board_deuces_treys", Count(0, 3, ("no 2 or 3", "one 2 or 3", "two 2s or 3s", "three 2s or 3s")),
             "how many board cards are 2s or 3s (a dealer pair of them does not qualify)",
             {"eq": "the board shows {value}", "min": "the board shows at least {value}",
