@@ -21,6 +21,9 @@ DIRECTIVES = {
     "cdivision": True,
     "initializedcheck": DEBUG_CHECKS,
     "nonecheck": False,
+    # Doctests are found on the functions themselves (binding is on by default in Cython 3;
+    # tests/test_extensions.py runs them): no second copy in a module-level __test__ dict.
+    "autotestdict": False,
 }
 
 OPENMP = ["-fopenmp"]

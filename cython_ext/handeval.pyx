@@ -12,16 +12,22 @@ import numpy as np
 
 from libc.stdint cimport int8_t, uint32_t
 
-from cython_ext._types cimport count_t, ACE, N_RANKS, N_SUITS, HIGH_CARD, ONE_PAIR, TWO_PAIR, \
-    THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH, ROYAL_FLUSH
+from cython_ext._types cimport (count_t, ACE, HAND, N_CARDS, N_RANKS, N_SUITS, N_CATEGORIES,
+                                HIGH_CARD, ONE_PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH,
+                                FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH, ROYAL_FLUSH,
+                                DEALER_NOT_QUALIFIED, PLAYER_WINS, PUSH_TIE, DEALER_WINS,
+                                add_card, clear_masks, masks_of)
 
 cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
     int __builtin_clz(unsigned int) nogil
 
 cdef enum:
-    N_MASKS = 8192            # 2 ** N_RANKS
+    N_MASKS = 1 << N_RANKS    # 8,192 rank masks
     VALUE_SPACE = 2097152     # 2 ** 21: every handval_t is below this
+    FIVE_IN_A_ROW = 0x1F      # the rank mask of a straight whose lowest rank is the deuce
+    WHEEL = 0x100F            # A-2-3-4-5: the ace plays low
+    WHEEL_TOP = 3             # the wheel's top rank, the five
 
 cdef int8_t STRAIGHT_TOP[N_MASKS]     # top rank of the best straight in a mask, -1 if none
 cdef uint16_t DENSE[VALUE_SPACE]      # hand value -> dense rank
@@ -45,7 +51,7 @@ cdef inline handval_t make_value(int category, uint32_t payload) noexcept nogil:
 
 
 cdef handval_t eval_masks(rankmask_t c, rankmask_t d, rankmask_t h, rankmask_t s) noexcept nogil:
-    cdef uint32_t suits[4]
+    cdef uint32_t suits[N_SUITS]
     cdef uint32_t any_, two, three, four, pairs, rest, top_pairs
     cdef int i, top, trips_rank
     suits[0] = c
@@ -53,19 +59,19 @@ cdef handval_t eval_masks(rankmask_t c, rankmask_t d, rankmask_t h, rankmask_t s
     suits[2] = h
     suits[3] = s
     for i in range(N_SUITS):
-        if __builtin_popcount(suits[i]) >= 5:
+        if __builtin_popcount(suits[i]) >= HAND:
             # With seven cards a flush excludes quads and full houses.
             top = STRAIGHT_TOP[suits[i]]
             if top == ACE:
                 return make_value(ROYAL_FLUSH, <uint32_t>top)
             if top >= 0:
                 return make_value(STRAIGHT_FLUSH, <uint32_t>top)
-            return make_value(FLUSH, keep_top(suits[i], 5))
+            return make_value(FLUSH, keep_top(suits[i], HAND))
     any_ = c | d | h | s
     four = c & d & h & s
     if four:
         return make_value(FOUR_OF_A_KIND,
-                          (<uint32_t>high_rank(four) << 4) | <uint32_t>high_rank(any_ & ~four))
+                          (<uint32_t>high_rank(four) << RANK_BITS) | <uint32_t>high_rank(any_ & ~four))
     two = (c & d) | (c & h) | (c & s) | (d & h) | (d & s) | (h & s)
     three = (c & d & (h | s)) | (h & s & (c | d))
     pairs = two & ~three
@@ -73,7 +79,7 @@ cdef handval_t eval_masks(rankmask_t c, rankmask_t d, rankmask_t h, rankmask_t s
         trips_rank = high_rank(three)
         rest = (three & ~(1u << trips_rank)) | pairs
         if rest:
-            return make_value(FULL_HOUSE, (<uint32_t>trips_rank << 4) | <uint32_t>high_rank(rest))
+            return make_value(FULL_HOUSE, (<uint32_t>trips_rank << RANK_BITS) | <uint32_t>high_rank(rest))
     top = STRAIGHT_TOP[any_]
     if top >= 0:
         return make_value(STRAIGHT, <uint32_t>top)
@@ -83,20 +89,14 @@ cdef handval_t eval_masks(rankmask_t c, rankmask_t d, rankmask_t h, rankmask_t s
     if pairs:
         if __builtin_popcount(pairs) >= 2:
             top_pairs = keep_top(pairs, 2)
-            return make_value(TWO_PAIR, (top_pairs << 4) | <uint32_t>high_rank(any_ & ~top_pairs))
+            return make_value(TWO_PAIR, (top_pairs << RANK_BITS) | <uint32_t>high_rank(any_ & ~top_pairs))
         return make_value(ONE_PAIR, (<uint32_t>high_rank(pairs) << N_RANKS) | keep_top(any_ & ~pairs, 3))
-    return make_value(HIGH_CARD, keep_top(any_, 5))
+    return make_value(HIGH_CARD, keep_top(any_, HAND))
 
 
 cdef handval_t eval_cards(const card_t* cards, int n) noexcept nogil:
-    cdef rankmask_t masks[4]
-    cdef int i
-    masks[0] = 0
-    masks[1] = 0
-    masks[2] = 0
-    masks[3] = 0
-    for i in range(n):
-        masks[cards[i] % N_SUITS] |= <rankmask_t>(1 << (cards[i] // N_SUITS))
+    cdef rankmask_t masks[N_SUITS]
+    masks_of(cards, n, masks)
     return eval_masks(masks[0], masks[1], masks[2], masks[3])
 
 
@@ -109,19 +109,19 @@ cdef void build_straight_table() noexcept nogil:
     cdef uint32_t five
     for mask in range(N_MASKS):
         STRAIGHT_TOP[mask] = -1
-        for top in range(ACE, 3, -1):
-            five = 0x1F << (top - 4)
+        for top in range(ACE, WHEEL_TOP, -1):
+            five = FIVE_IN_A_ROW << (top - (HAND - 1))
             if (mask & five) == five:
                 STRAIGHT_TOP[mask] = top
                 break
-        if STRAIGHT_TOP[mask] < 0 and (mask & 0x100F) == 0x100F:   # A-2-3-4-5, the wheel
-            STRAIGHT_TOP[mask] = 3
+        if STRAIGHT_TOP[mask] < 0 and (mask & WHEEL) == WHEEL:
+            STRAIGHT_TOP[mask] = WHEEL_TOP
 
 
 cdef int build_dense_table() except -1:
     """Rank every distinct 5-card value: all rank multisets unsuited, plus all flushes."""
     cdef int a, b, cc, dd, e
-    cdef rankmask_t m[4]
+    cdef rankmask_t m[N_SUITS]
     cdef handval_t v
     values = set()
     for a in range(N_RANKS):
@@ -132,7 +132,7 @@ cdef int build_dense_table() except -1:
                         if a == e:
                             continue       # five of one rank cannot be dealt
                         ranks = (a, b, cc, dd, e)
-                        m[0] = m[1] = m[2] = m[3] = 0
+                        clear_masks(m)
                         for i, r in enumerate(ranks):
                             # spread equal ranks over suits, never five in one suit
                             j = i % N_SUITS
@@ -140,12 +140,13 @@ cdef int build_dense_table() except -1:
                                 j = (j + 1) % N_SUITS
                             m[j] |= 1 << r
                         values.add(eval_masks(m[0], m[1], m[2], m[3]))
-                        if len(set(ranks)) == 5:
+                        if len(set(ranks)) == HAND:
                             mask = sum(1 << r for r in ranks)
                             values.add(eval_masks(mask, 0, 0, 0))
     ordered = sorted(values)
     if len(ordered) != N_DISTINCT_HANDS:
-        raise AssertionError(f"hand evaluator found {len(ordered)} distinct hands, expected 7462")
+        raise AssertionError(f"hand evaluator found {len(ordered)} distinct hands, "
+                             f"expected {N_DISTINCT_HANDS}")
     for i, v in enumerate(ordered):
         DENSE[v] = i
     ORDERED_VALUES.extend(ordered)
@@ -158,21 +159,37 @@ ORDERED_VALUES = []      # every distinct 5-card hand value, ascending (index = 
 build_straight_table()
 build_dense_table()
 
+# The codes of the kernels, by the names the Python side uses (cython_ext._types).
+CATEGORY_CODES = {
+    "high_card": HIGH_CARD, "one_pair": ONE_PAIR, "two_pair": TWO_PAIR,
+    "three_of_a_kind": THREE_OF_A_KIND, "straight": STRAIGHT, "flush": FLUSH,
+    "full_house": FULL_HOUSE, "four_of_a_kind": FOUR_OF_A_KIND,
+    "straight_flush": STRAIGHT_FLUSH, "royal_flush": ROYAL_FLUSH,
+}
+OUTCOME_CODES = {
+    "dealer_not_qualified": DEALER_NOT_QUALIFIED, "player_wins": PLAYER_WINS,
+    "tie": PUSH_TIE, "dealer_wins": DEALER_WINS,
+}
+
 
 def evaluate(cards):
     """Hand value of 5 to 7 cards (card = rank * 4 + suit); larger is better.
 
+    Raises ValueError for a wrong number of cards, a card outside 0..51 or a card twice.
+
     >>> evaluate([48, 44, 40, 36, 32]) > evaluate([47, 43, 39, 35, 31])   # royal vs K-high SF
     True
+    >>> evaluate([48, 44, 40, 36, 32, 0, 1]) == evaluate([48, 44, 40, 36, 32])
+    True
     """
-    cdef card_t buf[7]
+    cdef card_t buf[MAX_HAND_CARDS]
     cdef int n = len(cards)
-    if not 5 <= n <= 7:
-        raise ValueError(f"a poker hand has 5 to 7 cards, got {n}")
+    if not HAND <= n <= MAX_HAND_CARDS:
+        raise ValueError(f"a poker hand has {HAND} to {MAX_HAND_CARDS} cards, got {n}")
     seen = set()
     for i, card in enumerate(cards):
-        if not 0 <= card < 52:
-            raise ValueError(f"card index {card} is outside 0..51")
+        if not 0 <= card < N_CARDS:
+            raise ValueError(f"card index {card} is outside 0..{N_CARDS - 1}")
         if card in seen:
             raise ValueError(f"card index {card} appears twice")
         seen.add(card)
@@ -181,64 +198,85 @@ def evaluate(cards):
 
 
 def category(value):
-    """Category of a hand value: 0 high card .. 9 royal flush."""
+    """Category of a hand value: 0 high card .. 9 royal flush (CATEGORY_CODES).
+
+    >>> category(evaluate([48, 49, 44, 45, 0])) == CATEGORY_CODES["two_pair"]   # A-A-K-K-2
+    True
+    """
     return hand_category(value)
 
 
 def dense(value):
-    """Dense rank 0..7461 of a hand value."""
+    """Dense rank 0..7461 of a hand value.
+
+    >>> dense(evaluate([20, 13, 8, 4, 0])), dense(evaluate([48, 44, 40, 36, 32]))   # 7-5-4-3-2, royal
+    (0, 7461)
+    """
     return dense_rank(value)
 
 
 def category_counts(int n_cards):
-    """Number of n-card hands (n = 5 or 7) of each category, over all C(52, n): a validation sweep."""
-    cdef count_t counts[10]
+    """Number of n-card hands (n = 5 or 7) of each category, over all C(52, n): a validation sweep.
+
+    >>> category_counts(5)
+    [1302540, 1098240, 123552, 54912, 10200, 5108, 3744, 624, 36, 4]
+    """
+    cdef count_t counts[N_CATEGORIES]
     cdef int a, b, c, d, e, f, g
-    cdef rankmask_t m[4]
-    if n_cards not in (5, 7):
+    if n_cards not in (HAND, MAX_HAND_CARDS):
         raise ValueError("category_counts sweeps 5- or 7-card hands")
-    for a in range(10):
+    for a in range(N_CATEGORIES):
         counts[a] = 0
     with nogil:
-        if n_cards == 5:
-            for a in range(52):
-                for b in range(a + 1, 52):
-                    for c in range(b + 1, 52):
-                        for d in range(c + 1, 52):
-                            for e in range(d + 1, 52):
+        if n_cards == HAND:
+            for a in range(N_CARDS):
+                for b in range(a + 1, N_CARDS):
+                    for c in range(b + 1, N_CARDS):
+                        for d in range(c + 1, N_CARDS):
+                            for e in range(d + 1, N_CARDS):
                                 counts[hand_category(eval_hand_of(a, b, c, d, e, -1, -1))] += 1
         else:
-            for a in range(52):
-                for b in range(a + 1, 52):
-                    for c in range(b + 1, 52):
-                        for d in range(c + 1, 52):
-                            for e in range(d + 1, 52):
-                                for f in range(e + 1, 52):
-                                    for g in range(f + 1, 52):
+            for a in range(N_CARDS):
+                for b in range(a + 1, N_CARDS):
+                    for c in range(b + 1, N_CARDS):
+                        for d in range(c + 1, N_CARDS):
+                            for e in range(d + 1, N_CARDS):
+                                for f in range(e + 1, N_CARDS):
+                                    for g in range(f + 1, N_CARDS):
                                         counts[hand_category(eval_hand_of(a, b, c, d, e, f, g))] += 1
-    return [counts[i] for i in range(10)]
+    return [counts[i] for i in range(N_CATEGORIES)]
 
 
 cdef inline handval_t eval_hand_of(int a, int b, int c, int d, int e, int f, int g) noexcept nogil:
-    cdef rankmask_t m[4]
-    m[0] = m[1] = m[2] = m[3] = 0
-    m[a & 3] |= 1 << (a >> 2)
-    m[b & 3] |= 1 << (b >> 2)
-    m[c & 3] |= 1 << (c >> 2)
-    m[d & 3] |= 1 << (d >> 2)
-    m[e & 3] |= 1 << (e >> 2)
+    """Value of the cards a..e, and f and g unless f < 0."""
+    cdef rankmask_t m[N_SUITS]
+    clear_masks(m)
+    add_card(m, a)
+    add_card(m, b)
+    add_card(m, c)
+    add_card(m, d)
+    add_card(m, e)
     if f >= 0:
-        m[f & 3] |= 1 << (f >> 2)
-        m[g & 3] |= 1 << (g >> 2)
+        add_card(m, f)
+        add_card(m, g)
     return eval_masks(m[0], m[1], m[2], m[3])
 
 
 def evaluate_many(const card_t[:, ::1] hands):
-    """Hand values of many hands at once: an (n, k) array of cards, 5 <= k <= 7 (unchecked)."""
+    """Hand values of many hands at once: an (n, k) array of cards, 5 <= k <= 7 (unchecked).
+
+    Returns a uint32 array of n values; raises ValueError unless 5 <= k <= 7.
+
+    >>> hands = np.array([[48, 44, 40, 36, 32, 0, 1], [0, 4, 8, 12, 17, 20, 25]], dtype=np.uint8)
+    >>> evaluate_many(hands).tolist() == [evaluate(hand) for hand in hands.tolist()]
+    True
+    >>> categories(evaluate_many(hands)).tolist()      # royal flush; 7-high flush over a straight
+    [9, 5]
+    """
     cdef Py_ssize_t i, n = hands.shape[0]
     cdef int k = hands.shape[1]
-    if not 5 <= k <= 7:
-        raise ValueError(f"hands of 5 to 7 cards, got {k}")
+    if not HAND <= k <= MAX_HAND_CARDS:
+        raise ValueError(f"hands of {HAND} to {MAX_HAND_CARDS} cards, got {k}")
     values = np.empty(n, dtype=np.uint32)
     cdef uint32_t[::1] out = values
     with nogil:
@@ -252,6 +290,11 @@ def threshold_value(int category, ranks=()):
 
     "Pair of fours or better" is value >= threshold_value(ONE_PAIR, [2]); "ace-king or
     better" is value >= threshold_value(HIGH_CARD, [12, 11]).  Ranks: 0 = deuce .. 12 = ace.
+    Raises ValueError for a category outside 0..9.
+
+    >>> fours_or_better = threshold_value(CATEGORY_CODES["one_pair"], [2])
+    >>> evaluate([8, 9, 30, 36, 47]) >= fours_or_better, evaluate([4, 5, 30, 36, 47]) >= fours_or_better
+    (True, False)
     """
     cdef uint32_t payload = 0
     ranks = list(ranks)
@@ -260,9 +303,9 @@ def threshold_value(int category, ranks=()):
     elif category in (ONE_PAIR, THREE_OF_A_KIND):
         payload = (ranks[0] << N_RANKS | sum(1 << r for r in ranks[1:])) if ranks else 0
     elif category == TWO_PAIR:
-        payload = (sum(1 << r for r in ranks[:2]) << 4 | (ranks[2] if len(ranks) > 2 else 0)) if ranks else 0
+        payload = (sum(1 << r for r in ranks[:2]) << RANK_BITS | (ranks[2] if len(ranks) > 2 else 0)) if ranks else 0
     elif category in (FULL_HOUSE, FOUR_OF_A_KIND):
-        payload = (ranks[0] << 4 | (ranks[1] if len(ranks) > 1 else 0)) if ranks else 0
+        payload = (ranks[0] << RANK_BITS | (ranks[1] if len(ranks) > 1 else 0)) if ranks else 0
     elif category in (STRAIGHT, STRAIGHT_FLUSH, ROYAL_FLUSH):
         payload = ranks[0] if ranks else 0
     else:
@@ -271,18 +314,30 @@ def threshold_value(int category, ranks=()):
 
 
 def dense_at_least(value):
-    """The smallest dense rank whose hand value is >= value (7462 if none)."""
+    """The smallest dense rank whose hand value is >= value (7462 if none).
+
+    >>> dense_at_least(0), dense_at_least(threshold_value(CATEGORY_CODES["royal_flush"]))
+    (0, 7461)
+    """
     return bisect.bisect_left(ORDERED_VALUES, value)
 
 
 def categories(values):
-    """Category of each hand value (numpy array in, int array out)."""
+    """Category of each hand value (numpy array in, int array out).
+
+    >>> categories([evaluate([48, 44, 40, 36, 32]), evaluate([48, 49, 44, 45, 0])]).tolist()
+    [9, 2]
+    """
     return np.asarray(values, dtype=np.uint32) >> CATEGORY_SHIFT
 
 
 def pair_ranks(values):
-    """Rank of the pair of each one-pair hand value; -1 for other categories."""
+    """Rank of the pair of each one-pair hand value; -1 for other categories.
+
+    >>> pair_ranks([evaluate([8, 9, 30, 36, 47]), evaluate([48, 44, 40, 36, 32])]).tolist()   # fours; royal
+    [2, -1]
+    """
     values = np.asarray(values, dtype=np.uint32)
-    ranks = ((values >> N_RANKS) & 0xF).astype(np.int64)
+    ranks = ((values >> N_RANKS) & ((1 << RANK_BITS) - 1)).astype(np.int64)
     ranks[(values >> CATEGORY_SHIFT) != ONE_PAIR] = -1
     return ranks

@@ -14,27 +14,34 @@ Algorithm, in two passes over the deck:
 All counters are integers: a board result is at most 990 per field (10 bits); a
 situation counter is at most 1,070,190 (uint32).
 """
+import itertools
+
 from cython.parallel cimport parallel, prange, threadid
 from libc.string cimport memset
 
 import numpy as np
 
-from cython_ext._types cimport card_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, \
-    N_CARDS, N_SUITS, N_OUTCOMES
+from cython_ext._types cimport (card_t, rankmask_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,
+                                HAND, N_CARDS, N_SUITS, DEALER_NOT_QUALIFIED, PLAYER_WINS, PUSH_TIE,
+                                DEALER_WINS, binomial_table_t, fill_binomials, colex5, add_card, copy_masks,
+                                masks_of, with_suit, sort_ascending, outcome_of)
 from cython_ext.handeval cimport eval_masks, dense_rank, hand_category, handval_t
 from cython_ext.isomorphism cimport suit_renaming
 
 cdef enum:
+    HOLE_CARDS = 2
+    FLOP_CARDS = 3
     N_BOARDS = 2598960        # C(52, 5): colex indices of 5-card sets
-    FIELD_BITS = 10
-    FIELD_MASK = 1023
-    CATEGORY_BIT = 40
+    FIELD_MASK = (1 << FIELD_BITS) - 1
+    CATEGORY_MASK = (1 << CATEGORY_FIELD_BITS) - 1
     RADIX_LOW_BITS = 7        # dense ranks < 8192 sort in two counting passes: 7 + 6 bits
     RADIX_LOW = 128
     RADIX_HIGH = 64
-    N_PERMUTATIONS = 24
+    N_PERMUTATIONS = 24       # renamings of the four suits
+    SUIT_BITS = 2             # a renaming's code: new suit of suit s in bits 2s, 2s + 1
+    N_RENAMING_CODES = 1 << (SUIT_BITS * N_SUITS)
 
-cdef uint64_t BINOMIAL[N_CARDS + 1][6]     # C(n, k) for colex indices
+cdef binomial_table_t BINOMIAL             # C(n, k) for colex indices
 cdef uint64_t PAIR_CARDS[N_PAIRS]          # card mask of each pair index
 
 
@@ -59,9 +66,21 @@ cdef size_t board_work_size() noexcept nogil:
     return sizeof(BoardWork)
 
 
-cdef inline uint64_t colex5(const int* c) noexcept nogil:
+cdef inline uint64_t board_index(const card_t* c) noexcept nogil:
     """Colex index of five ascending cards."""
-    return BINOMIAL[c[0]][1] + BINOMIAL[c[1]][2] + BINOMIAL[c[2]][3] + BINOMIAL[c[3]][4] + BINOMIAL[c[4]][5]
+    return colex5(BINOMIAL, c[0], c[1], c[2], c[3], c[4])
+
+
+cdef inline int renaming_code(const uint8_t* new_suit) noexcept nogil:
+    cdef int s, code = 0
+    for s in range(N_SUITS):
+        code |= new_suit[s] << (SUIT_BITS * s)
+    return code
+
+
+cdef inline board_result_t result_field(int32_t count, int outcome) noexcept nogil:
+    """A count in the board-result field of an outcome code."""
+    return (<board_result_t>count) << (outcome * FIELD_BITS)
 
 
 cdef void radix_sort(Hole* src, Hole* dst, int n, int32_t* bucket) noexcept nogil:
@@ -95,17 +114,16 @@ cdef void evaluate_board(const card_t* board, uint64_t deck, int qualifier_rank,
                          board_result_t* row, void* work_) noexcept nogil:
     cdef BoardWork* work = <BoardWork*>work_
     cdef Hole* holes = work.holes
-    cdef uint16_t masks[4]
-    cdef uint16_t m[4]
+    cdef rankmask_t masks[N_SUITS]
+    cdef rankmask_t m[N_SUITS]
     cdef int rest[N_CARDS]
     cdef int n_rest = 0, n_holes = 0, i, j, h, a, b, group
     cdef uint64_t board_mask = 0
     cdef int32_t unqualified = 0, below = 0, n_dealer
     cdef int32_t less, equal, not_qualified, win, tie, lose
     cdef handval_t value
-    masks[0] = masks[1] = masks[2] = masks[3] = 0
-    for i in range(5):
-        masks[board[i] % N_SUITS] |= <uint16_t>(1 << (board[i] // N_SUITS))
+    masks_of(board, HAND, masks)
+    for i in range(HAND):
         board_mask |= (<uint64_t>1) << board[i]
     for i in range(N_CARDS):
         if (deck >> i) & 1 and not (board_mask >> i) & 1:
@@ -116,12 +134,9 @@ cdef void evaluate_board(const card_t* board, uint64_t deck, int qualifier_rank,
         for j in range(i):
             a = rest[i]
             b = rest[j]
-            m[0] = masks[0]
-            m[1] = masks[1]
-            m[2] = masks[2]
-            m[3] = masks[3]
-            m[a % N_SUITS] |= <uint16_t>(1 << (a // N_SUITS))
-            m[b % N_SUITS] |= <uint16_t>(1 << (b // N_SUITS))
+            copy_masks(m, masks)
+            add_card(m, a)
+            add_card(m, b)
             value = eval_masks(m[0], m[1], m[2], m[3])
             holes[n_holes].rank = dense_rank(value)
             holes[n_holes].pair = pair_index(a, b)
@@ -163,9 +178,10 @@ cdef void evaluate_board(const card_t* board, uint64_t deck, int qualifier_rank,
                 win = less - not_qualified
                 tie = equal
                 lose = n_dealer - less - equal
-            row[holes[h].pair] = (<uint64_t>not_qualified | (<uint64_t>win << FIELD_BITS)
-                                  | (<uint64_t>tie << (2 * FIELD_BITS)) | (<uint64_t>lose << (3 * FIELD_BITS))
-                                  | (<uint64_t>holes[h].category << CATEGORY_BIT))
+            row[holes[h].pair] = (result_field(not_qualified, DEALER_NOT_QUALIFIED)
+                                  | result_field(win, PLAYER_WINS) | result_field(tie, PUSH_TIE)
+                                  | result_field(lose, DEALER_WINS)
+                                  | (<board_result_t>holes[h].category << CATEGORY_BIT))
         for h in range(i, j):
             work.below_by_card[holes[h].high] += 1
             work.below_by_card[holes[h].low] += 1
@@ -178,11 +194,11 @@ cdef void evaluate_board(const card_t* board, uint64_t deck, int qualifier_rank,
 cdef void accumulate_flop(const card_t* flop, uint64_t deck, const int32_t* board_class,
                           const uint8_t* board_perm, const uint16_t* perm_pairs,
                           const board_result_t* results, uint32_t* acc) noexcept nogil:
-    """Add every turn/river of one flop into acc[pair_index * 40 + category * 4 + outcome]."""
+    """Add every turn/river of one flop into acc[pair_index * N_COUNTS + category * N_OUTCOMES + outcome]."""
     cdef uint64_t flop_mask = 0, blocked, v
-    cdef int five[5]
+    cdef int five[HAND]
     cdef int t, r, i, k, p, f0 = flop[0], f1 = flop[1], f2 = flop[2]
-    cdef int sorted_flop[3]
+    cdef int sorted_flop[FLOP_CARDS]
     cdef const board_result_t* row
     cdef const uint16_t* renamed
     cdef uint32_t* a
@@ -207,23 +223,23 @@ cdef void accumulate_flop(const card_t* flop, uint64_t deck, const int32_t* boar
             # merge the ascending flop with t < r
             i = 0
             k = 0
-            while k < 3 and sorted_flop[k] < t:
+            while k < FLOP_CARDS and sorted_flop[k] < t:
                 five[i] = sorted_flop[k]
                 i += 1
                 k += 1
             five[i] = t
             i += 1
-            while k < 3 and sorted_flop[k] < r:
+            while k < FLOP_CARDS and sorted_flop[k] < r:
                 five[i] = sorted_flop[k]
                 i += 1
                 k += 1
             five[i] = r
             i += 1
-            while k < 3:
+            while k < FLOP_CARDS:
                 five[i] = sorted_flop[k]
                 i += 1
                 k += 1
-            index = colex5(five)
+            index = colex5(BINOMIAL, five[0], five[1], five[2], five[3], five[4])
             row = results + <size_t>board_class[index] * N_PAIRS
             renamed = perm_pairs + <size_t>board_perm[index] * N_PAIRS
             blocked = flop_mask | ((<uint64_t>1) << t) | ((<uint64_t>1) << r) | ~deck
@@ -231,44 +247,47 @@ cdef void accumulate_flop(const card_t* flop, uint64_t deck, const int32_t* boar
                 if PAIR_CARDS[p] & blocked:
                     continue
                 v = row[renamed[p]]
-                a = acc + p * N_COUNTS + ((v >> CATEGORY_BIT) & 15) * N_OUTCOMES
-                a[0] += v & FIELD_MASK
-                a[1] += (v >> FIELD_BITS) & FIELD_MASK
-                a[2] += (v >> (2 * FIELD_BITS)) & FIELD_MASK
-                a[3] += (v >> (3 * FIELD_BITS)) & FIELD_MASK
+                a = acc + p * N_COUNTS + ((v >> CATEGORY_BIT) & CATEGORY_MASK) * N_OUTCOMES
+                # Written out: gcc 12 gives this loop an extra instruction when the fields are
+                # read through an inline helper (or when `five` is a card_t array).
+                a[DEALER_NOT_QUALIFIED] += (v >> (DEALER_NOT_QUALIFIED * FIELD_BITS)) & FIELD_MASK
+                a[PLAYER_WINS] += (v >> (PLAYER_WINS * FIELD_BITS)) & FIELD_MASK
+                a[PUSH_TIE] += (v >> (PUSH_TIE * FIELD_BITS)) & FIELD_MASK
+                a[DEALER_WINS] += (v >> (DEALER_WINS * FIELD_BITS)) & FIELD_MASK
 
 
 # --- Python-facing entry points: validate, then run without the GIL ---------------------
 
-def _init_tables():
-    cdef int n, k, a, b
-    for n in range(N_CARDS + 1):
-        for k in range(6):
-            BINOMIAL[n][k] = _binomial(n, k)
+cdef void init_tables() noexcept nogil:
+    cdef int a, b
+    fill_binomials(BINOMIAL)
     for a in range(N_CARDS):
         for b in range(a):
             PAIR_CARDS[pair_index(a, b)] = ((<uint64_t>1) << a) | ((<uint64_t>1) << b)
 
 
-def _binomial(n, k):
-    from math import comb
-    return comb(n, k) if 0 <= k <= n else 0
+init_tables()
 
-
-_init_tables()
-
-PERMUTATIONS = [p for p in __import__("itertools").permutations(range(N_SUITS))]
+PERMUTATIONS = list(itertools.permutations(range(N_SUITS)))
 
 
 def perm_pair_table():
-    """uint16 (24, 1326): pair index after each suit renaming (PERMUTATIONS[i][old] = new)."""
+    """uint16 (24, 1326): pair index after each suit renaming (PERMUTATIONS[i][old] = new).
+
+    >>> table = perm_pair_table()
+    >>> table.shape, bool((table[0] == np.arange(PAIRS)).all())     # PERMUTATIONS[0] keeps every suit
+    ((24, 1326), True)
+    """
+    cdef uint8_t new_suit[N_SUITS]
+    cdef int i, s, a, b
     table = np.zeros((N_PERMUTATIONS, N_PAIRS), dtype=np.uint16)
-    for i, perm in enumerate(PERMUTATIONS):
+    cdef uint16_t[:, ::1] out = table
+    for i in range(N_PERMUTATIONS):
+        for s in range(N_SUITS):
+            new_suit[s] = PERMUTATIONS[i][s]
         for a in range(N_CARDS):
             for b in range(a):
-                ra = (a // N_SUITS) * N_SUITS + perm[a % N_SUITS]
-                rb = (b // N_SUITS) * N_SUITS + perm[b % N_SUITS]
-                table[i, pair_index(a, b)] = pair_index(ra, rb)
+                out[i, pair_index(a, b)] = pair_index(with_suit(a, new_suit), with_suit(b, new_suit))
     return table
 
 
@@ -279,24 +298,30 @@ def board_classes(uint64_t deck):
     for a board's colex index, its class (-1 if not in the deck) and the index in
     PERMUTATIONS of the renaming onto the class's canonical board; canonical boards in
     ascending colex order, cards ascending.
+
+    The 56 boards of the eight deuces and treys fall into six classes (four of a kind, or
+    trips with a pair that does or does not share the trips' missing suit, of either rank):
+
+    >>> board_class, board_perm, boards = board_classes((1 << 8) - 1)
+    >>> int((board_class >= 0).sum()), len(boards), boards[0].tolist()
+    (56, 6, [0, 1, 2, 3, 4])
     """
-    cdef int32_t[::1] cls
     cdef uint8_t[::1] perm
     cdef int32_t[::1] canonical_of
-    cdef int code_to_perm[256]
+    cdef int code_to_perm[N_RENAMING_CODES]
     cdef int cards[N_CARDS]
-    cdef int n = 0, i0, i1, i2, i3, i4, s, j, k
-    cdef int c[5]
-    cdef int renamed[5]
-    cdef uint64_t signature[4]
-    cdef uint8_t new_suit[4]
+    cdef int n = 0, i0, i1, i2, i3, i4, s, j
+    cdef card_t c[HAND]
+    cdef card_t renamed[HAND]
+    cdef uint64_t signature[N_SUITS]
+    cdef uint8_t new_suit[N_SUITS]
     cdef uint64_t index
-    cdef int code
-    cdef int tmp
-    for j in range(256):
+    for j in range(N_RENAMING_CODES):
         code_to_perm[j] = -1
-    for j, p in enumerate(PERMUTATIONS):
-        code_to_perm[p[0] | p[1] << 2 | p[2] << 4 | p[3] << 6] = j
+    for j in range(N_PERMUTATIONS):
+        for s in range(N_SUITS):
+            new_suit[s] = PERMUTATIONS[j][s]
+        code_to_perm[renaming_code(new_suit)] = j
     for j in range(N_CARDS):
         if (deck >> j) & 1:
             cards[n] = j
@@ -304,7 +329,6 @@ def board_classes(uint64_t deck):
     class_array = np.full(N_BOARDS, -1, dtype=np.int32)
     perm_array = np.zeros(N_BOARDS, dtype=np.uint8)
     canonical_array = np.full(N_BOARDS, -1, dtype=np.int32)
-    cls = class_array
     perm = perm_array
     canonical_of = canonical_array
     with nogil:
@@ -318,23 +342,14 @@ def board_classes(uint64_t deck):
                             c[2] = cards[i2]
                             c[3] = cards[i3]
                             c[4] = cards[i4]
-                            signature[0] = signature[1] = signature[2] = signature[3] = 0
-                            for j in range(5):
-                                signature[c[j] % N_SUITS] |= (<uint64_t>1) << (c[j] // N_SUITS)
+                            masks_of(c, HAND, signature)
                             suit_renaming(signature, new_suit)
-                            for j in range(5):
-                                renamed[j] = (c[j] // N_SUITS) * N_SUITS + new_suit[c[j] % N_SUITS]
-                            for j in range(1, 5):          # insertion sort ascending
-                                tmp = renamed[j]
-                                k = j - 1
-                                while k >= 0 and renamed[k] > tmp:
-                                    renamed[k + 1] = renamed[k]
-                                    k -= 1
-                                renamed[k + 1] = tmp
-                            index = colex5(c)
-                            canonical_of[index] = <int32_t>colex5(renamed)
-                            code = new_suit[0] | new_suit[1] << 2 | new_suit[2] << 4 | new_suit[3] << 6
-                            perm[index] = <uint8_t>code_to_perm[code]
+                            for j in range(HAND):
+                                renamed[j] = with_suit(c[j], new_suit)
+                            sort_ascending(renamed, HAND)
+                            index = board_index(c)
+                            canonical_of[index] = <int32_t>board_index(renamed)
+                            perm[index] = <uint8_t>code_to_perm[renaming_code(new_suit)]
     canonical_indices = np.unique(canonical_array[canonical_array >= 0])
     numbering = np.full(N_BOARDS, -1, dtype=np.int32)
     numbering[canonical_indices] = np.arange(len(canonical_indices), dtype=np.int32)
@@ -345,10 +360,10 @@ def board_classes(uint64_t deck):
 
 def _decode_colex5(indices):
     """Cards (ascending) of 5-card sets from their colex indices."""
-    out = np.zeros((len(indices), 5), dtype=np.uint8)
+    out = np.zeros((len(indices), HAND), dtype=np.uint8)
     from math import comb
     for row, index in enumerate(indices.tolist()):
-        for k in range(5, 0, -1):
+        for k in range(HAND, 0, -1):
             c = k - 1
             while comb(c + 1, k) <= index:
                 c += 1
@@ -359,10 +374,15 @@ def _decode_colex5(indices):
 
 def evaluate_boards(const card_t[:, ::1] boards, uint64_t deck, int qualifier_rank,
                     board_result_t[:, ::1] results, Py_ssize_t start, Py_ssize_t stop, int threads):
-    """Pass 1 for canonical boards start..stop-1: results[i, pair_index] for every hole pair."""
+    """Pass 1 for canonical boards start..stop-1: results[i, pair_index] for every hole pair.
+
+    boards: the canonical boards of board_classes(deck); qualifier_rank: the dealer qualifies
+    with a dense rank (handeval) >= this; results: (len(boards), PAIRS), rows start..stop-1
+    filled (see holdem_enum.pxd for the packing).  Raises ValueError on mismatched shapes.
+    """
     cdef Py_ssize_t i
     cdef uint8_t[:, ::1] work
-    if results.shape[1] != N_PAIRS or boards.shape[1] != 5 or not 0 <= start <= stop <= boards.shape[0] \
+    if results.shape[1] != N_PAIRS or boards.shape[1] != HAND or not 0 <= start <= stop <= boards.shape[0] \
             or results.shape[0] != boards.shape[0] or threads < 1:
         raise ValueError("evaluate_boards: shapes do not match")
     work = np.empty((threads, board_work_size()), dtype=np.uint8)
@@ -376,9 +396,15 @@ def accumulate_flops(const card_t[:, ::1] flops, uint64_t deck, const int32_t[::
                      const uint8_t[::1] board_perm, const uint16_t[:, ::1] perm_pairs,
                      const board_result_t[:, ::1] results, uint32_t[:, ::1] counts,
                      Py_ssize_t start, Py_ssize_t stop, int threads):
-    """Pass 2 for flops start..stop-1: counts[flop, pair_index * 40 + category * 4 + outcome]."""
+    """Pass 2 for flops start..stop-1: counts[flop, pair_index * 40 + category * 4 + outcome].
+
+    board_class, board_perm: from board_classes(deck); perm_pairs: perm_pair_table();
+    results: every canonical board's row from evaluate_boards; counts: (len(flops),
+    PAIRS * COUNTS_PER_SITUATION), rows start..stop-1 added to.  Raises ValueError on
+    mismatched shapes.
+    """
     cdef Py_ssize_t i
-    if flops.shape[1] != 3 or counts.shape[1] != N_PAIRS * N_COUNTS or counts.shape[0] != flops.shape[0] \
+    if flops.shape[1] != FLOP_CARDS or counts.shape[1] != N_PAIRS * N_COUNTS or counts.shape[0] != flops.shape[0] \
             or board_class.shape[0] != N_BOARDS or board_perm.shape[0] != N_BOARDS \
             or perm_pairs.shape[0] != N_PERMUTATIONS or perm_pairs.shape[1] != N_PAIRS \
             or results.shape[1] != N_PAIRS or not 0 <= start <= stop <= flops.shape[0] or threads < 1:
@@ -396,20 +422,31 @@ def deal_one_situation(const card_t[::1] hole, const card_t[::1] flop, uint64_t 
     Every turn/river pair and every dealer hole pair is dealt explicitly and both hands
     evaluated directly: no card-removal arithmetic, no suit symmetry.  About 1.07 million
     evaluations; an independent check of the two-pass enumeration and a one-off answer.
+    Returns an int64 array (category, outcome code); raises ValueError unless there are 2
+    hole cards and 3 flop cards.
+
+    On the twelve deuces, treys and fours, 7 cards are left: C(7, 2) turn/river pairs, each
+    with C(5, 2) dealer hole pairs:
+
+    >>> counts = deal_one_situation(np.array([8, 9], dtype=np.uint8), np.array([0, 1, 4], dtype=np.uint8),
+    ...                             (1 << 12) - 1, 0)
+    >>> counts.shape, int(counts.sum())
+    ((10, 4), 210)
     """
     cdef uint64_t used = 0
     cdef int cards[N_CARDS]
-    cdef int n = 0, i, j, k, l, t, r, d1, d2, player_rank, dealer_rank, category, outcome
-    cdef uint16_t m[4]
-    cdef uint16_t pm[4]
-    cdef uint16_t dm[4]
-    result = np.zeros((10, N_OUTCOMES), dtype=np.int64)
+    cdef int n = 0, i, j, k, l, player_rank, dealer_rank, category
+    cdef rankmask_t m[N_SUITS]
+    cdef rankmask_t pm[N_SUITS]
+    cdef rankmask_t dm[N_SUITS]
+    cdef handval_t value
+    result = np.zeros((N_CATEGORIES, N_OUTCOMES), dtype=np.int64)
     cdef int64_t[:, ::1] out = result
-    if hole.shape[0] != 2 or flop.shape[0] != 3:
-        raise ValueError("a situation is 2 hole cards and 3 flop cards")
-    for i in range(2):
+    if hole.shape[0] != HOLE_CARDS or flop.shape[0] != FLOP_CARDS:
+        raise ValueError(f"a situation is {HOLE_CARDS} hole cards and {FLOP_CARDS} flop cards")
+    for i in range(HOLE_CARDS):
         used |= (<uint64_t>1) << hole[i]
-    for i in range(3):
+    for i in range(FLOP_CARDS):
         used |= (<uint64_t>1) << flop[i]
     for i in range(N_CARDS):
         if (deck >> i) & 1 and not (used >> i) & 1:
@@ -418,45 +455,26 @@ def deal_one_situation(const card_t[::1] hole, const card_t[::1] flop, uint64_t 
     with nogil:
         for i in range(n):
             for j in range(i + 1, n):
-                t = cards[i]
-                r = cards[j]
-                m[0] = m[1] = m[2] = m[3] = 0
-                for k in range(3):
-                    m[flop[k] % N_SUITS] |= <uint16_t>(1 << (flop[k] // N_SUITS))
-                m[t % N_SUITS] |= <uint16_t>(1 << (t // N_SUITS))
-                m[r % N_SUITS] |= <uint16_t>(1 << (r // N_SUITS))
-                pm[0] = m[0]
-                pm[1] = m[1]
-                pm[2] = m[2]
-                pm[3] = m[3]
-                for k in range(2):
-                    pm[hole[k] % N_SUITS] |= <uint16_t>(1 << (hole[k] // N_SUITS))
-                player_rank = dense_rank(eval_masks(pm[0], pm[1], pm[2], pm[3]))
-                category = hand_category(eval_masks(pm[0], pm[1], pm[2], pm[3]))
+                masks_of(&flop[0], FLOP_CARDS, m)            # the board: flop, turn, river
+                add_card(m, cards[i])
+                add_card(m, cards[j])
+                copy_masks(pm, m)
+                add_card(pm, hole[0])
+                add_card(pm, hole[1])
+                value = eval_masks(pm[0], pm[1], pm[2], pm[3])
+                player_rank = dense_rank(value)
+                category = hand_category(value)
                 for k in range(n):
                     if k == i or k == j:
                         continue
                     for l in range(k + 1, n):
                         if l == i or l == j:
                             continue
-                        d1 = cards[k]
-                        d2 = cards[l]
-                        dm[0] = m[0]
-                        dm[1] = m[1]
-                        dm[2] = m[2]
-                        dm[3] = m[3]
-                        dm[d1 % N_SUITS] |= <uint16_t>(1 << (d1 // N_SUITS))
-                        dm[d2 % N_SUITS] |= <uint16_t>(1 << (d2 // N_SUITS))
+                        copy_masks(dm, m)
+                        add_card(dm, cards[k])
+                        add_card(dm, cards[l])
                         dealer_rank = dense_rank(eval_masks(dm[0], dm[1], dm[2], dm[3]))
-                        if dealer_rank < qualifier_rank:
-                            outcome = 0
-                        elif player_rank > dealer_rank:
-                            outcome = 1
-                        elif player_rank == dealer_rank:
-                            outcome = 2
-                        else:
-                            outcome = 3
-                        out[category, outcome] += 1
+                        out[category, outcome_of(player_rank, dealer_rank, qualifier_rank)] += 1
     return result
 
 

@@ -4,6 +4,8 @@
 # Each suit's signature concatenates its rank masks, group by group, first group in the
 # high bits; suits are renamed by descending signature (largest -> suit 0 = clubs).
 # Equal signatures are interchangeable suits, so the renamed situation is unique.
+# Contract: both functions are noexcept nogil (they cannot fail, need no GIL), allocate
+# nothing and write only their output arguments; callers ensure valid, distinct cards.
 from cython_ext._types cimport card_t, uint8_t, uint64_t
 
 # new_suit[s] = the canonical suit of suit s, from the four signatures.

@@ -4,19 +4,22 @@
 # Positions, not cards: a deck is any set of 10..52 cards (a reduced deck keeps the same poker
 # rules); the kernel works on each card's position 0..n-1 in the deck, ascending.  A k-card
 # subset is indexed by its colex index sum_i C(p_i, i + 1) over its sorted positions p_0 < ...
-from cython_ext._types cimport uint8_t, uint16_t, uint32_t
+# (_types.pxd: colex5, binomial_table_t).
+#
+# Contract: sweep_share is noexcept nogil (it cannot fail, needs no GIL), allocates nothing
+# and writes only its own counters, snapshot, scratch and its situations' entries of out.
+from cython_ext._types cimport uint8_t, uint16_t, uint32_t, binomial_table_t, HAND, N_CARDS
 
 cdef enum:
-    HAND = 5                        # cards in a poker hand
     N_COUNTER_TERMS = 26            # subsets S + {u} with |S| = 0..3 (1 + 5 + 10 + 10)
-    MAX_DECK = 52
+    MAX_DECK = N_CARDS
     MIN_DECK = 10                   # 5 player cards + the up card + 4 dealer cards
 
 # The deck's 5-card hands, built once per count: read-only during the sweep.
 cdef struct DeckTables:
     int n_cards                     # cards in the deck, MIN_DECK..MAX_DECK
     uint32_t n_hands                # C(n_cards, 5)
-    uint32_t binom[MAX_DECK + 1][6]  # binom[n][k] = C(n, k) (0 when k > n)
+    binomial_table_t binom          # binom[n][k] = C(n, k) (0 when k > n), k <= HAND
     const uint16_t* hand_rank       # dense rank (handeval) of every 5-card hand, by colex index
     const uint32_t* hands_by_rank   # every hand's 5 positions, 6 bits each, by ascending dense rank
     const uint32_t* hand_start      # hands of dense rank r: hands_by_rank[hand_start[r] : hand_start[r + 1]]
@@ -46,9 +49,9 @@ cdef struct Terms:
 # One thread's share of the sweep: the situations table.by_rank[k] with k % n_threads == thread
 # (one share for the whole sweep, so no other thread reads what this one writes).  Its own
 # buffers: `counters` (zeroed) and `snapshot`; `scratch`, room for the Terms of its share of
-# the largest rank group.  out[outcome * table.count + i] receives the counts
-# DEALER_NOT_QUALIFIED / PLAYER_WINS / PUSH_TIE / DEALER_WINS of situation i (outcome-major).  Threads share nothing writable, so
-# they run without any synchronisation.
+# the largest rank group.  out[outcome * table.count + i] receives the counts of situation i
+# by outcome code (DEALER_NOT_QUALIFIED, PLAYER_WINS, PUSH_TIE, DEALER_WINS: outcome-major).
+# Threads share nothing writable, so they run without any synchronisation.
 cdef void sweep_share(const DeckTables* deck, const SituationTable* table, int thread, int n_threads,
                       Counters* counters, Counters* snapshot, Terms* scratch,
                       uint32_t* out) noexcept nogil

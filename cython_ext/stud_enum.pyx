@@ -31,15 +31,18 @@ cimport cython
 from cython.parallel cimport prange
 from libc.string cimport memcpy, memset
 
-from cython_ext._types cimport (card_t, handval_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, N_CARDS, N_SUITS,
-                                DEALER_NOT_QUALIFIED, PLAYER_WINS, PUSH_TIE, DEALER_WINS, N_OUTCOMES)
+from cython_ext._types cimport (card_t, handval_t, rankmask_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,
+                                N_SUITS, DEALER_NOT_QUALIFIED, PLAYER_WINS, PUSH_TIE, DEALER_WINS, N_OUTCOMES,
+                                card_rank, card_suit, masks_of, sort_ascending, fill_binomials, colex5,
+                                outcome_of)
 from cython_ext.handeval cimport eval_cards, dense_rank, hand_category, N_DISTINCT_HANDS
 from cython_ext.isomorphism cimport canonicalize
 
 cdef enum:
     SITUATION = 6                   # the player's five cards and the dealer's up card
+    DEALER_HIDDEN = HAND - 1        # the dealer's cards besides the up card
     POSITION_BITS = 6               # a deck position 0..51 packed in 6 bits
-    POSITION_MASK = 63
+    POSITION_MASK = (1 << POSITION_BITS) - 1
     NOT_IN_DECK = 255               # position of a card the deck does not hold
     # A question's counter terms (Terms.index) by subset size |S + {u}|: 1 of one card (+),
     # 5 of two (-), 10 of three (+), 10 of four (-); then 5 whole hands (+) compared by rank.
@@ -227,12 +230,26 @@ cdef void sweep_share(const DeckTables* deck, const SituationTable* table, int t
 
 # --- building the tables ------------------------------------------------------------------------
 
-cdef void fill_binomials(DeckTables* deck) noexcept nogil:
-    cdef int n, k
-    for n in range(MAX_DECK + 1):
-        deck.binom[n][0] = 1
-        for k in range(1, 6):
-            deck.binom[n][k] = 0 if n == 0 else deck.binom[n - 1][k - 1] + deck.binom[n - 1][k]
+# Counting sort by dense rank, in three steps: rank_groups, a stable scatter of item i to
+# start[rank[i]] (advancing it), then rank_groups_restored.
+
+cdef inline void rank_groups(const uint16_t* rank, Py_ssize_t n, uint32_t* start) noexcept nogil:
+    """start[r] = the number of the n items of dense rank below r, r = 0..N_DISTINCT_HANDS."""
+    cdef Py_ssize_t i
+    cdef int r
+    memset(start, 0, (N_DISTINCT_HANDS + 1) * sizeof(uint32_t))
+    for i in range(n):
+        start[rank[i] + 1] += 1
+    for r in range(N_DISTINCT_HANDS):
+        start[r + 1] += start[r]
+
+
+cdef inline void rank_groups_restored(uint32_t* start) noexcept nogil:
+    """After the scatter, which advanced each start[r] to start[r + 1]: the starts again."""
+    cdef int r
+    for r in range(N_DISTINCT_HANDS, 0, -1):
+        start[r] = start[r - 1]
+    start[0] = 0
 
 
 cdef void rank_hands_below(const DeckTables* deck, const card_t* cards, uint16_t* hand_rank,
@@ -251,8 +268,7 @@ cdef void rank_hands_below(const DeckTables* deck, const card_t* cards, uint16_t
                 hand[1] = cards[a]
                 for e in range(a):
                     hand[0] = cards[e]
-                    index = (deck.binom[e][1] + deck.binom[a][2] + deck.binom[b][3]
-                             + deck.binom[c][4] + deck.binom[top][5])
+                    index = colex5(deck.binom, e, a, b, c, top)
                     value = eval_cards(hand, HAND)
                     hand_rank[index] = dense_rank(value)
                     category[index] = hand_category(value)
@@ -271,25 +287,18 @@ cdef void sort_hands(DeckTables* deck, const uint16_t* hand_rank, uint32_t* by_r
     """Counting sort of the hands by dense rank, each stored as its packed positions."""
     cdef int top, a, b, c, e, r
     cdef uint32_t index
-    memset(start, 0, (N_DISTINCT_HANDS + 1) * sizeof(uint32_t))
-    for index in range(deck.n_hands):
-        start[hand_rank[index] + 1] += 1
-    for r in range(N_DISTINCT_HANDS):
-        start[r + 1] += start[r]
+    rank_groups(hand_rank, deck.n_hands, start)
     for top in range(HAND - 1, deck.n_cards):
         for c in range(3, top):
             for b in range(2, c):
                 for a in range(1, b):
                     for e in range(a):
-                        index = (deck.binom[e][1] + deck.binom[a][2] + deck.binom[b][3]
-                                 + deck.binom[c][4] + deck.binom[top][5])
+                        index = colex5(deck.binom, e, a, b, c, top)
                         r = hand_rank[index]
                         by_rank[start[r]] = (e | (a << POSITION_BITS) | (b << 2 * POSITION_BITS)
                                              | (c << 3 * POSITION_BITS) | (top << 4 * POSITION_BITS))
                         start[r] += 1
-    for r in range(N_DISTINCT_HANDS, 0, -1):      # the scatter advanced each start to the next group
-        start[r] = start[r - 1]
-    start[0] = 0
+    rank_groups_restored(start)
 
 
 MIN_DECK_CARDS = MIN_DECK          # the smallest deck that deals a round
@@ -307,7 +316,11 @@ def _deck_positions(deck_cards):
 
 
 def default_threads() -> int:
-    """The cores this process may run on."""
+    """The cores this process may run on.
+
+    >>> default_threads() >= 1
+    True
+    """
     return max(1, len(os.sched_getaffinity(0)))
 
 
@@ -322,6 +335,19 @@ def count_situations(deck_cards, situations, int qualifier_rank, n_threads=None)
     transposed view of a (4, m) array so that each outcome's column is contiguous;
     the dense rank (uint16) and category (uint8) of each player hand.
     Raises ValueError on a malformed deck, situation or qualifier.
+
+    Two pair (deuces and treys) against the up card 4d, on the 24 cards deuce to seven, the
+    dealer qualifying with a pair or better: C(18, 4) = 3,060 dealer completions.
+
+    >>> from cython_ext import handeval
+    >>> pair_or_better = handeval.dense_at_least(handeval.threshold_value(handeval.CATEGORY_CODES["one_pair"]))
+    >>> hand, up = [0, 1, 4, 5, 20], 9                  # 2c 2d 3c 3d 7c, up card 4d
+    >>> counts, rank, category = count_situations(range(24), np.array([hand + [up]], dtype=np.uint8),
+    ...                                           pair_or_better, n_threads=1)
+    >>> counts.tolist(), category.tolist()             # not qualified, player wins, tie, dealer wins
+    ([[192, 1565, 0, 1303]], [2])
+    >>> tuple(counts[0].tolist()) == brute_force_situation(range(24), hand, up, pair_or_better)
+    True
     """
     deck, position = _deck_positions(deck_cards)
     rows = np.ascontiguousarray(situations, dtype=np.uint8)
@@ -335,9 +361,9 @@ def count_situations(deck_cards, situations, int qualifier_rank, n_threads=None)
 
     cdef DeckTables tables
     cdef SituationTable table
-    cdef int n = len(deck), r, t
+    cdef int n = len(deck), t
     cdef Py_ssize_t i, m = rows.shape[0]
-    fill_binomials(&tables)
+    fill_binomials(tables.binom)
     tables.n_cards = n
     tables.n_hands = tables.binom[n][HAND]
 
@@ -385,22 +411,17 @@ def count_situations(deck_cards, situations, int qualifier_rank, n_threads=None)
     tables.hands_by_rank = &hands_by_rank_v[0]
     tables.hand_start = &hand_start_v[0]
     with nogil:
-        for i in range(m):
-            start_v[player_rank_v[i] + 1] += 1
-        for r in range(N_DISTINCT_HANDS):
-            start_v[r + 1] += start_v[r]
-        for i in range(m):                        # stable scatter; start_v[r] ends at group r + 1's start
+        rank_groups(&player_rank_v[0], m, &start_v[0])
+        for i in range(m):                        # stable scatter
             by_rank_v[start_v[player_rank_v[i]]] = <uint32_t>i
             start_v[player_rank_v[i]] += 1
-        for r in range(N_DISTINCT_HANDS, 0, -1):
-            start_v[r] = start_v[r - 1]
-        start_v[0] = 0
+        rank_groups_restored(&start_v[0])
     table.count = m
     table.positions = &positions_v[0, 0]
     table.by_rank = &by_rank_v[0]
     table.start = &start_v[0]
     table.qualifier_rank = qualifier_rank
-    table.completions = tables.binom[n - SITUATION][4]
+    table.completions = tables.binom[n - SITUATION][DEALER_HIDDEN]
 
     # Per thread: counters (zeroed), the snapshot at the qualifier, and room for the terms of
     # its share of one rank group, kept between its two questions about that group.
@@ -433,11 +454,11 @@ cdef inline uint8_t convert_row(const DeckTables* deck, const uint8_t* row, cons
                                 uint8_t* player_category) noexcept nogil:
     """One situation: cards -> deck positions (the player's ascending), the player's rank and
     category looked up by the hand's colex index.  Returns 1 for a card outside the deck or twice."""
-    cdef int j, l
+    cdef int j
     cdef uint8_t p[SITUATION]
     cdef uint8_t tmp
     cdef uint64_t seen = 0
-    cdef uint32_t index = 0
+    cdef uint32_t index
     for j in range(SITUATION):
         if row[j] >= N_CARDS or position[row[j]] == NOT_IN_DECK or (seen >> row[j]) & 1:
             return 1
@@ -451,17 +472,10 @@ cdef inline uint8_t convert_row(const DeckTables* deck, const uint8_t* row, cons
         p[1] = p[3]
         p[3] = tmp
     else:
-        for j in range(1, HAND):               # insertion sort of the five player positions
-            tmp = p[j]
-            l = j - 1
-            while l >= 0 and p[l] > tmp:
-                p[l + 1] = p[l]
-                l -= 1
-            p[l + 1] = tmp
+        sort_ascending(p, HAND)                # the five player positions
     for j in range(SITUATION):
         positions[j] = p[j]
-    for j in range(HAND):
-        index += deck.binom[p[j]][j + 1]
+    index = colex5(deck.binom, p[0], p[1], p[2], p[3], p[4])
     player_rank[0] = deck.hand_rank[index]
     player_category[0] = hand_category_of[index]
     return 0
@@ -490,6 +504,15 @@ def situation_classes(deck_cards):
     the first suit of its tie group, standing for (hands in the hand's class) x (suits in
     that group) raw situations.  The deck must hold the same ranks in each of its suits,
     the first k suits of c, d, h, s.
+    Raises ValueError for a deck that is not such a set.
+
+    On the twelve deuces, treys and fours, the weights count every (hand, up card) once:
+
+    >>> keys, weights = situation_classes(range(12))
+    >>> len(keys), int(weights.sum()) == 792 * 7        # C(12, 5) hands, 7 up cards each
+    (303, True)
+    >>> keys[0].tolist(), int(weights[0])                # four deuces and the 3c, up card 3d
+    ([4, 3, 2, 1, 0, 5], 12)
     """
     deck, _ = _deck_positions(deck_cards)
     cdef int n = len(deck), n_suits = len({int(c) % N_SUITS for c in deck})
@@ -497,7 +520,7 @@ def situation_classes(deck_cards):
     if set(deck.tolist()) != {r * N_SUITS + s for r in ranks for s in range(n_suits)}:
         raise ValueError("a deck for suit classes holds the same ranks in each of the first k suits (c, d, h, s)")
     cdef DeckTables tables
-    fill_binomials(&tables)
+    fill_binomials(tables.binom)
     hands = np.empty((tables.binom[n][HAND], HAND), dtype=np.uint8)
     ups = np.zeros(tables.binom[n][HAND], dtype=np.uint8)        # up-card classes per canonical hand
     cdef uint8_t[:, ::1] hands_v = hands
@@ -508,7 +531,7 @@ def situation_classes(deck_cards):
     cdef card_t hand[HAND]
     cdef card_t canon[HAND]
     cdef int sizes[1]
-    cdef uint16_t mask[N_SUITS]
+    cdef rankmask_t mask[N_SUITS]
     cdef uint8_t first[N_SUITS]
     cdef uint8_t group[N_SUITS]
     cdef int factorial[N_SUITS + 1]
@@ -541,8 +564,7 @@ def situation_classes(deck_cards):
     for h in range(n_hands):
         tie_groups(&hands_v[h, 0], n_suits, mask, first, group)
         for u in range(n):
-            suit = cards[u] % N_SUITS
-            if first[suit] and not (mask[suit] >> (cards[u] // N_SUITS)) & 1:
+            if stands_for_class(cards[u], mask, first):
                 ups_v[h] += 1
     total = int(ups[:n_hands].sum(dtype=np.int64))
     keys = np.empty((total, SITUATION), dtype=np.uint8)
@@ -557,25 +579,21 @@ def situation_classes(deck_cards):
                 if first[suit]:
                     orbit = orbit // factorial[group[suit]]
             for u in range(n):                    # up cards ascending
-                suit = cards[u] % N_SUITS
-                if first[suit] and not (mask[suit] >> (cards[u] // N_SUITS)) & 1:
+                if stands_for_class(cards[u], mask, first):
                     for j in range(HAND):
                         keys_v[row, j] = hands_v[h, j]
                     keys_v[row, HAND] = cards[u]
-                    weights_v[row] = <uint8_t>(orbit * group[suit])
+                    weights_v[row] = <uint8_t>(orbit * group[card_suit(cards[u])])
                     row += 1
     return keys, weights
 
 
-cdef inline void tie_groups(const uint8_t* hand, int n_suits, uint16_t* mask, uint8_t* first,
+cdef inline void tie_groups(const uint8_t* hand, int n_suits, rankmask_t* mask, uint8_t* first,
                             uint8_t* group) noexcept nogil:
     """Rank mask per suit; first[s]: suit s opens a tie group (equal masks are adjacent in a
     canonical hand); group[s]: the size of the group suit s opens."""
-    cdef int s, j
-    for s in range(N_SUITS):
-        mask[s] = 0
-    for j in range(HAND):
-        mask[hand[j] % N_SUITS] |= <uint16_t>(1 << (hand[j] // N_SUITS))
+    cdef int s
+    masks_of(hand, HAND, mask)
     for s in range(N_SUITS):
         first[s] = s < n_suits and (s == 0 or mask[s] != mask[s - 1])
         group[s] = 0
@@ -583,11 +601,21 @@ cdef inline void tie_groups(const uint8_t* hand, int n_suits, uint16_t* mask, ui
         group[s] = 1 + (group[s + 1] if s + 1 < n_suits and mask[s + 1] == mask[s] else 0)
 
 
+cdef inline bint stands_for_class(int up, const rankmask_t* mask, const uint8_t* first) noexcept nogil:
+    """Whether the up card stands for its class beside a canonical hand (tie_groups): not in
+    the hand, and in the first suit of its tie group."""
+    return first[card_suit(up)] and not (mask[card_suit(up)] >> card_rank(up)) & 1
+
+
 def brute_force_situation(deck_cards, hand, int up, int qualifier_rank):
     """Test oracle: deal every dealer completion of one situation and compare hands one by one.
 
     No card-removal arithmetic: a plain loop over all 4-card completions from the cards left,
     each dealer hand evaluated by handeval.  Returns (not qualified, player wins, tie, dealer wins).
+    Raises ValueError unless the situation is five distinct player cards and an up card, all in the deck.
+
+    >>> brute_force_situation(range(12), [0, 1, 4, 5, 8], 9, 0)     # two pair and a four, up 4d
+    (0, 0, 1, 14)
     """
     deck, position = _deck_positions(deck_cards)
     situation = [int(c) for c in hand] + [up]
@@ -615,12 +643,5 @@ def brute_force_situation(deck_cards, hand, int up, int qualifier_rank):
                         dealer[3] = left[c]
                         dealer[4] = left[d]
                         theirs = dense_rank(eval_cards(dealer, HAND))
-                        if theirs < qualifier_rank:
-                            result[DEALER_NOT_QUALIFIED] += 1
-                        elif mine > theirs:
-                            result[PLAYER_WINS] += 1
-                        elif mine == theirs:
-                            result[PUSH_TIE] += 1
-                        else:
-                            result[DEALER_WINS] += 1
+                        result[outcome_of(mine, theirs, qualifier_rank)] += 1
     return tuple(result[k] for k in range(N_OUTCOMES))

@@ -1,10 +1,14 @@
-"""Every Cython source is built and imported as the compiled module, under its installed name."""
+"""Every Cython source is built and imported as the compiled module, under its installed name;
+its doctests pass, and its outcome and category codes are the Python side's."""
+import doctest
 import importlib
 from pathlib import Path
 
 import pytest
 
 import cython_ext
+from analyzer import caribbean_stud, casino_holdem, poker
+from cython_ext import handeval, holdem_enum
 
 SOURCES = sorted(Path(cython_ext.__file__).parent.glob("*.pyx"))
 
@@ -17,3 +21,20 @@ def test_there_are_kernels():
 def test_extension_is_compiled(source):
     module = importlib.import_module(f"cython_ext.{source.stem}")
     assert module.__file__.endswith((".so", ".pyd")), module.__file__
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=[p.stem for p in SOURCES])
+def test_kernel_doctests(source):
+    """The kernels' doctests run here: pytest's --doctest-modules does not collect compiled modules."""
+    module = importlib.import_module(f"cython_ext.{source.stem}")
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} doctest examples failed (output above)"
+    assert result.attempted >= 1, f"{module.__name__} has no doctest examples"
+
+
+def test_outcome_and_category_codes_agree_with_python():
+    """The kernels' codes (cython_ext/_types.pxd, as handeval exposes them) are the Python side's indices."""
+    assert handeval.CATEGORY_CODES == {name: code for code, name in enumerate(poker.CATEGORIES)}
+    for game in (casino_holdem, caribbean_stud):
+        assert handeval.OUTCOME_CODES == {name: code for code, name in enumerate(game.OUTCOMES)}
+    assert holdem_enum.COUNTS_PER_SITUATION == len(poker.CATEGORIES) * len(casino_holdem.OUTCOMES)
