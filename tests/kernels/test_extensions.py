@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 import cython_ext
-from analyzer import caribbean_stud, casino_holdem, poker
+from analyzer.poker.hands import CATEGORIES
+from analyzer.poker.settlement import NOT_QUALIFIED, OUTCOMES
 from cython_ext import handeval, holdem_enum
 
 SOURCES = sorted(Path(cython_ext.__file__).parent.glob("*.pyx"))
@@ -34,7 +35,7 @@ def test_kernel_doctests(source):
 
 def test_outcome_and_category_codes_agree_with_python():
     """The kernels' codes (cython_ext/_types.pxd, as handeval exposes them) are the Python side's indices."""
-    assert handeval.CATEGORY_CODES == {name: code for code, name in enumerate(poker.CATEGORIES)}
-    for game in (casino_holdem, caribbean_stud):
-        assert handeval.OUTCOME_CODES == {name: code for code, name in enumerate(game.OUTCOMES)}
-    assert holdem_enum.COUNTS_PER_SITUATION == len(poker.CATEGORIES) * len(casino_holdem.OUTCOMES)
+    assert handeval.CATEGORY_CODES == {name: code for code, name in enumerate(CATEGORIES)}
+    assert handeval.OUTCOME_CODES == {name: code for code, name in enumerate(OUTCOMES)}
+    assert handeval.OUTCOME_CODES["dealer_not_qualified"] == NOT_QUALIFIED
+    assert holdem_enum.COUNTS_PER_SITUATION == len(CATEGORIES) * len(OUTCOMES)
