@@ -297,3 +297,5 @@ def main(argv: list[str] | None = None) -> int:
         if hasattr(args, "_executor"):
             args._executor.close()
     return 0
+if __name__ == "__main__":
+    sys.exit(main())
