@@ -181,17 +181,11 @@ def compare_fractions(p1, q1, p2, q2) -> np.ndarray:
         difference = _obj(p1) * _obj(q2) - _obj(p2) * _obj(q1)
         return ((difference > 0).astype(np.int8) - (difference < 0).astype(np.int8))
     s1, s2 = np.sign(p1).astype(np.int8), np.sign(p2).astype(np.int8)
-    result = np.sign(s1 - s2).astype(np.int8)
-    both = np.nonzero((s1 == s2) & (s1 != 0))[0]
-    if both.size:
-        m1 = np.abs(p1[both]).astype(np.uint64)
-        m2 = np.abs(p2[both]).astype(np.uint64)
-        high1, low1 = _product128(m1, q2[both].astype(np.uint64))
-        high2, low2 = _product128(m2, q1[both].astype(np.uint64))
-        magnitude = np.where(high1 != high2, np.where(high1 > high2, 1, -1),
-                             np.where(low1 != low2, np.where(low1 > low2, 1, -1), 0)).astype(np.int8)
-        result[both] = s1[both] * magnitude
-    return result
+    high1, low1 = _product128(np.abs(p1).astype(np.uint64), q2.astype(np.uint64))   # |p1| q2
+    high2, low2 = _product128(np.abs(p2).astype(np.uint64), q1.astype(np.uint64))   # |p2| q1
+    magnitude = ((high1 > high2) | ((high1 == high2) & (low1 > low2))).astype(np.int8) \
+        - ((high1 < high2) | ((high1 == high2) & (low1 < low2))).astype(np.int8)
+    return np.where(s1 == s2, s1 * magnitude, np.sign(s1 - s2)).astype(np.int8)
 
 
 def _exact_order(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -212,7 +206,8 @@ def _exact_order(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         keys = None
     if keys is not None and np.isfinite(keys).all():
         order = np.argsort(keys)                 # deterministic; equal keys in no promised order
-        steps = compare_fractions(p[order[:-1]], q[order[:-1]], p[order[1:]], q[order[1:]])
+        ps, qs = p[order], q[order]
+        steps = compare_fractions(ps[:-1], qs[:-1], ps[1:], qs[1:])
         if (steps > 0).any():
             ks = keys[order]
             scale = np.maximum(np.abs(ks[1:]), np.abs(ks[:-1]))
@@ -224,11 +219,13 @@ def _exact_order(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                 values = [Fraction(int(x), int(y)) for x, y in zip(p[segment], q[segment])]
                 rank = {value: i for i, value in enumerate(sorted(set(values)))}
                 order[start:stop] = segment[np.argsort([rank[v] for v in values], kind="stable")]
-            steps = compare_fractions(p[order[:-1]], q[order[:-1]], p[order[1:]], q[order[1:]])
+            ps, qs = p[order], q[order]
+            steps = compare_fractions(ps[:-1], qs[:-1], ps[1:], qs[1:])
         if not (steps > 0).any():
             return order, steps
     order = _sorted_by_fractions(p, q)
-    return order, compare_fractions(p[order[:-1]], q[order[:-1]], p[order[1:]], q[order[1:]])
+    ps, qs = p[order], q[order]
+    return order, compare_fractions(ps[:-1], qs[:-1], ps[1:], qs[1:])
 
 
 def _sorted_by_fractions(p: np.ndarray, q: np.ndarray) -> np.ndarray:
