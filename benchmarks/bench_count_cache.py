@@ -8,11 +8,32 @@ counts, e.g. saved from `casino_holdem.count_situations`) measures the real tabl
 Load times are with the file in the page cache (the usual case: the file was just written
 or recently read); each figure is the median of `--runs`.
 
-Measured on 2 shared cores (Intel Xeon, AVX-512, SHA-NI), zlib 1.2.13, median of 3:
+Measurements (2 cores of an AMD EPYC shared with other jobs, zlib 1.2.13, numpy 2.4).
+The choice of level and filter rests on single-thread CPU seconds for the 206 MB counts
+array alone (min of 3; contention barely moves them), real table / synthetic set:
 
-    data       level shuffle  file MB  store s  load s
-    synthetic    1     yes     ...
-    (see the report in the commit that chose DEFAULT_LEVEL)
+    zlib level, filter   file MB        inflate CPU s   compress, 2 threads, wall s (real, about)
+    1 plain              43.8 / 83.3    0.36 / 0.63     0.4-0.5
+    1 shuffle            35.2 / 78.5    0.29 / 0.61     0.4
+    3 plain              42.2 / 80.2    0.31 / 0.54     0.7
+    3 shuffle            33.3 / 76.4    0.25 / 0.56     0.7
+    6 plain              38.8 / 76.3    0.28 / 0.53     1.9
+    6 shuffle            30.3 / 73.1    0.32 / 0.62     0.9
+    9 plain / shuffle    38.2 / -       -               9.5 / 11.7
+    plus, per load: sha256 0.094 s, undoing the shuffle 0.05 s (shifts on words; 0.13 s as
+    a strided byte copy), copying 0.01 s
+
+Level 3 with the shuffle: the real table's file is a fifth smaller than without it (36.5
+against 45.5 MB, 6.1x smaller than raw), and loads no slower; level 6 saves 8% more for
+twice the store time and no faster load; level 9 takes 10x longer to write.  End to end
+with the defaults (whole set, median of 5, at a quiet moment, load average 1.9):
+
+    real       36.54 MB   store 0.65 s (1.2 s CPU)   load 0.29-0.30 s (0.52-0.55 s CPU)
+    synthetic  81.54 MB   store 1.9-2.0 s (3.7 s CPU)  load 0.48-0.50 s (0.89 s CPU)
+
+The synthetic counts have more entropy than the real ones (independent draws), hence twice
+the file and inflate time; the real table loads in 0.3 s.  With the other core busy, wall
+time rises to the CPU time.
 
 Run: python benchmarks/bench_count_cache.py [--runs N] [--real FILE.npz] [--grid]
 """

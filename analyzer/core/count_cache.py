@@ -23,7 +23,9 @@ position before compression (all first bytes, then all second bytes, ...), which
 many small counts into long runs of zero bytes.  Blocks are compressed and decompressed on
 threads (zlib, hashlib and NumPy copies release the GIL), and the output is byte-identical
 for identical inputs (no timestamps; one zlib build).  `DEFAULT_LEVEL` and the filter were
-chosen by measurement (`benchmarks/bench_count_cache.py`, recorded in its docstring).
+chosen by measurement (`benchmarks/bench_count_cache.py`, recorded in its docstring): for
+the real Casino Hold'em table (222.6 MB raw) level 3 with the shuffle writes 36.5 MB in
+0.65 s and loads it in 0.3 s on two cores (0.55 s of CPU: inflate, sha256, unshuffle).
 
 Trust: `load` verifies the magic and format version, the header's own sha256, the key, the
 exact file length, every block's decompressed length and every array's sha256.  A file
