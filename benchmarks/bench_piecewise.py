@@ -11,6 +11,14 @@ The target is the figure at one theta (37, resp. 1234), so it is reachable.  Pri
 median wall time of each step over `--runs` (the model is rebuilt each run, so nothing is
 cached between them).
 
+Measured on 2 cores of an AMD EPYC shared with other jobs (medians of 3; the spread
+between runs was up to 2x with the load):
+
+    ties       model 0.1 s, breakpoints 0.6-0.9 s, pieces 0.4-0.7 s, solve < 0.01 s,
+               printable neighbours 0.2 s (two exact repricings of all classes)
+    distinct   model 0.1 s, breakpoints 1.3-2.7 s, pieces 2.2-3.0 s (Python-integer sums),
+               solve 1.0-1.8 s (float screening of 5.6 million pieces, exact on the few left)
+
 Run: python benchmarks/bench_piecewise.py [--runs N]
 """
 import argparse

@@ -284,7 +284,7 @@ class Breakpoint:
         return self.weight_to_play + self.weight_to_fold
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)          # holds arrays: compare items, not objects
 class Breakpoints:
     """Every breakpoint in [lo, hi], sorted exactly; arrays, with Breakpoint items on demand."""
 
@@ -347,7 +347,7 @@ class Piece:
         return Linear(-self.ev.alpha, -self.ev.beta)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)          # holds arrays: compare items, not objects
 class Pieces:
     """The exact piecewise-linear figures on [lo, hi].
 
