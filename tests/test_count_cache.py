@@ -1,0 +1,252 @@
+"""The count cache: exact round trips, identical bytes, damage never trusted, bounded, atomic."""
+import json
+import os
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from analyzer.core import count_cache
+from analyzer.core.count_cache import cache_key, load, store
+
+
+def sample_arrays(seed: int = 0, rows: int = 5000) -> dict:
+    rng = np.random.default_rng(seed)
+    keys = np.sort(rng.integers(0, 52, size=(rows, 5), dtype=np.uint8), axis=0)
+    counts = np.where(rng.random((rows, 10, 4)) < 0.5, 0,
+                      np.minimum(rng.lognormal(8, 2.5, (rows, 10, 4)), 1_070_190)).astype(np.uint32)
+    return {"keys": keys, "counts": counts, "weights": rng.integers(1, 25, rows).astype(np.int64),
+            "signed": rng.integers(-2**63, 2**63 - 1, size=(7, 3), dtype=np.int64, endpoint=True),
+            "small": np.arange(-5, 5, dtype=np.int16)[::-1],            # not contiguous
+            "wide": (rng.integers(0, 2**63, 40, dtype=np.uint64) * 2).astype(np.uint64),
+            "flags": rng.random(33) < 0.3, "big_endian": np.arange(9, dtype=">u4").reshape(3, 3),
+            "empty": np.zeros((0, 40), dtype=np.uint32), "scalar": np.array(7, dtype=np.int32)}
+
+
+KEY = cache_key("demo", {"deck": tuple(range(52)), "qualifier": Fraction(1, 2)}, "1")
+
+
+def assert_same(back: dict, arrays: dict) -> None:
+    assert sorted(back) == sorted(arrays)
+    for name, array in arrays.items():
+        assert back[name].dtype == array.dtype and back[name].shape == array.shape, name
+        assert np.array_equal(back[name], array), name
+        assert back[name].flags.writeable and back[name].flags.c_contiguous
+
+
+def stored_file(folder):
+    files = count_cache.cache_files(folder)
+    assert len(files) == 1
+    return files[0]
+
+
+# --- keys ----------------------------------------------------------------------------------
+
+def test_cache_key_is_canonical_and_exact():
+    base = cache_key("holdem", {"deck": [0, 1, 2], "ratio": Fraction(3, 2), "rules": {"b": 1, "a": (2, 3)}}, "4")
+    assert base == cache_key("holdem", {"rules": {"a": [2, 3], "b": 1}, "ratio": Fraction(6, 4), "deck": (0, 1, 2)}, "4")
+    assert len(base) == 64 and int(base, 16) >= 0
+    assert base != cache_key("holdem", {"deck": [0, 1, 2], "ratio": Fraction(3, 2), "rules": {"b": 1, "a": (2, 3)}}, "5")
+    assert base != cache_key("stud", {"deck": [0, 1, 2], "ratio": Fraction(3, 2), "rules": {"b": 1, "a": (2, 3)}}, "4")
+    assert base != cache_key("holdem", {"deck": [0, 1, 2], "ratio": Fraction(3, 2) + Fraction(1, 10**30),
+                                        "rules": {"b": 1, "a": (2, 3)}}, "4")
+    with pytest.raises(TypeError):
+        cache_key("holdem", {"ratio": 1.5}, "1")
+    with pytest.raises(TypeError):
+        cache_key("holdem", {1: "no"}, "1")
+
+
+# --- round trips and identical bytes -------------------------------------------------------
+
+def test_round_trip(tmp_path):
+    arrays = sample_arrays()
+    meta = {"kind": "demo", "rows": 5000, "ratio": Fraction(1, 3), "note": "café"}
+    path = store(tmp_path, KEY, arrays, meta)
+    assert path.name == f"demo-{KEY[:16]}.tgacache" and path.exists()
+    back, back_meta = load(tmp_path, KEY)
+    assert_same(back, arrays)
+    assert back_meta == {"kind": "demo", "rows": 5000, "ratio": "1/3", "note": "café"}
+    assert load(tmp_path, cache_key("demo", {}, "1")) is None           # another key: absent
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_many_blocks_round_trip(tmp_path, monkeypatch, threads):
+    monkeypatch.setattr(count_cache, "BLOCK_BYTES", 4096)               # many blocks, odd last block
+    arrays = sample_arrays(1)
+    path = store(tmp_path, KEY, arrays, {"kind": "demo"}, threads=threads)
+    header = json.loads(path.read_bytes().split(b"\n")[1])
+    assert max(len(a["blocks"]) for a in header["arrays"]) > 100
+    back, _ = load(tmp_path, KEY, threads=threads)
+    assert_same(back, arrays)
+
+
+def test_identical_inputs_give_identical_bytes(tmp_path):
+    first = store(tmp_path / "a", KEY, sample_arrays(2), {"kind": "demo", "x": [1, 2]}).read_bytes()
+    again = store(tmp_path / "b", KEY, sample_arrays(2), {"x": (1, 2), "kind": "demo"}, threads=1).read_bytes()
+    assert first == again
+    assert first.startswith(b"TGACACHE 1\n")
+
+
+def test_empty_set_and_refused_dtypes(tmp_path):
+    store(tmp_path, KEY, {}, {})
+    assert load(tmp_path, KEY) == ({}, {})
+    with pytest.raises(TypeError):
+        store(tmp_path, KEY, {"x": np.zeros(3, dtype=np.float64)}, {})
+    with pytest.raises(TypeError):
+        store(tmp_path, KEY, {"x": np.array([1, 2], dtype=object)}, {})
+    with pytest.raises(ValueError):
+        store(tmp_path, "not-a-key", {}, {})
+
+
+# --- damage is detected, never trusted -----------------------------------------------------
+
+def damaged(tmp_path, capsys, change) -> None:
+    """Store, damage the file with `change(bytes) -> bytes`, expect None, a warning and no file."""
+    arrays = sample_arrays(3)
+    path = store(tmp_path, KEY, arrays, {"kind": "demo"})
+    path.write_bytes(change(path.read_bytes()))
+    capsys.readouterr()
+    assert load(tmp_path, KEY) is None
+    warning = capsys.readouterr().err
+    assert warning.count("\n") == 1 and "count_cache" in warning and path.name in warning
+    assert not path.exists()
+    assert load(tmp_path, KEY) is None                 # now simply absent: no second warning
+    assert capsys.readouterr().err == ""
+
+
+def flip(data: bytes, at: int) -> bytes:
+    return data[:at] + bytes([data[at] ^ 0x10]) + data[at + 1:]
+
+
+def test_flipped_byte_in_the_middle(tmp_path, capsys):
+    damaged(tmp_path, capsys, lambda data: flip(data, len(data) // 2))
+
+
+def test_flipped_byte_in_the_last_block(tmp_path, capsys):
+    damaged(tmp_path, capsys, lambda data: flip(data, len(data) - 3))
+
+
+def test_flipped_byte_in_the_header(tmp_path, capsys):
+    damaged(tmp_path, capsys, lambda data: flip(data, data.index(b'"shape"') + 2))
+
+
+def test_changed_meta_in_the_header(tmp_path, capsys):
+    # only the header's own sha256 covers the caller's meta
+    damaged(tmp_path, capsys, lambda data: data.replace(b'"kind":"demo"', b'"kind":"dema"', 1))
+
+
+def test_truncated_file(tmp_path, capsys):
+    damaged(tmp_path, capsys, lambda data: data[:len(data) - 100])
+
+
+def test_truncated_inside_the_header(tmp_path, capsys):
+    damaged(tmp_path, capsys, lambda data: data[:40])
+
+
+def test_extra_bytes_after_the_last_block(tmp_path, capsys):
+    damaged(tmp_path, capsys, lambda data: data + b"\0")
+
+
+def test_other_format_version(tmp_path, capsys):
+    damaged(tmp_path, capsys, lambda data: data.replace(b"TGACACHE 1\n", b"TGACACHE 2\n", 1))
+
+
+def test_header_that_lies_about_a_sha256(tmp_path, capsys):
+    def lie(data: bytes) -> bytes:
+        magic, header, rest = data.split(b"\n", 2)
+        fields = json.loads(header)
+        fields["arrays"][0]["sha256"] = "0" * 64
+        fields["header_sha256"] = count_cache._header_digest(fields)   # a consistent header, wrong data hash
+        return magic + b"\n" + count_cache._dumps(fields).encode() + b"\n" + rest
+    damaged(tmp_path, capsys, lie)
+
+
+def test_header_that_lies_about_a_shape(tmp_path, capsys):
+    def lie(data: bytes) -> bytes:
+        magic, header, rest = data.split(b"\n", 2)
+        fields = json.loads(header)
+        counts = next(a for a in fields["arrays"] if a["name"] == "counts")
+        counts["shape"] = [counts["shape"][0] // 2, 20, 4]                # same bytes, other shape
+        fields["header_sha256"] = count_cache._header_digest(fields)
+        return magic + b"\n" + count_cache._dumps(fields).encode() + b"\n" + rest
+    arrays = sample_arrays(3)
+    path = store(tmp_path, KEY, arrays, {"kind": "demo"})
+    path.write_bytes(lie(path.read_bytes()))
+    back = load(tmp_path, KEY)        # the header is self-consistent and the bytes match: loads as described
+    assert back is not None and back[0]["counts"].shape == (2500, 20, 4)
+    assert np.array_equal(back[0]["counts"].reshape(-1), arrays["counts"].reshape(-1))
+
+
+def test_another_key_with_the_same_prefix_is_not_ours(tmp_path, capsys):
+    path = store(tmp_path, KEY, sample_arrays(4), {"kind": "demo"})
+    other = KEY[:16] + ("0" if KEY[16] != "0" else "1") + KEY[17:]
+    assert load(tmp_path, other) is None
+    assert path.exists() and capsys.readouterr().err == ""
+
+
+# --- bounded size --------------------------------------------------------------------------
+
+def test_eviction_keeps_the_folder_bounded_and_the_most_recent(tmp_path):
+    rng = np.random.default_rng(5)
+    keys = [cache_key("demo", {"n": n}, "1") for n in range(6)]
+    payload = lambda: {"noise": rng.integers(0, 2**32, 20_000, dtype=np.uint32)}  # ~80 kB, incompressible
+    size = store(tmp_path, keys[0], payload(), {"kind": "demo"}).stat().st_size
+    bound = int(3.5 * size)                                            # room for three files
+
+    def age(n):                       # distinct old mtimes, in storing order (a load touches with now)
+        for path in tmp_path.glob(f"*-{keys[n][:16]}.tgacache"):
+            os.utime(path, ns=(10**18 + n * 10**9,) * 2)
+
+    age(0)
+    for n in range(1, 6):
+        if n == 4:
+            assert load(tmp_path, keys[1]) is not None                  # reading makes keys[1] recent
+        store(tmp_path, keys[n], payload(), {"kind": "demo"}, max_bytes=bound)
+        assert sum(path.stat().st_size for path in count_cache.cache_files(tmp_path)) <= bound
+        assert count_cache.cache_files(tmp_path)[0].exists()
+        assert any(path.name.endswith(f"-{keys[n][:16]}.tgacache") for path in count_cache.cache_files(tmp_path))
+        age(n)
+    kept = {path.name.split("-")[1].split(".")[0] for path in count_cache.cache_files(tmp_path)}
+    assert kept == {keys[1][:16], keys[4][:16], keys[5][:16]}          # 0, 2, 3 were least recently used
+
+
+def test_a_file_larger_than_the_bound_is_not_kept(tmp_path, capsys):
+    assert store(tmp_path, KEY, sample_arrays(6), {"kind": "demo"}, max_bytes=1000) is None
+    assert count_cache.cache_files(tmp_path) == [] and "exceed" in capsys.readouterr().err
+
+
+# --- atomic writes -------------------------------------------------------------------------
+
+def test_a_failure_mid_write_leaves_no_partial_file(tmp_path, monkeypatch):
+    arrays = sample_arrays(7)
+    good = store(tmp_path, KEY, arrays, {"kind": "demo"})
+    before = good.read_bytes()
+    seen = []
+
+    def write_half_then_fail(handle, chunks):
+        chunks = list(chunks)
+        handle.write(chunks[0])
+        handle.write(chunks[1][: len(chunks[1]) // 2])
+        handle.flush()
+        seen.extend(p.name for p in tmp_path.iterdir())
+        raise OSError("disk full")
+
+    monkeypatch.setattr(count_cache, "_write_chunks", write_half_then_fail)
+    with pytest.raises(OSError, match="disk full"):
+        store(tmp_path, KEY, sample_arrays(8), {"kind": "demo"})
+    assert any(name.endswith(".partial") for name in seen)                # it was written aside
+    assert [p.name for p in tmp_path.iterdir()] == [good.name]            # and removed; the old file intact
+    assert good.read_bytes() == before
+    monkeypatch.undo()
+    assert_same(load(tmp_path, KEY)[0], arrays)
+
+
+def test_a_failure_at_fsync_leaves_no_file(tmp_path, monkeypatch):
+    def fail(fd):
+        raise OSError("fsync failed")
+    monkeypatch.setattr(count_cache.os, "fsync", fail)
+    with pytest.raises(OSError, match="fsync failed"):
+        store(tmp_path, KEY, sample_arrays(9), {"kind": "demo"})
+    monkeypatch.undo()
+    assert list(tmp_path.iterdir()) == []
+    assert load(tmp_path, KEY) is None
