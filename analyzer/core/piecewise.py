@@ -47,7 +47,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.exact import decimal_str, figure, percent_str, to_fraction
+from analyzer.core.exact import decimal_str, figure, percent_str, to_fraction
 
 FREE, FOLD, PLAY = -1, 0, 1            # values of the `fixed` array: optimal, always fold, always play
 TIES = ("fold", "play")
