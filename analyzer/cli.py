@@ -83,6 +83,16 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check-rounds", type=int, metavar="N",
                         help="Monte Carlo rounds played before publishing (default: the game's, ~20 s; 0 skips)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the pre-publication checks (default 1)")
+    add_cache(parser)
+
+
+def add_cache(parser: argparse.ArgumentParser) -> None:
+    cache = parser.add_mutually_exclusive_group()
+    cache.add_argument("--cache", metavar="DIR",
+                       help="the count cache: paytable-free counts kept between runs, so another paytable on the "
+                            "same deck and qualifier is priced without enumerating (default: OUT/.cache; "
+                            "verified on load, at most 2 GiB, least recently used files dropped)")
+    cache.add_argument("--no-cache", action="store_true", help="count afresh and keep nothing")
 
 
 class Parser(argparse.ArgumentParser):
@@ -188,7 +198,15 @@ def pipeline_run(args, argv):
     from analyzer.publish.options import CheckOptions
     from analyzer.publish.pipeline import Run
     return Run(out_root=args.out, argv=argv, checks=CheckOptions(args.check_samples, args.check_rounds, args.seed),
-               executor=executor_of(args), progress=progress_bar(args.quiet))
+               executor=executor_of(args), progress=progress_bar(args.quiet), cache=cache_folder(args))
+
+
+def cache_folder(args):
+    """The count cache's folder the options ask for (None with --no-cache)."""
+    from pathlib import Path
+    if args.no_cache:
+        return None
+    return Path(args.cache) if args.cache else Path(args.out) / ".cache"
 
 
 def game_options(game: registry.Game, args) -> dict:

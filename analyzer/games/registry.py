@@ -40,6 +40,7 @@ class Game:
     options: tuple = ()          # Option: extra options of `analyzer <game>` passed to its analysis
     query_options: tuple = ()    # Option: options that turn `analyzer <game>` into a question answered at once
     rules_help: str = ""         # what --rules defaults to
+    kernels: tuple = ()          # the compiled modules its count runs (their digests key the count cache)
 
     @property
     def package(self) -> str:
@@ -76,7 +77,7 @@ GAMES = (
                     "printed, nothing written.",
         epilog="examples:\n  analyzer baccarat\n  analyzer baccarat --rules six_decks.toml\n"
                "  analyzer baccarat --remove 5,5,9,K\n  analyzer baccarat --counts 128,32,32,32,32,31,32,32,32,30 --json",
-        monte_carlo_rounds=4_000_000, strategy_kind="shoe",
+        monte_carlo_rounds=4_000_000, strategy_kind="shoe", kernels=("baccarat_enum",),
         query_options=(
             Option("--remove", {"metavar": "CARDS", "help": "cards already dealt from the full shoe, by rank: "
                                                             "e.g. 5,5,9,K (suits optional)"}),
@@ -95,6 +96,7 @@ GAMES = (
                     "15 s on two cores.",
         epilog="examples:\n  analyzer casino-holdem\n  analyzer casino-holdem --aa-ratio 0.5 --out /tmp/r",
         monte_carlo_rounds=4_000_000, strategy_kind="decision_table",
+        kernels=("handeval", "isomorphism", "holdem_enum"),
         advise_groups=(("hole", "the player's 2 hole cards, e.g. \"Ah Kd\""),
                        ("flop", "the 3 flop cards, e.g. \"Qs 7h 2c\"")),
         options=(Option("--aa-ratio", _exact("AA Bonus stake per ANTE for the jointly optimal strategy (default: "
@@ -111,7 +113,7 @@ GAMES = (
                     "of the jackpot, the PAR sheet and the strategy file.  Without --rules: every built-in "
                     "rule set (operator and standard), counted once.  A few seconds on two cores.",
         epilog="examples:\n  analyzer caribbean-stud\n  analyzer caribbean-stud --rules my_paytable.toml --out /tmp/r",
-        monte_carlo_rounds=3_000_000, strategy_kind="decision_table",
+        monte_carlo_rounds=3_000_000, strategy_kind="decision_table", kernels=("handeval", "stud_enum"),
         advise_groups=(("hand", "the player's 5 cards, e.g. \"Ah Kd 9s 5c 2h\""),
                        ("up", "the dealer's up card, e.g. Qd")),
         rules_help=" (default: every built-in rule set)"),

@@ -1,16 +1,23 @@
 """The one path every game follows: rule files -> count -> analyse -> outputs -> verified, published folder.
 
 Rule sets that share the fields their counts depend on (`game.count_fields`: the deck,
-the qualifier, the shoe and tableau) are counted once; each rule set is then priced and
-analysed on that count, its outputs are written into a staging folder, verified there,
-given their report, and published atomically.
+the qualifier, the shoe and tableau) are counted once, and the count is kept in the count
+cache (`analyzer.core.count_cache`, under `<out>/.cache/` unless told otherwise), keyed by
+exactly those fields, the package version and the compiled kernels' own digests: another
+paytable on the same deck is priced from the cache without enumerating.  Each rule set is
+then priced and analysed on that count, its outputs are written into a staging folder,
+verified there, given their report, and published atomically.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
 
+import analyzer
+from analyzer.core import count_cache
 from analyzer.core.errors import InvariantError
 from analyzer.games.registry import Game
 from analyzer.publish import report, verify
@@ -38,6 +45,33 @@ class Run:
     executor: object = None
     progress: object = None
     options: dict = field(default_factory=dict)     # the game's own options (e.g. aa_ratio)
+    cache: Path | None = None                       # the count cache's folder; None: count afresh, keep nothing
+
+
+def kernel_digest(game: Game) -> str:
+    """sha256 of the compiled kernels the game's count runs: a rebuilt kernel never reads an old cache."""
+    digest = hashlib.sha256()
+    for name in game.kernels:
+        digest.update(Path(import_module(f"cython_ext.{name}").__file__).read_bytes())
+    return digest.hexdigest()
+
+
+def count(game: Game, rules, run: Run):
+    """The game's paytable-free counts for these rules: from the cache when it holds them, else counted (and kept)."""
+    cacheable = run.cache is not None and hasattr(game.module, "table_arrays")
+    if not cacheable:
+        return game.module.count(rules, run.executor, run.progress)
+    key = count_cache.cache_key(game.name, game.module.count_fields(rules),
+                                f"{analyzer.__version__} {kernel_digest(game)}")
+    loaded = count_cache.load(run.cache, key)
+    if loaded is not None:
+        table = game.module.table_from_arrays(rules, *loaded)
+        if table is not None:
+            return table
+    table = game.module.count(rules, run.executor, run.progress)
+    arrays, meta = game.module.table_arrays(table)
+    count_cache.store(run.cache, key, arrays, meta, prefix=game.folder)
+    return table
 
 
 def analyse(game: Game, rule_paths, run: Run) -> list:
@@ -48,7 +82,7 @@ def analyse(game: Game, rule_paths, run: Run) -> list:
     for rule_file, rules in loaded:
         key = json.dumps(game.module.count_fields(rules), sort_keys=True)
         if key not in counts:
-            counts[key] = game.module.count(rules, run.executor, run.progress)
+            counts[key] = count(game, rules, run)
         analyses.append((rule_file, game.module.analyse(rule_file, rules, counts[key], **run.options)))
     return analyses
 

@@ -15,8 +15,10 @@ from analyzer.core.exact import decimal_str, fraction_str
 from analyzer.core.rules import RuleError
 from analyzer.core.tables import csv_text, markdown_table
 from analyzer.games import registry
+from analyzer.core.tables import Table
 from analyzer.publish import pipeline
 from analyzer.publish.folder import write_atomically
+from analyzer.publish.workbook import Sheet, workbook_bytes
 
 HEADERS = ["game", "rule set", "rule file", "figure", "exact", "decimal", "note"]
 
@@ -33,7 +35,11 @@ def game_of(path: Path) -> registry.Game:
 
 
 def run(paths, name: str, run: pipeline.Run) -> Path:
-    """Analyse every rule file; write <out>/sweeps/<name>/comparison.{md,csv}; return that folder."""
+    """Analyse every rule file; write <out>/sweeps/<name>/comparison.{md,csv,xlsx}; return that folder.
+
+    Rule files of one game that share a deck and qualifier are counted once (and the count
+    cache serves later sweeps): a grid of paytables costs one enumeration and one pricing each.
+    """
     paths = [Path(p) for p in paths]
     if not paths:
         raise InputError("sweep needs at least one rule file")
@@ -42,17 +48,20 @@ def run(paths, name: str, run: pipeline.Run) -> Path:
         game = game_of(path)
         game.load_rules(path)
         by_game.setdefault(game.name, []).append(path)
-    rows = []
-    for name, game_paths in by_game.items():
-        game = registry.game(name)
+    rows, figures = [], []
+    for game_name, game_paths in by_game.items():
+        game = registry.game(game_name)
         for rule_file, analysis in pipeline.analyse(game, game_paths, run):
             pipeline.publish(game, rule_file, analysis, run)
             for k in game.module.key_figures(analysis):
                 rows.append([game.name, rule_file.name, rule_file.path.name, k.label, fraction_str(k.value),
                              decimal_str(k.value), k.note])
+                figures.append([game.name, rule_file.name, rule_file.path.name, k.label, k.value, k.note])
     folder = Path(run.out_root) / "sweeps" / name
     folder.mkdir(parents=True, exist_ok=True)
     write_atomically(folder / "comparison.csv", csv_text(HEADERS, rows).encode())
     write_atomically(folder / "comparison.md", (f"# Sweep {name}: {len(paths)} rule files\n\n"
                                                 + markdown_table(HEADERS, rows, "lllllrl")).encode())
+    table = Table(["game", "rule set", "rule file", "figure", ("value", "exact"), "note"], figures)
+    write_atomically(folder / "comparison.xlsx", workbook_bytes([Sheet("comparison", table)]))
     return folder

@@ -278,7 +278,7 @@ def test_basic_strategy_figures_recomputed_independently(holdem_analysis):
     priced = holdem_analysis.priced
     strategy = hf.basic_strategy()
     values = hf.compute(priced.table.keys)
-    call = hf.decisions(strategy, priced.table.keys)
+    call = hf.decisions(strategy, values)
     data = tomllib.loads((hf.STRATEGIES / "casino_holdem.basic.toml").read_text())
     assert (interpret(data, values) == call).all()
     f = basic_strategy.basic_figures(priced, strategy)
@@ -408,7 +408,7 @@ def test_stud_word_templates_are_unambiguous_and_read_back():
 def test_stud_rule_in_words_as_data_decides_exactly_like_the_rule_object(stud_analyses, rule_set):
     analysis = stud_analyses[rule_set]
     strategy = sf.from_stud_rule(analysis.rule_check.rule)
-    assert (sf.decisions(strategy, analysis.table.keys) == analysis.rule_check.raises).all()
+    assert (sf.decisions(strategy, sf.compute(analysis.table.keys)) == analysis.rule_check.raises).all()
     assert [line.rstrip(".").lower() for line in strategy.lines()[:1]] == \
         [analysis.rule_check.rule.words()[0].rstrip(".").lower()]
     again = loads_strategy(strategy.to_toml(), sf.FEATURE_SET)
@@ -424,7 +424,7 @@ def test_stud_basic_strategy_figures_recomputed_independently(stud_analyses, rul
     assert len(strategy.rules) <= 5
     for rule, sentence in zip(strategy.rules, strategy.lines()):
         assert parse_rule(sentence, sf.FEATURE_SET) == rule
-    raise_ = sf.decisions(strategy, table.keys)
+    raise_ = sf.decisions(strategy, sf.compute(table.keys))
     data = tomllib.loads(sf.basic_strategy_path(rule_set).read_text())
     assert (interpret(data, sf.compute(table.keys), sf.FEATURES, "raise") == raise_).all()
     f = priced.figures("basic", "", raise_)

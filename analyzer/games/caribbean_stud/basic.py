@@ -20,7 +20,7 @@ def stud_rule_costs(priced: Priced, strategy: Strategy) -> list[RuleCost]:
     def figures_of(raise_):
         f = priced.figures("x", "", raise_)
         return f.ev, f.rtp
-    return rule_costs(strategy, features_of(table), priced.gain, table.weights,
+    return rule_costs(strategy, features.of_table(table), priced.gain, table.weights,
                       table.raw_situations * priced.denominator, figures_of)
 
 
@@ -36,7 +36,7 @@ class StudRow:
 
 def stud_strategy_table(priced: Priced, strategies: dict) -> list[StudRow]:
     """Optimal play beside rule lists ({name: Strategy}), exact: house edge, RTP, and the gaps to optimal."""
-    values = features_of(priced.table)
+    values = features.of_table(priced.table)
     optimal = priced.figures("optimal", "raise exactly when raising beats folding", priced.optimal()[0])
     rows = [StudRow("optimal", optimal.description, None, optimal, Fraction(0), Fraction(0))]
     for name, strategy in strategies.items():
@@ -67,13 +67,6 @@ def stud_basic_strategy_markdown(priced: Priced, strategy: Strategy, others: dic
     return "\n".join(out)
 
 
-def features_of(table) -> dict:
-    """The basic-strategy features of every class of a count (computed once per count, shared by rule sets)."""
-    if "basic_features" not in table.derived:
-        table.derived["basic_features"] = features.compute(table.keys)
-    return table.derived["basic_features"]
-
-
 # --- deriving it -----------------------------------------------------------------------------------------
 
 SEEDED = "from no rules"
@@ -83,6 +76,6 @@ DERIVATION_PARAMETERS = {"max_rules": 4, "max_conditions": 4, "beam": 8, "penalt
 def derive(priced: Priced, rule_set: str, log=None, **parameters) -> Strategy:
     """A Caribbean Stud basic strategy derived from exact raise margins (`analyzer.strategy.search`)."""
     p = dict(DERIVATION_PARAMETERS, **parameters)
-    return derive_basic(features.FEATURE_SET, features_of(priced.table), priced.gain,
+    return derive_basic(features.FEATURE_SET, features.of_table(priced.table), priced.gain,
                         priced.denominator * priced.table.raw_situations,
                         f"Caribbean Stud basic strategy ({rule_set} rule set)", p, log)

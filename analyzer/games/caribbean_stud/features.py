@@ -111,9 +111,16 @@ def basic_strategy(rule_set: str) -> Strategy | None:
     return load_strategy(path, FEATURE_SET) if path.is_file() else None
 
 
-def decisions(strategy: Strategy, keys: np.ndarray) -> np.ndarray:
-    """True where `strategy` raises, for every situation key (n, 6)."""
-    return strategy.decide(compute(keys)) == ACTIONS.index("raise")
+def of_table(table) -> dict:
+    """Every feature of every situation class of a counted table (computed once per table, kept on it)."""
+    if "basic_features" not in table.derived:
+        table.derived["basic_features"] = compute(table.keys)
+    return table.derived["basic_features"]
+
+
+def decisions(strategy: Strategy, values: dict) -> np.ndarray:
+    """True where `strategy` raises, for every situation of the feature values (`compute`, `of_table`)."""
+    return strategy.decide(values) == ACTIONS.index("raise")
 
 
 # --- the colleague's rule object, as data ----------------------------------------------------------

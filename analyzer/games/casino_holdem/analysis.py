@@ -42,7 +42,7 @@ def analyse(rule_file: RuleFile, rules: HoldemRules, table: SituationTable,
     priced = price(table, rules)
     st = strategies(priced, aa_ratio)
     basic = features.basic_strategy()
-    basic_call = features.decisions(basic, table.keys)
+    basic_call = features.decisions(basic, features.of_table(table))
     st["basic"] = figures(priced, "basic", "the basic strategy card (basic_strategy.md)", basic_call)
     st["call_on_aa_win_basic"] = figures(priced, "call_on_aa_win_basic",
                                          "call whenever the AA Bonus wins, otherwise the basic strategy",

@@ -4,7 +4,7 @@ Every feature is computed from the five cards alone (2 hole cards, 3 flop cards)
 unchanged by a renaming of suits, so it can be computed on canonical situation keys and
 on concrete cards alike.  `compute(keys)` returns one integer array per feature;
 `FEATURES` is the vocabulary (kinds and word templates) the strategy language reads;
-`basic_strategy()` loads the committed basic strategy and `decisions(strategy, keys)` is a
+`basic_strategy()` loads the committed basic strategy and `decisions(strategy, values)` is a
 rule list's call/fold decision for every situation class.
 """
 from __future__ import annotations
@@ -193,6 +193,13 @@ def basic_strategy(name: str = "basic") -> Strategy:
     return load_strategy(STRATEGIES / f"casino_holdem.{name}.toml", FEATURE_SET)
 
 
-def decisions(strategy: Strategy, keys: np.ndarray) -> np.ndarray:
-    """True where `strategy` calls, for every situation key (n, 5)."""
-    return strategy.decide(compute(keys)) == ACTIONS.index("call")
+def of_table(table) -> dict:
+    """Every feature of every situation class of a counted table (computed once per table, kept on it)."""
+    if "basic_features" not in table.derived:
+        table.derived["basic_features"] = compute(table.keys)
+    return table.derived["basic_features"]
+
+
+def decisions(strategy: Strategy, values: dict) -> np.ndarray:
+    """True where `strategy` calls, for every situation of the feature values (`compute`, `of_table`)."""
+    return strategy.decide(values) == ACTIONS.index("call")

@@ -135,7 +135,7 @@ def _rows(lines, total, value_key):
     return rows
 
 
-def par_markdown(analysis: HoldemAnalysis) -> str:
+def par_markdown(analysis: HoldemAnalysis, lines: list, aa_lines: list) -> str:
     """The PAR sheet: every outcome of the optimal strategy with its count, and the AA Bonus."""
     rules, rf, table = analysis.rules, analysis.rule_file, analysis.table
     st = analysis.strategies
@@ -153,7 +153,7 @@ def par_markdown(analysis: HoldemAnalysis) -> str:
            "## ANTE + CALL\n"]
     rows = []
     ev = Fraction(0)
-    for line, p, contribution in _rows(par_lines(analysis), total, "net"):
+    for line, p, contribution in _rows(lines, total, "net"):
         if line["combinations"] == 0:
             continue
         ev += contribution
@@ -169,7 +169,7 @@ def par_markdown(analysis: HoldemAnalysis) -> str:
                f"{percent_str(opt.rtp, 6)}.\n")
     out.append("## AA Bonus (same strategy; counted per situation, 1 unit staked)\n")
     rows = []
-    for line, p, contribution in _rows(aa_par_lines(analysis), analysis.total_weight, "returned"):
+    for line, p, contribution in _rows(aa_lines, analysis.total_weight, "returned"):
         if line["combinations"] == 0:
             continue
         rows.append([line["hand"], line["action"], thousands(line["combinations"]), decimal_str(p),
@@ -182,14 +182,14 @@ def par_markdown(analysis: HoldemAnalysis) -> str:
     return "\n".join(out)
 
 
-def par_csv(analysis: HoldemAnalysis) -> str:
+def par_csv(analysis: HoldemAnalysis, lines: list, aa_lines: list) -> str:
     """The PAR sheet's rows, exact fractions beside their decimals."""
     rows = []
-    for line, p, contribution in _rows(par_lines(analysis), analysis.total_deals, "net"):
+    for line, p, contribution in _rows(lines, analysis.total_deals, "net"):
         rows.append(["ante+call", line["hand"], line["outcome"], line["combinations"], fraction_str(p),
                      decimal_str(p), fraction_str(line["wagered"]), fraction_str(line["net"]),
                      fraction_str(contribution), decimal_str(contribution)])
-    for line, p, contribution in _rows(aa_par_lines(analysis), analysis.total_weight, "returned"):
+    for line, p, contribution in _rows(aa_lines, analysis.total_weight, "returned"):
         rows.append(["aa_bonus", line["hand"], line["action"], line["combinations"], fraction_str(p),
                      decimal_str(p), "1/1", fraction_str(line["returned"]), fraction_str(contribution),
                      decimal_str(contribution)])
@@ -233,7 +233,7 @@ def strategies_table(strategies: dict) -> str:
                           "llrrrr")
 
 
-def report_content(analysis: HoldemAnalysis, par_sheet: str) -> ReportContent:
+def report_content(analysis: HoldemAnalysis, par_sheet: str, three_rows: list) -> ReportContent:
     """What Casino Hold'em contributes to its report: method, strategy, PAR sheet, the margin figure."""
     table, st, priced = analysis.table, analysis.strategies, analysis.priced
     call, ties = priced.optimal_call()
@@ -254,10 +254,9 @@ def report_content(analysis: HoldemAnalysis, par_sheet: str) -> ReportContent:
         "The kernel is checked against a pure-Python brute force on reduced decks (every situation, every "
         "continuation), against direct dealing of random situations on the full deck, and by the verification "
         "below.")
-    rows = basic_strategy.three_strategy_table(priced, analysis.basic)
     card_and_table = (strategy_card_markdown(analysis.basic)
                       + "\n# The operator's three strategies, with this basic strategy\n\n"
-                      + basic_strategy.three_strategy_markdown(rows))
+                      + basic_strategy.three_strategy_markdown(three_rows))
     strategy = (
         f"Optimal main-game strategy: call in {thousands(int(call.sum()))} situation classes "
         f"({thousands(exact_sum(table.weights[call]))} situations), fold in {thousands(int((~call & ~ties).sum()))} "
@@ -279,13 +278,15 @@ def report_content(analysis: HoldemAnalysis, par_sheet: str) -> ReportContent:
 
 def outputs(analysis: HoldemAnalysis) -> Outputs:
     """Every file of the rule set's results folder, and its report content."""
-    par_sheet = par_markdown(analysis)
+    lines, aa_lines = par_lines(analysis), aa_par_lines(analysis)
+    par_sheet = par_markdown(analysis, lines, aa_lines)
+    three_rows = basic_strategy.three_strategy_table(analysis.priced, analysis.basic)
     files = {
         "par_sheet.md": par_sheet,
-        "par_sheet.csv": par_csv(analysis),
+        "par_sheet.csv": par_csv(analysis, lines, aa_lines),
         "strategy.bin.gz": strategy_file_bytes(analysis),
         "basic_strategy.toml": Path(analysis.basic.source).read_bytes(),
-        "basic_strategy.md": basic_strategy.basic_strategy_markdown(analysis.priced, analysis.basic),
+        "basic_strategy.md": basic_strategy.basic_strategy_markdown(analysis.priced, analysis.basic, three_rows),
         "strategy_basic.bin.gz": strategy_file_bytes(analysis, analysis.strategies["basic"].call.astype(np.uint8)),
     }
-    return Outputs(summary(analysis), files, report_content(analysis, par_sheet))
+    return Outputs(summary(analysis), files, report_content(analysis, par_sheet, three_rows))
