@@ -181,7 +181,61 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--name", default="sweep", help="name of the comparison (folder under --out/sweeps)")
     add_jobs(sweep)
     add_common(sweep)
+
+    design = commands.add_parser(
+        "design", help="vary one payout: exact breakpoints, house edge and RTP as functions of it, and the "
+                       "payout that meets a target",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Vary one payout KEY of a rule file (theta).  Under optimal play the EV is convex and "
+                    "piecewise linear in theta (each situation class plays the better of folding and a + b theta); "
+                    "for a fixed-strategy wager (a side bet, a Baccarat bet) it is linear.  Reports, exactly: every "
+                    "breakpoint in the range where the optimal strategy changes (and how many classes switch), "
+                    "the house edge and RTP on each piece as linear functions of theta, the theta* meeting "
+                    "--target-rtp or --target-house-edge, and the nearest printable values (multiples of --step) "
+                    "either side with their exact figures; writes design.md, design.json, breakpoints.csv and "
+                    "figure_design.svg under --out/designs/.  The count comes from the count cache when it has "
+                    "it.  Numbers are exact: 0.955, 955/1000 or 95.5%%.",
+        epilog="examples:\n  analyzer design casino-holdem --vary ante_pays.flush --target-rtp 99%%\n"
+               "  analyzer design baccarat --vary payouts.tie --target-house-edge 4.844%% --range 7 10\n"
+               "  analyzer design caribbean-stud --vary progressive.jackpot --target-rtp 1\n"
+               "  analyzer design caribbean-stud --rules standard.toml --vary raise_pays.flush --step 1/2")
+    design.add_argument("game", choices=registry.names(), help="the game")
+    design.add_argument("--rules", metavar="FILE", help=RULES_HELP)
+    design.add_argument("--vary", required=True, metavar="KEY",
+                        help="the payout to vary, as a dotted rule-file key (e.g. raise_pays.flush, "
+                             "ante_pays.straight_flush, aa_bonus.pays.flush, payouts.tie, commission.banker, "
+                             "progressive.pays.flush, progressive.jackpot)")
+    target = design.add_mutually_exclusive_group()
+    target.add_argument("--target-rtp", metavar="X", type=_target, help="the RTP to meet (e.g. 0.955 or 95.5%%)")
+    target.add_argument("--target-house-edge", metavar="X", type=_target, help="the house edge to meet")
+    design.add_argument("--range", nargs=2, metavar=("A", "B"), type=_exact_number,
+                        help="the values of theta examined (default 0 to twice the rule file's, at least 10)")
+    design.add_argument("--step", type=_positive_number, default=1, metavar="S",
+                        help="printable payouts are multiples of S (default 1; 1/2 for halves)")
+    design.add_argument("--jackpot", type=_positive_number, metavar="J",
+                        help="caribbean-stud progressive amounts: the jackpot at which the RTP is taken (default "
+                             "the rule file's first jackpot level)")
+    design.add_argument("--out", default="results", metavar="DIR", help="results root (default ./results)")
+    design.add_argument("--quiet", action="store_true", help="no progress bars")
+    add_cache(design)
+    add_jobs(design)
     return parser
+
+
+def _target(text: str):
+    """An exact number, or a percentage ("95.5%")."""
+    percent = text.strip().endswith("%")
+    value = _exact_number(text.strip().rstrip("%"))
+    return value / 100 if percent else value
+
+
+def _positive_number(text: str):
+    value = _exact_number(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+    return value
+
+
 
 
 def progress_bar(quiet: bool):
@@ -199,6 +253,13 @@ def pipeline_run(args, argv):
     from analyzer.publish.pipeline import Run
     return Run(out_root=args.out, argv=argv, checks=CheckOptions(args.check_samples, args.check_rounds, args.seed),
                executor=executor_of(args), progress=progress_bar(args.quiet), cache=cache_folder(args))
+
+
+def pipeline_run_light(args):
+    """The pipeline's settings for a command that counts but publishes no results folder."""
+    from analyzer.publish.pipeline import Run
+    return Run(out_root=args.out, executor=executor_of(args), progress=progress_bar(args.quiet),
+               cache=cache_folder(args))
 
 
 def cache_folder(args):
@@ -287,6 +348,18 @@ def main(argv: list[str] | None = None) -> int:
             from analyzer.publish import sweep
             folder = sweep.run(args.rule_files, args.name, pipeline_run(args, argv))
             print(f"sweep: wrote {folder}/comparison.md")
+        elif args.command == "design":
+            from analyzer.publish import design
+            game = registry.game(args.game)
+            run = pipeline_run_light(args)
+            kind, target = ("house_edge", args.target_house_edge) if args.target_house_edge is not None \
+                else ("rtp", args.target_rtp)
+            lo, hi = args.range or (None, None)
+            answer = design.solve(game, args.rules, args.vary, run, target, kind, lo, hi, args.step, args.jackpot)
+            folder = design.write(answer, args.out)
+            for line in design.summary_lines(answer):
+                print(line)
+            print(f"design: wrote {folder}/design.md")
         elif args.command == "verify":
             from analyzer.publish import verify
             from analyzer.publish.options import CheckOptions

@@ -199,6 +199,9 @@ def _write_atomic(path: Path, chunks) -> None:
     """Write `chunks` to `path` atomically: a temporary file in the folder, fsync, rename."""
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name + ".", suffix=TEMP_SUFFIX)
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temp, 0o666 & ~umask)            # as any file the user writes (mkstemp makes it private)
         with open(fd, "wb") as handle:
             _write_chunks(handle, chunks)
             handle.flush()

@@ -907,3 +907,29 @@ class PayoutModel:
         ratio = theta_star / step
         below, above = math.floor(ratio) * step, math.ceil(ratio) * step
         return Neighbours(self.point(below), self.point(above))
+
+
+# --- a design problem: one payout of one game, and the figure it moves --------------------------
+
+@dataclass(frozen=True)
+class Problem:
+    """One payout to vary (a dotted rule-file key), what its figures mean, and the exact model."""
+
+    key: str                     # e.g. "ante_pays.flush"
+    wager: str                   # whose RTP and house edge these are, e.g. "ANTE + CALL (main game)"
+    current: Fraction            # the rule file's value
+    model: PayoutModel
+    optimal: bool                # True: every class plays optimally at each theta; False: a fixed strategy
+
+
+def linear_problem(key: str, wager: str, current, ev_at) -> Problem:
+    """A wager whose EV per unit is linear in theta under a fixed strategy: one class, played.
+
+    ev_at(theta) gives the exact EV per unit staked (RTP - 1) at theta = 0 and 1; the figure
+    is then exact at every theta.
+    """
+    ev0, ev1 = Fraction(ev_at(0)), Fraction(ev_at(1))
+    denominator = math.lcm(ev0.denominator, ev1.denominator)
+    model = PayoutModel([1], [0], [int(ev0 * denominator)], [int((ev1 - ev0) * denominator)], denominator,
+                        fixed="play")
+    return Problem(key, wager, Fraction(current), model, optimal=False)

@@ -8,6 +8,7 @@ read as decimals (never binary floats) and strings may hold "p/q".
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import tomllib
 from dataclasses import dataclass
@@ -226,3 +227,39 @@ def builtin_rule_paths(game: str) -> list[Path]:
     paths = [Path(str(p)) for p in folder.iterdir()
              if p.name == f"{stem}.toml" or (p.name.startswith(f"{stem}.") and p.name.endswith(".toml"))]
     return sorted(paths, key=lambda p: (p.name != f"{stem}.toml", p.name))
+
+
+# --- one payout varied (analyzer design) -----------------------------------------------------
+
+def numeric_keys(data: dict, sections: tuple[str, ...]) -> list[str]:
+    """The dotted keys of every exact number under the given top-level tables of checked rule data."""
+    keys = []
+
+    def walk(prefix, node):
+        for name, value in node.items():
+            if isinstance(value, dict):
+                walk(f"{prefix}{name}.", value)
+            elif isinstance(value, Fraction):
+                keys.append(f"{prefix}{name}")
+    for section in sections:
+        if isinstance(data.get(section), dict):
+            walk(f"{section}.", data[section])
+    return keys
+
+
+def with_value(rule_file: RuleFile, key: str, value: Fraction) -> RuleFile:
+    """The rule file with the exact number at dotted `key` replaced (for pricing a variant; not for publishing)."""
+    data = copy.deepcopy(rule_file.data)
+    node, *path, leaf = [data, *key.split(".")]
+    for name in path:
+        node = node[name]
+    node[leaf] = Fraction(value)
+    return RuleFile(path=rule_file.path, raw=rule_file.raw, data=data)
+
+
+def value_at(data: dict, key: str):
+    """The value at a dotted key of checked rule data."""
+    node = data
+    for name in key.split("."):
+        node = node[name]
+    return node

@@ -72,8 +72,26 @@ def effect_of_removal(effects: dict, labels: list[str], bets: list[str], title: 
         return _svg(figure)
 
 
+def design_curve(points, breakpoints, target, current, xlabel: str, title: str) -> str:
+    """House edge against one payout theta, the breakpoints of the optimal strategy marked."""
+    with plt.rc_context(STYLE):
+        figure, axes = plt.subplots(figsize=(7, 3.2))
+        axes.plot([float(t) for t, _ in points], [float(h) * 100 for _, h in points], color="#4a6fa5")
+        if breakpoints:
+            axes.plot([float(t) for t, _ in breakpoints], [float(h) * 100 for _, h in breakpoints], "|",
+                      color="#b22222", markersize=8, label="breakpoints")
+        axes.axvline(float(current), color="#888888", linewidth=0.8, linestyle="--", label="rule file")
+        if target is not None:
+            axes.plot([float(target[0])], [float(target[1]) * 100], "o", color="#b22222", label="theta*")
+        axes.set_xlabel(xlabel)
+        axes.set_ylabel("house edge (%)")
+        axes.set_title(title)
+        axes.legend(loc="best", frameon=False)
+        return _svg(figure)
+
+
 RENDERERS = {"margin_histogram": margin_histogram, "rtp_against_jackpot": rtp_against_jackpot,
-             "effect_of_removal": effect_of_removal}
+             "effect_of_removal": effect_of_removal, "design_curve": design_curve}
 
 
 def render(figure) -> str:

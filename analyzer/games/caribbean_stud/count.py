@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analyzer.core.errors import InvariantError
-from analyzer.core.exact import exact_sum
+from analyzer.core.exact import exact_group_sums, exact_sum
 from analyzer.core.execution import Chunk, Executor, Part, SerialExecutor, Totals, chunk_ranges
+from analyzer.poker.settlement import N_CATEGORIES
 from cython_ext import stud_enum
 
 HAND, SITUATION, N_SUITS = 5, 6, 4
@@ -98,3 +99,12 @@ def count_classes(cards, qualifier_rank: int, executor: Executor | None = None) 
     return SituationCounts(cards=cards, qualifier_rank=int(qualifier_rank), keys=keys, weights=weights,
                            counts=counts, player_rank=totals["player_rank"],
                            player_category=totals["player_category"], completions=math.comb(n - SITUATION, 4))
+
+
+def hand_category_counts(table: SituationCounts) -> list[int]:
+    """How many of the deck's C(n, 5) hands fall in each category (from the class weights)."""
+    per_up = len(table.cards) - HAND
+    totals = [int(t) for t in exact_group_sums(table.player_category, table.weights, N_CATEGORIES)]
+    if sum(totals) != table.raw_situations or any(t % per_up for t in totals):
+        raise InvariantError("Caribbean Stud class weights do not split evenly over the up cards")
+    return [t // per_up for t in totals]

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from analyzer.games.caribbean_stud.analysis import analyse
 from analyzer.games.caribbean_stud.checks import check
+from analyzer.games.caribbean_stud.design import problem as design_problem
 from analyzer.games.caribbean_stud.count import SituationCounts, count_classes
 from analyzer.games.caribbean_stud.outputs import key_figures, outputs
 from analyzer.games.caribbean_stud.rules import StudRules, load_rules
 
 __all__ = ["load_rules", "count_fields", "count", "table_arrays", "table_from_arrays", "analyse", "outputs",
-           "key_figures", "check"]
+           "key_figures", "check", "design_problem"]
 
 
 def count_fields(rules: StudRules) -> dict:

@@ -12,22 +12,12 @@ from fractions import Fraction
 
 import sympy
 
-from analyzer.core.errors import InvariantError
-from analyzer.core.exact import decimal_str, exact_group_sums, percent_str
-from analyzer.games.caribbean_stud.count import SituationCounts
+from analyzer.core.exact import decimal_str, percent_str
+from analyzer.games.caribbean_stud.count import SituationCounts, hand_category_counts
 from analyzer.games.caribbean_stud.rules import Progressive
 from analyzer.poker.settlement import N_CATEGORIES
 
 JACKPOT = sympy.Symbol("J", positive=True)
-
-
-def hand_category_counts(table: SituationCounts) -> list[int]:
-    """How many of the deck's C(n, 5) hands fall in each category (from the class weights)."""
-    per_up = len(table.cards) - 5
-    totals = [int(t) for t in exact_group_sums(table.player_category, table.weights, N_CATEGORIES)]
-    if sum(totals) != table.raw_situations or any(t % per_up for t in totals):
-        raise InvariantError("Caribbean Stud class weights do not split evenly over the up cards")
-    return [t // per_up for t in totals]
 
 
 @dataclass
@@ -47,26 +37,17 @@ def progressive_figures(table: SituationCounts, prog: Progressive) -> Progressiv
     """RTP(J) = total returned / total staked as a linear function of J, and what follows from it."""
     counts = hand_category_counts(table)
     hands = sum(counts)
-    stake = sympy.Rational(prog.stake.numerator, prog.stake.denominator)
-    returned = sympy.Integer(0)
-    for c in range(N_CATEGORIES):
-        if not prog.wins(c):
-            continue
-        share, pays = (sympy.Rational(x.numerator, x.denominator) for x in (prog.jackpot_share[c], prog.pays[c]))
-        payment = share * JACKPOT + pays + (stake if prog.stake_returned else 0)
-        returned += sympy.Rational(counts[c], hands) * payment
-    rtp = sympy.expand(returned / stake)
+    rtp = sympy.expand(sum((sympy.Rational(counts[c], hands) * prog.returned(c, JACKPOT) for c in range(N_CATEGORIES)),
+                           sympy.Integer(0)) / _rational(prog.stake))
     solutions = sympy.solve(sympy.Eq(rtp, 1), JACKPOT) if rtp.has(JACKPOT) else []
     break_even = Fraction(int(solutions[0].p), int(solutions[0].q)) if solutions else None
-    levels = [(level, _fraction(rtp.subs(JACKPOT, sympy.Rational(level.numerator, level.denominator))))
-              for level in prog.levels]
+    levels = [(level, _fraction(rtp.subs(JACKPOT, _rational(level)))) for level in prog.levels]
     return ProgressiveFigures(counts, hands, rtp, break_even, levels, progressive_lines(prog, counts, hands),
                               str(rtp))
 
 
 def progressive_lines(p: Progressive, counts: list, hands: int) -> list[dict]:
     """Each hand's PAR line; the contribution to RTP as text (a function of J for the jackpot hand)."""
-    stake = sympy.Rational(p.stake.numerator, p.stake.denominator)
     lines = []
     for c in range(N_CATEGORIES - 1, -1, -1):
         share, pays = p.jackpot_share[c], p.pays[c]
@@ -75,15 +56,15 @@ def progressive_lines(p: Progressive, counts: list, hands: int) -> list[dict]:
             words.append(f"{percent_str(share, 0)} of J" if share * 100 == int(share * 100) else f"{share} x J")
         if pays:
             words.append(f"EUR {decimal_str(pays, 2)}")
-        returned = 0
-        if p.wins(c):
-            returned = share * JACKPOT + sympy.Rational(pays.numerator, pays.denominator) \
-                + (stake if p.stake_returned else 0)
-        contribution = sympy.Rational(counts[c], hands) * returned / stake
+        contribution = sympy.Rational(counts[c], hands) * p.returned(c, JACKPOT) / _rational(p.stake)
         exact = None if getattr(contribution, "free_symbols", None) else _fraction(contribution)
         lines.append({"category": c, "combinations": counts[c], "pays": " + ".join(words) or "loses",
                       "contribution": str(contribution), "contribution_exact": exact})
     return lines
+
+
+def _rational(value: Fraction) -> sympy.Rational:
+    return sympy.Rational(value.numerator, value.denominator)
 
 
 def _fraction(value) -> Fraction:

@@ -43,10 +43,20 @@ class Progressive:
     levels: tuple                # jackpot amounts to tabulate
 
     def payment(self, category: int, jackpot) -> object:
+        """What a hand of this category is paid: its share of the jackpot J plus its fixed amount."""
         return self.jackpot_share[category] * jackpot + self.pays[category]
 
     def wins(self, category: int) -> bool:
         return bool(self.jackpot_share[category] or self.pays[category])
+
+    def returned(self, category: int, jackpot) -> object:
+        """Total returned on one stake by a hand of this category (the settlement of the side bet).
+
+        `jackpot` may be a number or a symbol: the result is exact either way.
+        """
+        if not self.wins(category):
+            return Fraction(0)
+        return self.payment(category, jackpot) + (self.stake if self.stake_returned else 0)
 
 
 @dataclass(frozen=True)

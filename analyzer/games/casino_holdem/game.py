@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from analyzer.games.casino_holdem.analysis import analyse
 from analyzer.games.casino_holdem.checks import check
+from analyzer.games.casino_holdem.design import problem as design_problem
 from analyzer.games.casino_holdem.count import SituationTable, count_situations
 from analyzer.games.casino_holdem.outputs import key_figures, outputs
 from analyzer.games.casino_holdem.rules import HoldemRules, load_rules
 
 __all__ = ["load_rules", "count_fields", "count", "table_arrays", "table_from_arrays", "analyse", "outputs",
-           "key_figures", "check"]
+           "key_figures", "check", "design_problem"]
 
 
 def count_fields(rules: HoldemRules) -> dict:

@@ -1,0 +1,46 @@
+"""Caribbean Stud payouts as design problems: a main-game payout under optimal play, or the progressive.
+
+The progressive's RTP is linear in each of its amounts, in each jackpot share and in the
+jackpot J itself ("progressive.jackpot", the break-even question), from the deck's hand counts.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from analyzer.core.errors import InputError
+from analyzer.core.piecewise import Problem, linear_problem
+from analyzer.core.rules import numeric_keys, value_at, with_value
+from analyzer.games.caribbean_stud.count import SituationCounts, hand_category_counts
+from analyzer.games.caribbean_stud.price import price
+from analyzer.games.caribbean_stud.rules import Progressive, StudRules
+from analyzer.poker.design import main_game_problem
+
+MAIN = ("ante_pays", "raise_pays", "raise_pays_dealer_not_qualified")
+JACKPOT = "progressive.jackpot"
+
+
+def progressive_rtp(prog: Progressive, counts: list[int], jackpot: Fraction) -> Fraction:
+    """Total returned / total staked on the progressive at jackpot J, exactly."""
+    returned = sum(n * prog.returned(c, jackpot) for c, n in enumerate(counts))
+    return Fraction(returned, sum(counts)) / prog.stake
+
+
+def problem(rule_file, rules: StudRules, table: SituationCounts, key: str, jackpot=None, **_) -> Problem:
+    """The payout at `key` as a design problem (progressive figures at `jackpot`, default the first level)."""
+    keys = [k for k in numeric_keys(rule_file.data, MAIN + ("progressive",))
+            if k not in ("progressive.stake",) and not k.startswith("progressive.jackpot_levels")] + [JACKPOT]
+    if key not in keys:
+        raise InputError(f"--vary {key!r} is not a payout of {rule_file.path} (payouts: {', '.join(keys)})")
+    level = Fraction(jackpot) if jackpot is not None else rules.progressive.levels[0]
+
+    def rules_at(theta):
+        return StudRules.from_rule_file(with_value(rule_file, key, Fraction(theta)))
+    if key.startswith(MAIN):
+        return main_game_problem(key, "ANTE + raise (main game), per ANTE; RTP = returned / wagered",
+                                 value_at(rule_file.data, key), lambda theta: price(table, rules_at(theta)).decisions)
+    counts = hand_category_counts(table)
+    if key == JACKPOT:
+        return linear_problem(key, "progressive, per unit staked, as a function of the jackpot J", level,
+                              lambda j: progressive_rtp(rules.progressive, counts, Fraction(j)) - 1)
+    return linear_problem(key, f"progressive, per unit staked, at a jackpot of {level}", value_at(rule_file.data, key),
+                          lambda theta: progressive_rtp(rules_at(theta).progressive, counts, level) - 1)
