@@ -12,7 +12,6 @@ breakpoints.csv, pieces.csv, figure_design.svg), published atomically.
 """
 from __future__ import annotations
 
-import json
 import shutil
 from fractions import Fraction
 from pathlib import Path
