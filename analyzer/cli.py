@@ -173,12 +173,16 @@ def build_parser() -> argparse.ArgumentParser:
         "sweep", help="analyse many rule files (e.g. a paytable grid) and write one comparison table",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Analyse each rule file (any game; the file's [game] says which) with the same "
-                    "executor, write each one's results folder, then --out/sweeps/NAME/comparison.md and "
-                    ".csv with every rule set's key figures side by side (exact fractions and decimals).",
+                    "executor and the count cache (rule files on one deck and qualifier are counted once), then "
+                    "write --out/sweeps/NAME/comparison.md, .csv and .xlsx with every rule set's key figures "
+                    "side by side (exact fractions and decimals).  With --publish, each rule set's full, verified "
+                    "results folder is written too.",
         epilog="examples:\n  analyzer sweep grid/*.toml --name tie-payouts\n"
                "  analyzer sweep grid/*.toml --scheduler tcp://scheduler:8786")
     sweep.add_argument("rule_files", nargs="+", metavar="FILE", help="rule files to analyse")
     sweep.add_argument("--name", default="sweep", help="name of the comparison (folder under --out/sweeps)")
+    sweep.add_argument("--publish", action="store_true",
+                       help="also write each rule set's results folder (verified, with reports and strategy files)")
     add_jobs(sweep)
     add_common(sweep)
 
@@ -346,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
             advise(args)
         elif args.command == "sweep":
             from analyzer.publish import sweep
-            folder = sweep.run(args.rule_files, args.name, pipeline_run(args, argv))
+            folder = sweep.run(args.rule_files, args.name, pipeline_run(args, argv), publish=args.publish)
             print(f"sweep: wrote {folder}/comparison.md")
         elif args.command == "design":
             from analyzer.publish import design

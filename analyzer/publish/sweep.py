@@ -1,9 +1,11 @@
 """`analyzer sweep`: analyse a list of rule files (e.g. a paytable grid) and write one comparison table.
 
-Each rule file goes through the pipeline (rule sets of one game that share a count are
-counted once) and is published to its own results folder; the comparison table puts every
-rule set's key figures, read from the analyses in memory, side by side as exact fractions
-with their decimals.
+Each rule file goes through the pipeline: rule sets of one game that share a count are
+counted once (or read from the count cache) and priced each.  The comparison table puts
+every rule set's key figures, read from the analyses in memory, side by side as exact
+fractions with their decimals (Markdown, CSV and a workbook sheet).  With `publish`, each
+rule set's full results folder is written too (verified, with its report and strategy
+files); without it a sweep costs one enumeration and one pricing per rule file.
 """
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ def game_of(path: Path) -> registry.Game:
     return registry.game(name)
 
 
-def run(paths, name: str, run: pipeline.Run) -> Path:
+def run(paths, name: str, run: pipeline.Run, publish: bool = False) -> Path:
     """Analyse every rule file; write <out>/sweeps/<name>/comparison.{md,csv,xlsx}; return that folder.
 
     Rule files of one game that share a deck and qualifier are counted once (and the count
@@ -52,7 +54,8 @@ def run(paths, name: str, run: pipeline.Run) -> Path:
     for game_name, game_paths in by_game.items():
         game = registry.game(game_name)
         for rule_file, analysis in pipeline.analyse(game, game_paths, run):
-            pipeline.publish(game, rule_file, analysis, run)
+            if publish:
+                pipeline.publish(game, rule_file, analysis, run)
             for k in game.module.key_figures(analysis):
                 rows.append([game.name, rule_file.name, rule_file.path.name, k.label, fraction_str(k.value),
                              decimal_str(k.value), k.note])

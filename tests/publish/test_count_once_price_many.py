@@ -95,8 +95,11 @@ def test_sweep_works_for_every_game(tmp_path, game):
         ranks, suits = SMALL[game]
         paths = [support.reduced_deck(tmp_path, game, ranks, suits, name="base"),
                  support.reduced_deck(tmp_path, game, ranks, suits, name="more", more=[PAYOUT[game]])]
+    publish = game == "baccarat"                      # one game writes every results folder too
     folder = sweep.run(paths, "grid", pipeline.Run(tmp_path / "out", checks=support.QUICK_CHECKS,
-                                                    cache=tmp_path / "cache"))
+                                                    cache=tmp_path / "cache"), publish=publish)
+    folders = tmp_path / "out" / registry.game(game).folder
+    assert folders.is_dir() == publish and (not publish or {p.name for p in folders.iterdir()} == {"tie8", "tie9"})
     rows = list(csv.DictReader(io.StringIO((folder / "comparison.csv").read_text())))
     assert {row["rule set"] for row in rows} == {p.stem for p in paths}
     sheet = openpyxl.load_workbook(folder / "comparison.xlsx")["comparison"]
