@@ -203,8 +203,11 @@ class BaccaratStrategy:
         self.full_shoe = tuple(columns["shoe"][int(np.argmax(columns["shoe"].sum(axis=1)))].tolist())
 
     def shoe(self, remove: str | None = None, counts: str | None = None) -> tuple:
-        """The shoe a user means: ten counts as text, or the cards already dealt from this file's full shoe."""
-        return parse_counts(counts) if counts is not None else remove_cards(self.full_shoe, remove or "")
+        """The shoe a user means: ten counts as text, or the cards already dealt from this file's full shoe
+        (neither: the full shoe); refused unless it fits inside the full shoe."""
+        if counts is not None:
+            return parse_counts(counts, self.full_shoe)
+        return self.full_shoe if remove is None else remove_cards(self.full_shoe, remove)
 
     def decide(self, counts) -> Decision:
         """The best bet and each bet's exact EV per unit for a shoe (10 counts by value)."""

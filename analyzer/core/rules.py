@@ -9,6 +9,8 @@ read as decimals (never binary floats) and strings may hold "p/q".
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 import tomllib
 from dataclasses import dataclass
 from decimal import Decimal
@@ -106,6 +108,26 @@ def number(minimum: Fraction | int | None = 0, maximum: Fraction | int | None = 
     return check
 
 
+def published_percent() -> Spec:
+    """A published figure as the operator prints it: a percentage such as "98.94%" (the % may be left out).
+
+    Checked when the rule file is read, so a figure that cannot be compared is refused
+    before any work, not after the analysis.
+    """
+    def check(value, file, key):
+        if not isinstance(value, str):
+            raise RuleError(file, key, f"must be a percentage in quotes such as \"98.94%\", not "
+                                       f"{_type_name(value)} ({value!r})")
+        body = value.strip()
+        body = body[:-1].rstrip() if body.endswith("%") else body
+        if not body or not all(ch in "0123456789." for ch in body) or body.count(".") > 1 \
+                or body.startswith(".") or body.endswith("."):
+            raise RuleError(file, key, f"{value!r} is not a percentage such as \"98.94%\" "
+                                       "(digits, one optional decimal point, an optional %)")
+        return value
+    return check
+
+
 def boolean() -> Spec:
     def check(value, file, key):
         if not isinstance(value, bool):
@@ -173,18 +195,37 @@ def table(fields: dict[str, Spec], optional: tuple[str, ...] = ()) -> Spec:
 
 # --- loading ---------------------------------------------------------------------------
 
+MAX_RULE_FILE_BYTES = 1 << 20          # a rule file is a page of text; anything larger is not one
+MAX_RULE_SET_NAME = 64                 # the rule set names a folder (and its hidden staging twin)
+
+
 def read_toml(path: Path, error: type) -> tuple[bytes, dict]:
-    """(raw bytes, document) of a TOML file with exact decimals; error(file, key, problem) if unreadable."""
+    """(raw bytes, document) of a TOML file with exact decimals; error(file, key, problem) if unreadable.
+
+    Only a regular file is read (a FIFO or a device would block or never end), at most
+    MAX_RULE_FILE_BYTES of it; a UTF-8 byte-order mark, as Windows editors write it, is
+    accepted (the raw bytes, mark included, are what is hashed and copied).
+    """
+    shown = str(path)
     try:
-        raw = path.read_bytes()
+        with open(path, "rb", opener=lambda name, flags: os.open(name, flags | os.O_NONBLOCK)) as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+                raise error(shown, "", f"is {kind} (give the path of a .toml rule file)")
+            raw = handle.read(MAX_RULE_FILE_BYTES + 1)
     except OSError as failure:
-        raise error(str(path), "", f"cannot be read ({failure.strerror})") from None
+        raise error(shown, "", f"cannot be read ({failure.strerror or failure})") from None
+    if len(raw) > MAX_RULE_FILE_BYTES:
+        raise error(shown, "", f"is larger than {MAX_RULE_FILE_BYTES:,} bytes: not a rule file")
     try:
-        return raw, tomllib.loads(raw.decode("utf-8"), parse_float=Decimal)
-    except UnicodeDecodeError:
-        raise error(str(path), "", "is not UTF-8 text") from None
+        return raw, tomllib.loads(raw.decode("utf-8-sig"), parse_float=Decimal)
+    except UnicodeDecodeError as failure:
+        raise error(shown, "", f"is not UTF-8 text (byte {failure.start})") from None
     except tomllib.TOMLDecodeError as failure:
-        raise error(str(path), "", f"is not valid TOML ({failure})") from None
+        raise error(shown, "", f"is not valid TOML ({failure})") from None
+    except RecursionError:
+        raise error(shown, "", "is not a rule file: its arrays or tables are nested too deeply") from None
 
 
 def load_rule_file(path: str | Path, game: str, schema: Spec) -> RuleFile:
@@ -204,11 +245,25 @@ def load_rule_file(path: str | Path, game: str, schema: Spec) -> RuleFile:
         raise RuleError(shown, "game.game", f"this analysis needs a {game!r} rule file, "
                                             f"this one is for {header.get('game')!r}")
     data = schema(document, shown, "")
-    name = data["game"]["rule_set"]
-    if not name or not all(ch.isalnum() or ch in "-_" for ch in name):
-        raise RuleError(shown, "game.rule_set", f"{name!r} must be letters, digits, '-' or '_' "
-                                                "(it names the results folder)")
+    check_folder_name(data["game"]["rule_set"], lambda problem: RuleError(shown, "game.rule_set", problem))
     return RuleFile(path=path, raw=raw, data=data)
+
+
+FOLDER_NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+
+
+def check_folder_name(name: str, error) -> str:
+    """A name that becomes a folder (a rule set, a sweep): ASCII letters, digits, '-' or '_', at most 64.
+
+    error(problem) builds the exception to raise (it names where the name came from).
+    """
+    if not name or not set(name) <= FOLDER_NAME_CHARACTERS or name.startswith("-"):
+        raise error(f"{name!r} must be ASCII letters, digits, '-' or '_', not starting with '-' "
+                    "(it names the results folder)")
+    if len(name) > MAX_RULE_SET_NAME:
+        raise error(f"{name[:20]!r}... is {len(name)} characters long; at most {MAX_RULE_SET_NAME} "
+                    "(it names the results folder)")
+    return name
 
 
 GAME_HEADER = table({

@@ -44,7 +44,7 @@ def build(results: str | Path, games=None) -> list[dict]:
         strategy = advisor.load_strategy(advisor.strategy_path(results, game, "operator"))
         for deal in deals:
             if isinstance(deal, str):                     # a shoe, by the cards already dealt
-                shoe = strategy.shoe(remove=deal)
+                shoe = strategy.shoe(remove=deal or None)
                 answer = strategy.decide(shoe)
                 entry = {"removed": deal, "shoe": list(shoe)}
             else:

@@ -30,5 +30,5 @@ def count(rules: BaccaratRules, executor=None, progress=None) -> list:
 
 def live_shoe(rules: BaccaratRules, remove: str | None = None, counts: str | None = None) -> dict:
     """The live-shoe question for the cards already dealt (`remove`) or a shoe given by `counts`."""
-    shoe = parse_counts(counts) if counts is not None else remove_cards(rules.full_shoe(), remove)
+    shoe = parse_counts(counts, rules.full_shoe()) if counts is not None else remove_cards(rules.full_shoe(), remove)
     return shoe_query(shoe, rules)
