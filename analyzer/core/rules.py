@@ -9,8 +9,6 @@ read as decimals (never binary floats) and strings may hold "p/q".
 from __future__ import annotations
 
 import hashlib
-import os
-import stat
 import tomllib
 from dataclasses import dataclass
 from decimal import Decimal
@@ -21,6 +19,7 @@ from typing import Any, Callable
 
 from analyzer.core.errors import InputError
 from analyzer.core.exact import to_fraction
+from analyzer.core.files import NotAFile, read_regular_file
 
 Spec = Callable[[Any, str, str], Any]   # (value, file, dotted key) -> checked value
 
@@ -208,12 +207,9 @@ def read_toml(path: Path, error: type) -> tuple[bytes, dict]:
     """
     shown = str(path)
     try:
-        with open(path, "rb", opener=lambda name, flags: os.open(name, flags | os.O_NONBLOCK)) as handle:
-            info = os.fstat(handle.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-                raise error(shown, "", f"is {kind} (give the path of a .toml rule file)")
-            raw = handle.read(MAX_RULE_FILE_BYTES + 1)
+        raw = read_regular_file(path, MAX_RULE_FILE_BYTES)
+    except NotAFile as failure:
+        raise error(shown, "", f"{failure} (give the path of a .toml rule file)") from None
     except OSError as failure:
         raise error(shown, "", f"cannot be read ({failure.strerror or failure})") from None
     if len(raw) > MAX_RULE_FILE_BYTES:

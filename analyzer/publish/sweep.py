@@ -7,51 +7,53 @@ with their decimals.
 """
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 from analyzer.core.errors import InputError
 from analyzer.core.exact import decimal_str, fraction_str
-from analyzer.core.rules import RuleError
+from analyzer.core.rules import RuleError, check_folder_name, read_toml
 from analyzer.core.tables import csv_text, markdown_table
 from analyzer.games import registry
 from analyzer.publish import pipeline
-from analyzer.publish.folder import write_atomically
+from analyzer.publish.folder import make_folder, write_atomically
 
 HEADERS = ["game", "rule set", "rule file", "figure", "exact", "decimal", "note"]
 
 
 def game_of(path: Path) -> registry.Game:
     """The game a rule file is for (its [game].game), refused with a clear error when unknown."""
-    try:
-        name = tomllib.loads(path.read_text(encoding="utf-8-sig"))["game"]["game"]
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError):
-        raise RuleError(str(path), "game.game", "cannot tell which game this rule file is for") from None
+    _, document = read_toml(path, RuleError)
+    header = document.get("game")
+    name = header.get("game") if isinstance(header, dict) else None
+    if not isinstance(name, str):
+        raise RuleError(str(path), "game.game", "cannot tell which game this rule file is for")
     if name not in registry.BY_NAME:
         raise RuleError(str(path), "game.game", f"unknown game {name!r} (one of {', '.join(registry.names())})")
     return registry.game(name)
 
 
 def run(paths, name: str, run: pipeline.Run) -> Path:
-    """Analyse every rule file; write <out>/sweeps/<name>/comparison.{md,csv}; return that folder."""
+    """Analyse every rule file; write <out>/sweeps/<name>/comparison.{md,csv}; return that folder.
+
+    Everything is checked before any work (`pipeline.prepare`): each rule file, the same
+    file given twice, two files naming one rule set, the output folders.
+    """
     paths = [Path(p) for p in paths]
     if not paths:
         raise InputError("sweep needs at least one rule file")
+    check_folder_name(name, lambda problem: InputError(f"--name {problem}"))
     by_game: dict = {}
-    for path in paths:                                        # refuse bad files before any work
-        game = game_of(path)
-        game.load_rules(path)
-        by_game.setdefault(game.name, []).append(path)
+    for path in paths:
+        by_game.setdefault(game_of(path).name, []).append(path)
     rows = []
-    for name, game_paths in by_game.items():
-        game = registry.game(name)
-        for rule_file, analysis in pipeline.analyse(game, game_paths, run):
+    for game, loaded in pipeline.prepare([(registry.game(g), ps) for g, ps in by_game.items()], run):
+        for rule_file, analysis in pipeline.analyse(game, None, run, loaded):
             pipeline.publish(game, rule_file, analysis, run)
             for k in game.module.key_figures(analysis):
                 rows.append([game.name, rule_file.name, rule_file.path.name, k.label, fraction_str(k.value),
                              decimal_str(k.value), k.note])
     folder = Path(run.out_root) / "sweeps" / name
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     write_atomically(folder / "comparison.csv", csv_text(HEADERS, rows).encode())
     write_atomically(folder / "comparison.md", (f"# Sweep {name}: {len(paths)} rule files\n\n"
                                                 + markdown_table(HEADERS, rows, "lllllrl")).encode())
