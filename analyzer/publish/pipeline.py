@@ -120,11 +120,16 @@ def run_games(jobs: list, run: Run) -> list[Published]:
     after `prepare` has checked everything that could refuse the run."""
     published = []
     for game, loaded in prepare(jobs, run):
-        published += [Published(game, rule_file, analysis, publish(game, rule_file, analysis, run))
-                      for rule_file, analysis in analyse(game, None, run, loaded)]
+        published += publish_prepared(game, loaded, run)
     return published
 
 
 def run_game(game: Game, rule_paths, run: Run) -> list[Published]:
     """Analyse and publish every rule file (default: the game's built-in rule sets)."""
     return run_games([(game, rule_paths)], run)
+
+
+def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
+    """Analyse and publish one game's rule files, already loaded and checked by `prepare`."""
+    return [Published(game, rule_file, analysis, publish(game, rule_file, analysis, run))
+            for rule_file, analysis in analyse(game, None, run, loaded)]
