@@ -31,8 +31,8 @@ class RuleError(InputError):
 
     def __init__(self, file: str, key: str, problem: str):
         self.file, self.key, self.problem = file, key, problem
-        where = f" key '{key}'" if key else ""
-        super().__init__(f"{self.PREFIX} {file}:{where}: {problem}")
+        where = f": key '{key}'" if key else ""
+        super().__init__(f"{self.PREFIX} {file}{where}: {problem}")
 
 
 @dataclass(frozen=True)
