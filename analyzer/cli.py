@@ -333,7 +333,10 @@ def _terminate(signum, frame):
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:                             # --help, --version, or a one-line usage error
+        return stop.code if isinstance(stop.code, int) else EXIT_BAD_INPUT
     try:
         previous_sigterm = signal.signal(signal.SIGTERM, _terminate)
     except ValueError:                                     # not the main thread: leave signals alone
