@@ -95,6 +95,13 @@ def scheduler(text: str) -> str:
     return text
 
 
+def out_folder(text: str) -> str:
+    """--out: a non-empty path (whether results can be written there is checked before any work)."""
+    if not text.strip() or "\0" in text:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder path")
+    return text
+
+
 def folder_name(text: str) -> str:
     """A rule-set or sweep name: it names a folder, so no path of any kind."""
     def problem(message):
@@ -131,7 +138,7 @@ def add_advise_common(parser: argparse.ArgumentParser) -> None:
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", default="results", metavar="DIR",
+    parser.add_argument("--out", default="results", metavar="DIR", type=out_folder,
                         help="results root folder (default: ./results); checked before any work")
     parser.add_argument("--replace", action="store_true",
                         help="replace results of the same rule set computed from another rule file (without it "

@@ -110,7 +110,8 @@ def test_out_that_cannot_hold_results_is_refused_before_any_work(capsys, tmp_pat
     a_file = tmp_path / "a_file"
     a_file.write_text("mine")
     for where, words in ((a_file, ["a file"]), (a_file / "below", ["a file"]), ("/dev/null", ["not a folder"]),
-                         ("/proc/analyzer-results", ["cannot write"])):
+                         ("/proc/analyzer-results", ["cannot write"]), (tmp_path / ("n" * 300), ["255 bytes"]),
+                         (tmp_path.joinpath(*["d" * 200] * 25), ["too long"])):
         refused(capsys, ["baccarat", "--out", where], "--out", *words)
     assert a_file.read_text() == "mine"
 
@@ -195,6 +196,13 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
     assert main(["baccarat", "--rules", str(path), "--out", str(tmp_path / "r"), "--check-rounds", "0",
                  "--quiet"]) == 0
     assert (tmp_path / "r" / "baccarat" / "bom" / "rules.toml").read_bytes() == path.read_bytes()
+
+
+def test_borderline_rule_files_that_must_work(tmp_path):
+    """A 9-card Hold'em deck deals exactly one round's cards: analysed and Monte Carlo checked."""
+    path = support.reduced_deck(tmp_path, "casino-holdem", "23456789T", "c", name="nine")
+    assert main(["casino-holdem", "--rules", str(path), "--out", str(tmp_path / "r"), "--check-rounds", "1000",
+                 "--quiet"]) == 0
 
 
 # --- results are never silently replaced, a user's data never deleted ---------------------------

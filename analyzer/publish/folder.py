@@ -198,6 +198,15 @@ def check_out_root(root: str | Path) -> None:
     existing = root
     while not os.path.lexists(existing) and existing != existing.parent:
         existing = existing.parent
+    longest_name = _limit(existing, "PC_NAME_MAX", 255)
+    too_long = [part for part in root.parts if len(os.fsencode(part)) > longest_name]
+    if too_long:
+        raise InputError(f"--out {str(root)[:60]}...: the name {too_long[0][:20]!r}... is longer than the "
+                         f"{longest_name} bytes a file name may have here")
+    room = _limit(existing, "PC_PATH_MAX", 4096) - RESULTS_PATH_ROOM
+    if len(os.fsencode(os.path.abspath(root))) > room:
+        raise InputError(f"--out {str(root)[:60]}...: the path is too long to hold results below it "
+                         f"(at most {room} bytes here)")
     if not existing.is_dir():
         what = "a file" if existing.is_file() else "not a folder"
         raise InputError(f"--out {root}: {existing} is {what}; results need a folder")
@@ -205,6 +214,17 @@ def check_out_root(root: str | Path) -> None:
         os.rmdir(tempfile.mkdtemp(prefix=".analyzer-probe-", dir=existing))
     except OSError as error:
         raise InputError(f"--out {root}: cannot write in {existing} ({error.strerror or error})") from None
+
+
+# What a results path adds below --out: <game folder>/.<rule set (<= 64)>.partial-<pid>/<file name>.
+RESULTS_PATH_ROOM = 200
+
+
+def _limit(path: Path, name: str, default: int) -> int:
+    try:
+        return os.pathconf(path, name)
+    except (OSError, ValueError):
+        return default
 
 
 def check_replaceable(target: Path, game: str, rules: RuleFile, replace: bool = False) -> None:
