@@ -138,6 +138,7 @@ def test_read_only_out_is_refused(capsys, tmp_path):
 RULE_FILES = [
     ("published RTP not a number", 'banker_rtp = "98.94%"', 'banker_rtp = "about 99"', "published.banker_rtp"),
     ("published RTP not text", 'banker_rtp = "98.94%"', "banker_rtp = 98.94", "published.banker_rtp"),
+    ("published RTP without %", 'banker_rtp = "98.94%"', 'banker_rtp = "98.94"', "published.banker_rtp"),
     ("rule set of 300 characters", 'rule_set = "operator"', f'rule_set = "{"x" * 300}"', "game.rule_set"),
     ("rule set not ASCII", 'rule_set = "operator"', 'rule_set = "opérateur"', "game.rule_set"),
     ("rule set a path", 'rule_set = "operator"', 'rule_set = "../operator"', "game.rule_set"),

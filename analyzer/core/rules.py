@@ -108,21 +108,20 @@ def number(minimum: Fraction | int | None = 0, maximum: Fraction | int | None = 
 
 
 def published_percent() -> Spec:
-    """A published figure as the operator prints it: a percentage such as "98.94%" (the % may be left out).
+    """A published figure as the operator prints it: a percentage such as "98.94%".
 
-    Checked when the rule file is read, so a figure that cannot be compared is refused
-    before any work, not after the analysis.
+    Checked when the rule file is read, so a figure that cannot be compared with the exact
+    one (at the precision it is printed with) is refused before any work, not after it.
     """
     def check(value, file, key):
         if not isinstance(value, str):
             raise RuleError(file, key, f"must be a percentage in quotes such as \"98.94%\", not "
                                        f"{_type_name(value)} ({value!r})")
-        body = value.strip()
-        body = body[:-1].rstrip() if body.endswith("%") else body
-        if not body or not all(ch in "0123456789." for ch in body) or body.count(".") > 1 \
+        body = value.strip()[:-1] if value.strip().endswith("%") else None
+        if not body or not set(body) <= set("0123456789.") or body.count(".") > 1 \
                 or body.startswith(".") or body.endswith("."):
             raise RuleError(file, key, f"{value!r} is not a percentage such as \"98.94%\" "
-                                       "(digits, one optional decimal point, an optional %)")
+                                       "(digits, at most one decimal point, then %)")
         return value
     return check
 
