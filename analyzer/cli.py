@@ -1,8 +1,11 @@
 """The `analyzer` command line: one subcommand per game (from the registry), plus advise, verify, all, sweep.
 
-Exit status: 0 on success, 2 on bad input (rule file, cards, options), 1 on any
-other failure.  Results are written under --out (default ./results), one folder per
-game and rule set, atomically.
+Exit status: 0 on success, 2 on bad input (rule file, cards, options, an --out or target
+folder that cannot or must not be written; one line on stderr, nothing written), 1 on any
+other failure (a failed verification, a full disk; one line), 130 on Ctrl-C and 143 on
+SIGTERM (what was staged is removed).  Results are written under --out (default
+./results), one folder per game and rule set, atomically.  Every option is checked while
+parsing, and everything else that could refuse a run before any counting starts.
 """
 from __future__ import annotations
 
