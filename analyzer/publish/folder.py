@@ -246,11 +246,10 @@ def check_replaceable(target: Path, game: str, rules: RuleFile, replace: bool = 
     except ManifestError as error:
         raise InputError(f"{target} is not a results folder the analyzer wrote ({error}), so it is left as it is: "
                          f"{MOVE_AWAY}") from None
-    listed = set(manifest["files"]) | {MANIFEST_NAME, FINAL_MANIFEST}
-    for entry in sorted(os.scandir(target), key=lambda e: e.name):
-        if entry.name not in listed or not entry.is_file(follow_symlinks=False):
-            raise InputError(f"{target} holds {entry.name!r}, which its manifest does not list (not written by "
-                             f"the analyzer), so the folder is left as it is: {MOVE_AWAY}")
+    stranger = _unlisted(target, manifest)
+    if stranger is not None:
+        raise InputError(f"{target} holds {stranger!r}, which its manifest does not list (not written by "
+                         f"the analyzer), so the folder is left as it is: {MOVE_AWAY}")
     if manifest["game"] != game:
         raise InputError(f"{target} holds {manifest['game']} results, not {game}: {MOVE_AWAY}")
     if not is_published(manifest):
@@ -262,6 +261,15 @@ def check_replaceable(target: Path, game: str, rules: RuleFile, replace: bool = 
                          + (f", from {source}" if isinstance(source, str) else "")
                          + f"); {rules.path} (sha256 {rules.sha256[:12]}...) has the same rule set "
                          f"{rules.name!r}: give it its own [game].rule_set, or pass --replace to replace them")
+
+
+def _unlisted(folder: Path, manifest: dict) -> str | None:
+    """The first entry of a results folder that its manifest does not account for (None: all are the tool's)."""
+    listed = set(manifest["files"]) | {MANIFEST_NAME, FINAL_MANIFEST}
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.name not in listed or not entry.is_file(follow_symlinks=False):
+            return entry.name
+    return None
 
 
 def _alive(pid: int) -> bool:
@@ -312,9 +320,10 @@ def _unfinished(target: Path) -> bool:
     if not os.path.lexists(target):
         return True
     try:
-        return target.is_dir() and not target.is_symlink() and not is_published(read_manifest(target))
+        manifest = read_manifest(target) if target.is_dir() and not target.is_symlink() else None
     except ManifestError:
         return False
+    return manifest is not None and not is_published(manifest) and _unlisted(target, manifest) is None
 
 
 def _sync_folder(path: Path) -> None:
