@@ -11,7 +11,6 @@ checks it answers with both unavailable).
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -19,10 +18,11 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.core import strategy_file
-from analyzer.core.cards import CardError, card_str, check_disjoint, parse_cards
+from analyzer.core.cards import N_CARDS, RANKS, SUITS, CardError, card_str, check_disjoint, parse_cards
 from analyzer.core.errors import InputError
+from analyzer.core.files import read_regular_file
 from analyzer.core.isomorphism import canonical_groups
-from analyzer.core.outputs import MANIFEST_NAME
+from analyzer.core.outputs import MANIFEST_NAME, ManifestError, is_published, read_manifest
 from analyzer.core.strategy_file import pack_keys
 from analyzer.games import registry
 from analyzer.games.baccarat.count import count_outcomes
@@ -80,48 +80,97 @@ def strategy_path(results: str | Path, game: str, rule_set: str, basic: bool = F
     return folder / (BASIC_STRATEGY_NAME if basic else STRATEGY_NAME)
 
 
-def load_strategy(path: str | Path, check_manifest: bool = True):
+def load_strategy(path: str | Path, check_manifest: bool = True, staged: bool = False):
     """Read and check a strategy file; a PokerStrategy or a BaccaratStrategy.
 
     Raises StrategyError when the file is damaged, truncated, of another format version,
-    or does not match its folder's manifest (file sha256, rule-file sha256, game).
+    lacks a header field its game needs, or does not match its folder's manifest (file
+    sha256, rule-file sha256, game), or when that folder was never published (its manifest
+    says "published": false; staged=True is the pipeline checking its own staging folder).
     """
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = read_regular_file(path)
     except OSError as error:
-        raise StrategyError(f"{path}: cannot be read ({error.strerror})") from None
-    if check_manifest:
-        _check_against_manifest(path, data)
+        raise StrategyError(f"{path}: cannot be read ({error.strerror or error})") from None
+    manifest = _check_against_manifest(path, data, staged) if check_manifest else None
     try:
         header, columns = strategy_file.decode(data, str(path))
     except strategy_file.StrategyFileError as error:
         raise StrategyError(str(error)) from None
-    if check_manifest:
-        manifest = json.loads((path.parent / MANIFEST_NAME).read_text())
-        if header.get("rule_sha256") != manifest["rule_file"]["sha256"] or header.get("game") != manifest["game"]:
-            raise StrategyError(f"{path}: header names game {header.get('game')!r} and rule file "
-                                f"{header.get('rule_sha256')}, the manifest {manifest['game']!r} and "
-                                f"{manifest['rule_file']['sha256']}")
-    if registry.game(header["game"]).strategy_kind == "shoe":
-        return BaccaratStrategy(header, columns)
-    return PokerStrategy(header, columns)
+    if manifest is not None and (header.get("rule_sha256") != manifest["rule_file"]["sha256"]
+                                 or header.get("game") != manifest["game"]):
+        raise StrategyError(f"{path}: header names game {header.get('game')!r} and rule file "
+                            f"{header.get('rule_sha256')}, the manifest {manifest['game']!r} and "
+                            f"{manifest['rule_file']['sha256']}")
+    game = header.get("game")
+    if not isinstance(game, str) or game not in registry.BY_NAME:
+        raise StrategyError(f"{path}: header field 'game' is {game!r}, not one of {', '.join(registry.names())}")
+    kind = BaccaratStrategy if registry.game(game).strategy_kind == "shoe" else PokerStrategy
+    try:
+        return kind(header, columns)
+    except (KeyError, TypeError, ValueError, ArithmeticError) as error:
+        if isinstance(error, InputError):
+            raise StrategyError(f"{path}: {error}") from None
+        what = f"field {error.args[0]!r} is missing" if isinstance(error, KeyError) else f"is damaged ({error})"
+        raise StrategyError(f"{path}: {game} strategy file header {what}") from None
 
 
-def _check_against_manifest(path: Path, data: bytes) -> None:
+def _check_against_manifest(path: Path, data: bytes, staged: bool = False) -> dict:
+    """The folder's manifest, after checking the file's and the rule file's sha256 against it."""
     manifest_path = path.parent / MANIFEST_NAME
     try:
-        manifest = json.loads(manifest_path.read_text())
-    except (OSError, ValueError):
-        raise StrategyError(f"{path}: no readable {MANIFEST_NAME} beside it to check it against") from None
-    expected = manifest.get("files", {}).get(path.name)
+        manifest = read_manifest(path.parent)
+    except ManifestError as error:
+        raise StrategyError(f"{path}: no usable {MANIFEST_NAME} beside it to check it against ({error})") from None
+    if not staged and not is_published(manifest):
+        raise StrategyError(f"{path}: its folder is the staging folder of a run that did not finish "
+                            f"({manifest_path} says \"published\": false); use a published results folder")
+    expected = manifest["files"].get(path.name)
     if expected is None:
         raise StrategyError(f"{path}: not listed in {manifest_path}")
     if hashlib.sha256(data).hexdigest() != expected:
         raise StrategyError(f"{path}: sha256 differs from {manifest_path} (damaged or replaced file)")
     rules = path.parent / manifest["rule_file"]["name"]
-    if rules.exists() and hashlib.sha256(rules.read_bytes()).hexdigest() != manifest["rule_file"]["sha256"]:
-        raise StrategyError(f"{rules}: sha256 differs from {manifest_path}")
+    if rules.exists():
+        try:
+            digest = hashlib.sha256(read_regular_file(rules)).hexdigest()
+        except OSError as error:
+            raise StrategyError(f"{rules}: cannot be read ({error.strerror or error})") from None
+        if digest != manifest["rule_file"]["sha256"]:
+            raise StrategyError(f"{rules}: sha256 differs from {manifest_path}")
+    return manifest
+
+
+class StrategyHeaderError(StrategyError):
+    """A header field a game's strategy file needs is missing or of the wrong kind."""
+
+
+def _field(header: dict, name: str, kind, check=lambda v: True, what: str = ""):
+    value = header.get(name)
+    if value is None or isinstance(value, bool) and kind is not bool or not isinstance(value, kind) \
+            or not check(value):
+        raise StrategyHeaderError(f"header field {name!r} is {'missing' if value is None else repr(value)}"
+                                  + (f", not {what}" if what else ""))
+    return value
+
+
+def deck_of_keys(keys: np.ndarray) -> tuple:
+    """The deck a poker strategy file was computed for, read off its keys (docs/strategy-format.md, section 3).
+
+    Every card of the deck occurs in some situation and the suit renaming keeps ranks, so
+    the deck's ranks are the ranks occurring in the keys; a rule file's deck always uses
+    the first suits c, d, h, s, and some situation shows them all, so its suits are the
+    first (largest canonical suit + 1).  The deck is every such rank in every such suit.
+    """
+    seen = np.zeros(256, dtype=bool)
+    seen[np.asarray(keys).ravel(order="K")] = True           # the key planes, in place (no copy)
+    present = np.nonzero(seen)[0]
+    if len(present) == 0 or present[-1] >= N_CARDS:
+        raise StrategyHeaderError("keys hold no cards, or bytes that are not cards (0..51)")
+    ranks = sorted({int(c) // 4 for c in present})
+    suits = int(max(int(c) % 4 for c in present)) + 1
+    return tuple(sorted(r * 4 + s for r in ranks for s in range(suits)))
 
 
 class PokerStrategy:
@@ -129,24 +178,49 @@ class PokerStrategy:
 
     def __init__(self, header: dict, columns: dict):
         self.header = header
-        self.game = header["game"]
-        self.rule_set = header["rule_set"]
-        self.groups = [(g["name"], g["cards"]) for g in header["groups"]]
-        self.actions = header["actions"]                    # [fold action, play action]
-        self.denominator = header["denominator"]
-        self.ev_fold = header["ev_fold"]
+        self.game = _field(header, "game", str)
+        self.rule_set = _field(header, "rule_set", str)
+        groups = _field(header, "groups", list, lambda v: v and all(
+            isinstance(g, dict) and isinstance(g.get("name"), str) and isinstance(g.get("cards"), int)
+            and not isinstance(g.get("cards"), bool) and g["cards"] >= 1 for g in v),
+            'a list of {"name": text, "cards": n}')
+        self.groups = [(g["name"], g["cards"]) for g in groups]
+        self.actions = _field(header, "actions", list, lambda v: len(v) == 2 and all(isinstance(a, str) for a in v),
+                              "two action names")                       # [fold action, play action]
+        self.denominator = _field(header, "denominator", int, lambda v: v > 0, "a positive integer")
+        self.ev_fold = _field(header, "ev_fold", int, what="an integer")
+        ev_column = _field(header, "ev_column", str, lambda v: v in columns, "the name of a column")
+        for name in ("key", "decision", "weight"):
+            if name not in columns:
+                raise StrategyHeaderError(f"has no {name!r} column")
+        width = sum(size for _, size in self.groups)
+        if columns["key"].ndim != 2 or columns["key"].shape[1] != width or width > 8:
+            raise StrategyHeaderError(f"its key column is not {width} bytes wide (the groups' cards)")
         self._fold = Fraction(self.ev_fold, self.denominator)
         self.packed = pack_keys(columns["key"])
         self.decisions = columns["decision"]
-        self.ev_play = columns[header["ev_column"]]
+        self.ev_play = columns[ev_column]
         self.weights = columns["weight"]
         if len(self.packed) > 1 and not (self.packed[1:] > self.packed[:-1]).all():
             raise StrategyError(f"{self.game} strategy file: keys are not sorted and unique")
+        if len(self.decisions) and int(self.decisions.max()) > EITHER:
+            raise StrategyError(f"{self.game} strategy file: a decision code is not 0, 1 or 2")
+        self.deck = frozenset(deck_of_keys(columns["key"]))
+        self.deck_text = _deck_text(self.deck)
+
+    def check_deck(self, groups: list[list[int]]) -> None:
+        """Refuse (CardError, naming the card) a card that is not in the deck the file was computed for."""
+        for group in groups:
+            for card in group:
+                if card not in self.deck:
+                    raise CardError(f"card {card_str(card)} is not in the deck of the {self.game} rule set "
+                                    f"{self.rule_set!r} ({self.deck_text})")
 
     def _row(self, packed_key: int) -> int:
         row = int(np.searchsorted(self.packed, np.uint64(packed_key)))
         if row >= len(self.packed) or int(self.packed[row]) != packed_key:
-            raise StrategyError(f"situation {packed_key:#x} is not in the {self.game} strategy file")
+            raise StrategyError(f"situation {packed_key:#x} is not in the {self.game} strategy file "
+                                f"(a damaged file, or cards outside its deck)")
         return row
 
     def decide(self, *card_texts: str) -> Decision:
@@ -159,6 +233,8 @@ class PokerStrategy:
         return self.decide_cards(list(groups.values()))
 
     def decide_cards(self, groups: list[list[int]]) -> Decision:
+        """The answer for cards as integers, one list per group (checked against the file's deck)."""
+        self.check_deck(groups)
         canonical = canonical_groups(groups)
         key = 0
         for card in (c for group in canonical for c in group):
@@ -187,11 +263,24 @@ class PokerStrategy:
         return {"decision": self.decisions[rows], "ev_play": self.ev_play[rows], "row": rows}
 
 
+def _deck_text(deck) -> str:
+    ranks = "".join(r for i, r in enumerate(RANKS) if any(c // 4 == i for c in deck))
+    suits = "".join(x for i, x in enumerate(SUITS) if any(c % 4 == i for c in deck))
+    return f"ranks {ranks}, suits {suits}"
+
+
 class BaccaratStrategy:
     """A Baccarat strategy file: the rules the advisor needs, and exact answers for reference shoes."""
 
     def __init__(self, header: dict, columns: dict):
         self.header = header
+        _field(header, "decks", int, lambda v: v >= 1, "a number of decks")
+        _field(header, "rules", dict, what="the rules as a table")
+        for name in ("shoe", "banker_wins", "player_wins", "ties"):
+            if name not in columns:
+                raise StrategyHeaderError(f"has no {name!r} column")
+        if columns["shoe"].ndim != 2 or columns["shoe"].shape[1] != 10 or not len(columns["shoe"]):
+            raise StrategyHeaderError("its shoe column is not 10 counts wide, or it has no rows")
         self.rules = rules_from_strategy_header(header)
         self.game, self.rule_set = header["game"], header["rule_set"]
         # the reference shoes must come out of the header's rules exactly as stored
@@ -203,8 +292,11 @@ class BaccaratStrategy:
         self.full_shoe = tuple(columns["shoe"][int(np.argmax(columns["shoe"].sum(axis=1)))].tolist())
 
     def shoe(self, remove: str | None = None, counts: str | None = None) -> tuple:
-        """The shoe a user means: ten counts as text, or the cards already dealt from this file's full shoe."""
-        return parse_counts(counts) if counts is not None else remove_cards(self.full_shoe, remove or "")
+        """The shoe a user means: ten counts as text, or the cards already dealt from this file's full shoe
+        (neither: the full shoe); refused unless it fits inside the full shoe."""
+        if counts is not None:
+            return parse_counts(counts, self.full_shoe)
+        return self.full_shoe if remove is None else remove_cards(self.full_shoe, remove)
 
     def decide(self, counts) -> Decision:
         """The best bet and each bet's exact EV per unit for a shoe (10 counts by value)."""

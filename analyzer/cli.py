@@ -1,23 +1,31 @@
 """The `analyzer` command line: one subcommand per game (from the registry), plus advise, verify, all, sweep.
 
-Exit status: 0 on success, 2 on bad input (rule file, cards, options), 1 on any
-other failure.  Results are written under --out (default ./results), one folder per
-game and rule set, atomically.
+Exit status: 0 on success, 2 on bad input (rule file, cards, options, an --out or target
+folder that cannot or must not be written; one line on stderr, nothing written), 1 on any
+other failure (a failed verification, a full disk; one line), 130 on Ctrl-C and 143 on
+SIGTERM (what was staged is removed).  Results are written under --out (default
+./results), one folder per game and rule set, atomically.  Every option is checked while
+parsing, and everything else that could refuse a run before any counting starts.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
 
 from analyzer import __version__
-from analyzer.core.errors import InputError, InvariantError
+from analyzer.core.errors import InputError, InvariantError, OutputError
 from analyzer.core.exact import decimal_str, fraction_str, to_fraction
+from analyzer.core.rules import check_folder_name
 from analyzer.games import registry
 
 EXIT_BAD_INPUT = 2
 EXIT_FAILURE = 1
+EXIT_INTERRUPTED = 130               # Ctrl-C (SIGINT), as shells report it
+EXIT_TERMINATED = 143                # SIGTERM
+MIN_MONTE_CARLO_ROUNDS = 100         # fewer rounds cannot estimate a variance worth a 99.9% interval
 
 DESCRIPTION = """\
 Exact combinatorial analysis of casino table games.  Every deal is enumerated (no
@@ -48,6 +56,62 @@ def _exact_number(text: str):
 OPTION_TYPES = {"exact": _exact_number}
 
 
+def _whole(text: str, minimum: int = 0, what: str = "a whole number") -> int:
+    if not text.strip().isascii() or not text.strip().lstrip("-").isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
+    value = int(text)
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least {minimum}")
+    return value
+
+
+def non_negative(text: str) -> int:
+    """A count or a seed: a whole number >= 0 (ASCII digits)."""
+    return _whole(text)
+
+
+def monte_carlo_rounds(text: str) -> int:
+    """0 (skip the Monte Carlo) or at least MIN_MONTE_CARLO_ROUNDS rounds."""
+    value = _whole(text)
+    if 0 < value < MIN_MONTE_CARLO_ROUNDS:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 0 to skip the Monte Carlo, or at least "
+                                         f"{MIN_MONTE_CARLO_ROUNDS} rounds (its variance needs them)")
+    return value
+
+
+def jobs_count(text: str) -> int:
+    """--jobs: 1 .. 4 x the cores."""
+    from analyzer.core.execution import default_jobs, max_jobs
+    value = _whole(text, 1, "a number of worker processes")
+    if value > max_jobs():
+        raise argparse.ArgumentTypeError(f"{text!r}: at most {max_jobs()} (4 per core, {default_jobs()} cores here)")
+    return value
+
+
+def scheduler(text: str) -> str:
+    """--scheduler: a Dask address or scheduler file, checked for form (not reached) here."""
+    from analyzer.core.execution import scheduler_address
+    try:
+        scheduler_address(text)
+    except InputError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--scheduler ")) from None
+    return text
+
+
+def out_folder(text: str) -> str:
+    """--out: a non-empty path (whether results can be written there is checked before any work)."""
+    if not text.strip() or "\0" in text:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder path")
+    return text
+
+
+def folder_name(text: str) -> str:
+    """A rule-set or sweep name: it names a folder, so no path of any kind."""
+    def problem(message):
+        return argparse.ArgumentTypeError(message)
+    return check_folder_name(text, problem)
+
+
 def add_option(parser: argparse.ArgumentParser, option: registry.Option) -> None:
     """A game's own option, as the registry declares it."""
     keywords = dict(option.keywords)
@@ -57,16 +121,18 @@ def add_option(parser: argparse.ArgumentParser, option: registry.Option) -> None
 
 
 def add_jobs(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--jobs", type=int, metavar="N",
-                        help="run the enumeration's chunks on N local worker processes (default: this "
-                             "process, every core as threads)")
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="run the chunks on an existing Dask cluster instead, e.g. tcp://10.0.0.5:8786 "
-                             "(workers need this package installed; pip install '.[cluster]')")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=jobs_count, metavar="N",
+                       help="run the enumeration's chunks on N local worker processes (1 to 4 per core; default: "
+                            "this process, every core as threads)")
+    where.add_argument("--scheduler", type=scheduler, metavar="ADDRESS",
+                       help="run the chunks on an existing Dask cluster instead, e.g. tcp://10.0.0.5:8786 "
+                            "(workers need this package installed; pip install '.[cluster]')")
 
 
 def add_advise_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rule-set", default="operator", help="rule set (results subfolder; default operator)")
+    parser.add_argument("--rule-set", default="operator", type=folder_name,
+                        help="rule set (results subfolder; default operator)")
     parser.add_argument("--results", default="results", metavar="DIR", help="results root (default ./results)")
     parser.add_argument("--strategy", metavar="FILE", help="a strategy file to use instead of --results/--rule-set")
     parser.add_argument("--basic", action="store_true",
@@ -75,14 +141,19 @@ def add_advise_common(parser: argparse.ArgumentParser) -> None:
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", default="results", metavar="DIR",
-                        help="results root folder (default: ./results)")
+    parser.add_argument("--out", default="results", metavar="DIR", type=out_folder,
+                        help="results root folder (default: ./results); checked before any work")
+    parser.add_argument("--replace", action="store_true",
+                        help="replace results of the same rule set computed from another rule file (without it "
+                             "such a folder is refused; folders the analyzer did not write are never replaced)")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
-    parser.add_argument("--check-samples", type=int, default=200, metavar="N",
+    parser.add_argument("--check-samples", type=non_negative, default=200, metavar="N",
                         help="situations re-enumerated by direct dealing before publishing (default 200)")
-    parser.add_argument("--check-rounds", type=int, metavar="N",
-                        help="Monte Carlo rounds played before publishing (default: the game's, ~20 s; 0 skips)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the pre-publication checks (default 1)")
+    parser.add_argument("--check-rounds", type=monte_carlo_rounds, metavar="N",
+                        help=f"Monte Carlo rounds played before publishing (default: the game's, ~20 s; 0 skips, "
+                             f"else at least {MIN_MONTE_CARLO_ROUNDS})")
+    parser.add_argument("--seed", type=non_negative, default=1,
+                        help="seed of the pre-publication checks, >= 0 (default 1)")
     add_cache(parser)
 
 
@@ -156,11 +227,13 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n  analyzer verify\n  analyzer verify results/casino_holdem/operator --rounds 200000")
     check.add_argument("paths", nargs="*", default=["results"], metavar="PATH",
                        help="results root or results/<game>/<rule set> folders (default: results)")
-    check.add_argument("--samples", type=int, default=200, metavar="N",
+    check.add_argument("--samples", type=non_negative, default=200, metavar="N",
                        help="situations to re-enumerate per game (default 200)")
-    check.add_argument("--rounds", type=int, metavar="N",
-                       help="Monte Carlo rounds per game (default: about a minute for all games; 0 skips)")
-    check.add_argument("--seed", type=int, default=1, help="random seed of the samples and the Monte Carlo")
+    check.add_argument("--rounds", type=monte_carlo_rounds, metavar="N",
+                       help=f"Monte Carlo rounds per game (default: about a minute for all games; 0 skips, else at "
+                            f"least {MIN_MONTE_CARLO_ROUNDS})")
+    check.add_argument("--seed", type=non_negative, default=1,
+                       help="random seed of the samples and the Monte Carlo, >= 0")
     check.add_argument("--quiet", action="store_true", help="no progress bars")
 
     every = commands.add_parser("all", help="every analysis on every built-in rule set (the main job)",
@@ -180,7 +253,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n  analyzer sweep grid/*.toml --name tie-payouts\n"
                "  analyzer sweep grid/*.toml --scheduler tcp://scheduler:8786")
     sweep.add_argument("rule_files", nargs="+", metavar="FILE", help="rule files to analyse")
-    sweep.add_argument("--name", default="sweep", help="name of the comparison (folder under --out/sweeps)")
+    sweep.add_argument("--name", default="sweep", type=folder_name,
+                       help="name of the comparison (folder under --out/sweeps)")
     sweep.add_argument("--publish", action="store_true",
                        help="also write each rule set's results folder (verified, with reports and strategy files)")
     add_jobs(sweep)
@@ -256,7 +330,8 @@ def pipeline_run(args, argv):
     from analyzer.publish.options import CheckOptions
     from analyzer.publish.pipeline import Run
     return Run(out_root=args.out, argv=argv, checks=CheckOptions(args.check_samples, args.check_rounds, args.seed),
-               executor=executor_of(args), progress=progress_bar(args.quiet), cache=cache_folder(args))
+               executor=executor_of(args), progress=progress_bar(args.quiet), cache=cache_folder(args),
+               replace=args.replace)
 
 
 def pipeline_run_light(args):
@@ -284,14 +359,17 @@ def game_options(game: registry.Game, args) -> dict:
     return out
 
 
-def run_game(game: registry.Game, rule_path, args, argv) -> None:
+def run_games(jobs: list, args, argv) -> None:
+    """Analyse and publish [(game, rule paths or None)], everything checked before any work; one line per game."""
     from analyzer.publish import pipeline
-    started = time.perf_counter()
     run = pipeline_run(args, argv)
-    run.options = game_options(game, args)
-    published = pipeline.run_game(game, [rule_path] if rule_path else None, run)
-    folder = published[0].folder if len(published) == 1 else published[0].folder.parent
-    print(f"{game.name}: wrote {folder} ({time.perf_counter() - started:.2f} s)")
+    prepared = pipeline.prepare(jobs, run)
+    for game, loaded in prepared:
+        started = time.perf_counter()
+        run.options = game_options(game, args)
+        published = pipeline.publish_prepared(game, loaded, run)
+        folder = published[0].folder if len(published) == 1 else published[0].folder.parent
+        print(f"{game.name}: wrote {folder} ({time.perf_counter() - started:.2f} s)")
 
 
 def live_shoe(game: registry.Game, args) -> None:
@@ -339,13 +417,27 @@ def executor_of(args):
     return args._executor
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C: what is staged is removed, what was published stays."""
+
+
+def _terminate(signum, frame):
+    raise Terminated()
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:                             # --help, --version, or a one-line usage error
+        return stop.code if isinstance(stop.code, int) else EXIT_BAD_INPUT
+    try:
+        previous_sigterm = signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:                                     # not the main thread: leave signals alone
+        previous_sigterm = None
     try:
         if args.command == "all":
-            for game in registry.GAMES:
-                run_game(game, None, args, argv)          # no rule file: every built-in rule set
+            run_games([(game, None) for game in registry.GAMES], args, argv)   # every built-in rule set
         elif args.command == "advise":
             advise(args)
         elif args.command == "sweep":
@@ -371,26 +463,43 @@ def main(argv: list[str] | None = None) -> int:
             return 0 if verify.run(args.paths, options, progress_bar(args.quiet)) else EXIT_FAILURE
         else:
             game = registry.game(args.command)
-            if any(getattr(args, o.flag.lstrip("-").replace("-", "_")) for o in game.query_options):
+            if any(getattr(args, o.flag.lstrip("-").replace("-", "_")) is not None for o in game.query_options):
                 live_shoe(game, args)
             elif game.query_options and args.json:
                 raise BadInput("--json answers a live-shoe question: give "
                                + " or ".join(o.flag for o in game.query_options) + " with it")
             else:
-                run_game(game, args.rules, args, argv)
+                run_games([(game, [args.rules] if args.rules else None)], args, argv)
     except InputError as error:
-        print(f"analyzer: error: {error}", file=sys.stderr)
+        print(f"analyzer: error: {_one_line(error)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except InvariantError as error:
-        print(f"analyzer: internal check failed: {error}", file=sys.stderr)
+        print(f"analyzer: internal check failed: {_one_line(error)}", file=sys.stderr)
         return EXIT_FAILURE
-    except KeyboardInterrupt:
-        print("analyzer: interrupted; results already published are complete, nothing partial was left",
+    except OutputError as error:
+        print(f"analyzer: error: {_one_line(error)}", file=sys.stderr)
+        return EXIT_FAILURE
+    except OSError as error:                               # the machine, not the input: one line, exit 1
+        where = f" ({error.filename})" if error.filename else ""
+        print(f"analyzer: error: {error.strerror or error}{where}", file=sys.stderr)
+        return EXIT_FAILURE
+    except KeyboardInterrupt as interruption:
+        what = "terminated" if isinstance(interruption, Terminated) else "interrupted"
+        print(f"analyzer: {what}; results already published are complete, nothing partial was left",
               file=sys.stderr)
-        return 130
+        return EXIT_TERMINATED if isinstance(interruption, Terminated) else EXIT_INTERRUPTED
     finally:
         if hasattr(args, "_executor"):
             args._executor.close()
+        if previous_sigterm is not None:
+            signal.signal(signal.SIGTERM, previous_sigterm)
     return 0
+
+
+def _one_line(error: BaseException) -> str:
+    """An error's message on one line (a message never spans lines on stderr)."""
+    return " ".join(str(error).split())
+
+
 if __name__ == "__main__":
     sys.exit(main())

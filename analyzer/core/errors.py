@@ -3,7 +3,9 @@
 `InputError` is input a user can fix (a rule file, card text, shoe or option): exit 2.
 `InvariantError` is an internal check that failed (a verification before publishing, a
 strategy that does not reproduce its figures, counts that do not cover every deal): not
-the user's fault, nothing is published, exit 1.
+the user's fault, nothing is published, exit 1.  `OutputError` is results that could not
+be written although the output folder was fine when the run began (a full disk): exit 1,
+the previous results left as they were.
 """
 
 
@@ -13,3 +15,7 @@ class InputError(ValueError):
 
 class InvariantError(RuntimeError):
     """An internal consistency check failed; the message says which and where."""
+
+
+class OutputError(RuntimeError):
+    """Results could not be written (e.g. the disk is full); nothing was published, nothing left half-written."""

@@ -172,3 +172,18 @@ def as_int64_or_object(values: np.ndarray, bound: int) -> np.ndarray:
     if bound <= INT64_MAX:
         return np.asarray(values).astype(np.int64, copy=False)
     return np.asarray(values).astype(object)
+
+
+def integer_array(values) -> np.ndarray:
+    """Exact integers as an array: int64 when every value fits, else Python integers (object).
+
+    The one rule for per-round and per-class integer tables (e.g. a Monte Carlo's settled
+    nets): a payout of 10**30 makes them object arrays, slower but exact, never wrapped.
+
+    >>> integer_array([1, -2]).dtype, integer_array([10**30, 1]).dtype
+    (dtype('int64'), dtype('O'))
+    """
+    values = np.asarray(values, dtype=object)
+    if values.size and max(abs(int(v)) for v in values.ravel().tolist()) > INT64_MAX:
+        return values
+    return values.astype(np.int64)

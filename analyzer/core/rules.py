@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 from analyzer.core.errors import InputError
 from analyzer.core.exact import to_fraction
+from analyzer.core.files import NotAFile, read_regular_file
 
 Spec = Callable[[Any, str, str], Any]   # (value, file, dotted key) -> checked value
 
@@ -31,8 +32,8 @@ class RuleError(InputError):
 
     def __init__(self, file: str, key: str, problem: str):
         self.file, self.key, self.problem = file, key, problem
-        where = f" key '{key}'" if key else ""
-        super().__init__(f"{self.PREFIX} {file}:{where}: {problem}")
+        where = f": key '{key}'" if key else ""
+        super().__init__(f"{self.PREFIX} {file}{where}: {problem}")
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,25 @@ def number(minimum: Fraction | int | None = 0, maximum: Fraction | int | None = 
     return check
 
 
+def published_percent() -> Spec:
+    """A published figure as the operator prints it: a percentage such as "98.94%".
+
+    Checked when the rule file is read, so a figure that cannot be compared with the exact
+    one (at the precision it is printed with) is refused before any work, not after it.
+    """
+    def check(value, file, key):
+        if not isinstance(value, str):
+            raise RuleError(file, key, f"must be a percentage in quotes such as \"98.94%\", not "
+                                       f"{_type_name(value)} ({value!r})")
+        body = value.strip()[:-1] if value.strip().endswith("%") else None
+        if not body or not set(body) <= set("0123456789.") or body.count(".") > 1 \
+                or body.startswith(".") or body.endswith("."):
+            raise RuleError(file, key, f"{value!r} is not a percentage such as \"98.94%\" "
+                                       "(digits, at most one decimal point, then %)")
+        return value
+    return check
+
+
 def boolean() -> Spec:
     def check(value, file, key):
         if not isinstance(value, bool):
@@ -174,18 +194,34 @@ def table(fields: dict[str, Spec], optional: tuple[str, ...] = ()) -> Spec:
 
 # --- loading ---------------------------------------------------------------------------
 
+MAX_RULE_FILE_BYTES = 1 << 20          # a rule file is a page of text; anything larger is not one
+MAX_RULE_SET_NAME = 64                 # the rule set names a folder (and its hidden staging twin)
+
+
 def read_toml(path: Path, error: type) -> tuple[bytes, dict]:
-    """(raw bytes, document) of a TOML file with exact decimals; error(file, key, problem) if unreadable."""
+    """(raw bytes, document) of a TOML file with exact decimals; error(file, key, problem) if unreadable.
+
+    Only a regular file is read (a FIFO or a device would block or never end), at most
+    MAX_RULE_FILE_BYTES of it; a UTF-8 byte-order mark, as Windows editors write it, is
+    accepted (the raw bytes, mark included, are what is hashed and copied).
+    """
+    shown = str(path)
     try:
-        raw = path.read_bytes()
+        raw = read_regular_file(path, MAX_RULE_FILE_BYTES)
+    except NotAFile as failure:
+        raise error(shown, "", f"{failure} (give the path of a .toml rule file)") from None
     except OSError as failure:
-        raise error(str(path), "", f"cannot be read ({failure.strerror})") from None
+        raise error(shown, "", f"cannot be read ({failure.strerror or failure})") from None
+    if len(raw) > MAX_RULE_FILE_BYTES:
+        raise error(shown, "", f"is larger than {MAX_RULE_FILE_BYTES:,} bytes: not a rule file")
     try:
-        return raw, tomllib.loads(raw.decode("utf-8"), parse_float=Decimal)
-    except UnicodeDecodeError:
-        raise error(str(path), "", "is not UTF-8 text") from None
+        return raw, tomllib.loads(raw.decode("utf-8-sig"), parse_float=Decimal)
+    except UnicodeDecodeError as failure:
+        raise error(shown, "", f"is not UTF-8 text (byte {failure.start})") from None
     except tomllib.TOMLDecodeError as failure:
-        raise error(str(path), "", f"is not valid TOML ({failure})") from None
+        raise error(shown, "", f"is not valid TOML ({failure})") from None
+    except RecursionError:
+        raise error(shown, "", "is not a rule file: its arrays or tables are nested too deeply") from None
 
 
 def load_rule_file(path: str | Path, game: str, schema: Spec) -> RuleFile:
@@ -205,11 +241,25 @@ def load_rule_file(path: str | Path, game: str, schema: Spec) -> RuleFile:
         raise RuleError(shown, "game.game", f"this analysis needs a {game!r} rule file, "
                                             f"this one is for {header.get('game')!r}")
     data = schema(document, shown, "")
-    name = data["game"]["rule_set"]
-    if not name or not all(ch.isalnum() or ch in "-_" for ch in name):
-        raise RuleError(shown, "game.rule_set", f"{name!r} must be letters, digits, '-' or '_' "
-                                                "(it names the results folder)")
+    check_folder_name(data["game"]["rule_set"], lambda problem: RuleError(shown, "game.rule_set", problem))
     return RuleFile(path=path, raw=raw, data=data)
+
+
+FOLDER_NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+
+
+def check_folder_name(name: str, error) -> str:
+    """A name that becomes a folder (a rule set, a sweep): ASCII letters, digits, '-' or '_', at most 64.
+
+    error(problem) builds the exception to raise (it names where the name came from).
+    """
+    if not name or not set(name) <= FOLDER_NAME_CHARACTERS or name.startswith("-"):
+        raise error(f"{name!r} must be ASCII letters, digits, '-' or '_', not starting with '-' "
+                    "(it names the results folder)")
+    if len(name) > MAX_RULE_SET_NAME:
+        raise error(f"{name[:20]!r}... is {len(name)} characters long; at most {MAX_RULE_SET_NAME} "
+                    "(it names the results folder)")
+    return name
 
 
 GAME_HEADER = table({

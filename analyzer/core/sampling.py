@@ -61,7 +61,7 @@ def deal(rng: np.random.Generator, rounds: int, cards: tuple, k: int) -> np.ndar
     """(rounds, k) cards: the top k cards of a uniformly shuffled deck, in dealing order."""
     deck = np.array(cards, dtype=np.uint8)
     keys = rng.random((rounds, len(deck)))
-    top = np.argpartition(keys, k, axis=1)[:, :k]
+    top = np.argpartition(keys, k - 1, axis=1)[:, :k]      # the k smallest keys (k may be the whole deck)
     order = np.take_along_axis(keys, top, axis=1).argsort(axis=1)
     return deck[np.take_along_axis(top, order, axis=1)]
 

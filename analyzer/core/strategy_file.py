@@ -82,12 +82,15 @@ def decode(data: bytes, source: str = "strategy file") -> tuple[dict, dict[str, 
     if magic[1] != str(VERSION):
         raise StrategyFileError(f"{source}: format version {magic[1]}, this reader reads version {VERSION}")
     header_end = raw.find(b"\n", magic_end + 1)
+    if magic_end < 0 or header_end < 0:
+        raise StrategyFileError(f"{source}: damaged header (no header line)")
     try:
         header = json.loads(raw[magic_end + 1:header_end])
-    except ValueError:
-        raise StrategyFileError(f"{source}: damaged header") from None
-    rows, offset, columns = header["rows"], header_end + 1, {}
-    for column in header["columns"]:
+    except (ValueError, RecursionError):
+        raise StrategyFileError(f"{source}: damaged header (not JSON)") from None
+    rows, described = _layout(header, source)
+    offset, columns = header_end + 1, {}
+    for column in described:
         dtype = DTYPES[column["dtype"]]
         size = rows * column["width"] * dtype.itemsize
         if offset + size > len(raw):
@@ -98,3 +101,28 @@ def decode(data: bytes, source: str = "strategy file") -> tuple[dict, dict[str, 
     if offset != len(raw):
         raise StrategyFileError(f"{source}: {len(raw) - offset} unexpected bytes after the last column")
     return header, columns
+
+
+def _layout(header, source: str) -> tuple[int, list]:
+    """(rows, columns) of a header, checked: StrategyFileError naming the field that is wrong."""
+    if not isinstance(header, dict):
+        raise StrategyFileError(f"{source}: damaged header (not a JSON object)")
+    rows = header.get("rows")
+    if isinstance(rows, bool) or not isinstance(rows, int) or rows < 0:
+        raise StrategyFileError(f"{source}: header field 'rows' is {'missing' if rows is None else repr(rows)}, "
+                                "not a row count")
+    described = header.get("columns")
+    if not isinstance(described, list) or not described:
+        raise StrategyFileError(f"{source}: header field 'columns' is missing or not a list of columns")
+    names = set()
+    for i, column in enumerate(described):
+        if not isinstance(column, dict) or not isinstance(column.get("name"), str) or column["name"] in names:
+            raise StrategyFileError(f"{source}: header field 'columns[{i}]' is not a column with a new name")
+        names.add(column["name"])
+        if column.get("dtype") not in DTYPES:
+            raise StrategyFileError(f"{source}: column {column['name']!r} has dtype {column.get('dtype')!r}, "
+                                    f"not one of {', '.join(DTYPES)}")
+        width = column.get("width")
+        if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= 64:
+            raise StrategyFileError(f"{source}: column {column['name']!r} has width {width!r}, not 1..64")
+    return rows, described

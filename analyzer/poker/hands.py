@@ -36,13 +36,77 @@ def deck_cards(deck: dict, file: str) -> list[int]:
     return sorted(make_card(RANKS.index(r), SUITS.index(s)) for r in ranks for s in suits)
 
 
+# What the ranks of a qualifier mean, by category: the hand's defining ranks in the order
+# the hand is read (e.g. a full house: the three, then the pair), then kickers.  A
+# qualifier may give a prefix of them: ["4"] for "a pair of fours or better".
+#   (names of the defining ranks, most kickers, defining ranks must descend)
+QUALIFIER_RANKS = {
+    "high_card": ((), 5),
+    "one_pair": (("pair",), 3),
+    "two_pair": (("high pair", "low pair"), 1),
+    "three_of_a_kind": (("three",), 2),
+    "straight": (("high card",), 0),
+    "flush": ((), 5),
+    "full_house": (("three", "pair"), 0),
+    "four_of_a_kind": (("four",), 1),
+    "straight_flush": (("high card",), 0),
+    "royal_flush": ((), 0),
+}
+FIVE_HIGH = RANKS.index("5")          # the lowest straight's high card (A 2 3 4 5)
+STRAIGHTS = [{(high - i) % 13 for i in range(5)} for high in range(FIVE_HIGH, 13)]
+
+
+def qualifier_ranks(qualifier: dict, file: str, key: str = "qualifier") -> list[int]:
+    """The rank indices of a qualifier's `ranks`, read strictly; RuleError naming the key otherwise.
+
+    Each entry is one rank (A K Q J T 9 .. 2, or 10); a category takes at most its defining
+    ranks then its kickers (high card and flush: 5; a pair: the pair and 3 kickers; two
+    pair: both pairs and 1; three of a kind: 2 kickers; four of a kind: 1; a straight or
+    straight flush: its high card, 5 or above; a full house: the three and the pair; a royal
+    flush: none).  Kickers, and the ranks of high card, flush and two pair, strictly descend;
+    a kicker never repeats a defining rank.
+    """
+    category = qualifier["category"]
+    entries = qualifier["ranks"]
+    where = f"{key}.ranks"
+    ranks = []
+    for i, entry in enumerate(entries):
+        token = entry.strip().upper()
+        if token == "10":
+            token = "T"
+        if len(token) != 1 or token not in RANKS:
+            raise RuleError(file, f"{where}[{i}]", f"{entry!r} is not one rank (each entry is one of "
+                                                   "A K Q J T 9 8 7 6 5 4 3 2, e.g. ranks = [\"A\", \"K\"])")
+        ranks.append(RANKS.index(token))
+    defining, kickers = QUALIFIER_RANKS[category]
+    most = len(defining) + kickers
+    words = CATEGORY_WORDS[CATEGORIES.index(category)]
+    if len(ranks) > most:
+        allowed = ", then ".join(p for p in (" and ".join(f"the {d}" for d in defining),
+                                              f"{kickers} kicker(s)" if kickers else "") if p)
+        raise RuleError(file, where, f"{entries!r}: {words} takes at most {most} rank(s)"
+                                     + (f" ({allowed})" if allowed else ""))
+    head, tail = ranks[:len(defining)], ranks[len(defining):]
+    if category in ("high_card", "flush", "two_pair"):
+        head, tail = [], ranks               # every rank strictly descends
+    if len(set(head)) != len(head):
+        raise RuleError(file, where, f"{entries!r}: the {' and the '.join(defining)} of {words} must differ")
+    if any(a <= b for a, b in zip(tail, tail[1:])):
+        what = "the ranks" if not head else "the kickers"
+        raise RuleError(file, where, f"{entries!r}: {what} of {words} must strictly descend, each rank once "
+                                     "(e.g. [\"A\", \"K\"])")
+    if set(tail) & set(head):
+        raise RuleError(file, where, f"{entries!r}: a kicker cannot repeat the {' or the '.join(defining)}")
+    if category in ("straight", "straight_flush") and ranks and ranks[0] < FIVE_HIGH:
+        raise RuleError(file, where, f"{entries!r}: no {words} is {RANKS[ranks[0]]}-high (the lowest is 5-high)")
+    if category in ("high_card", "flush") and len(ranks) == 5 and set(ranks) in STRAIGHTS:
+        raise RuleError(file, where, f"{entries!r}: five ranks in sequence are a straight, not {words}")
+    return ranks
+
+
 def qualifier_value(qualifier: dict, file: str, key: str = "qualifier") -> int:
-    """The smallest hand value that qualifies, from {category, ranks} (ranks as letters)."""
-    try:
-        ranks = [RANKS.index(r.upper().replace("10", "T")) for r in qualifier["ranks"]]
-    except ValueError:
-        raise RuleError(file, f"{key}.ranks", f"{qualifier['ranks']!r}: ranks are A K Q J T 9 .. 2") from None
-    return handeval.threshold_value(CATEGORIES.index(qualifier["category"]), ranks)
+    """The smallest hand value that qualifies, from {category, ranks} (ranks as letters, read strictly)."""
+    return handeval.threshold_value(CATEGORIES.index(qualifier["category"]), qualifier_ranks(qualifier, file, key))
 
 
 def qualifier_words(qualifier: dict) -> str:

@@ -3,9 +3,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from fractions import Fraction
+
 from analyzer.core import strategy_file
 from analyzer.core.errors import InputError
+from analyzer.core.exact import INT64_MAX
+from analyzer.core.rules import RuleError
 from analyzer.poker.decision_table import DecisionTable
+from analyzer.poker.settlement import Paytable
 
 FOLD, PLAY, EITHER = 0, 1, 2          # decision codes of the poker games
 
@@ -18,15 +23,46 @@ def optimal_decisions(table: DecisionTable) -> np.ndarray:
     return decisions
 
 
+def check_ev_column(rule_file, paytable: Paytable, outcomes: int, contributions: dict) -> None:
+    """Refuse, before any counting, a paytable whose EVs the strategy file's 64-bit column cannot hold.
+
+    Every EV numerator is a sum of `outcomes` (the continuations of one situation) nets,
+    each at most the largest |net| x the paytable's common denominator; the denominator
+    (outcomes x that scale) is the fold numerator.  Both must fit in a signed 64-bit
+    integer (`ev_call`/`ev_raise`, docs/strategy-format.md); otherwise a RuleError names
+    the key that weighs most: the one with the finest fraction when the denominator alone
+    is to blame, else the largest of `contributions` (key -> its payout or bet size per ANTE).  Everything else stays exact in Python integers at any size.
+    """
+    nets, scale = paytable.net_matrix()
+    largest = max(abs(int(x)) for x in nets.ravel())
+    denominator = scale * outcomes
+    needed = max(largest * outcomes, denominator)
+    if needed <= INT64_MAX:
+        return
+    values = {key: Fraction(value) for key, value in contributions.items()}
+    if paytable.largest_net * outcomes <= INT64_MAX:      # whole payouts would fit: the fractions are too fine
+        key = max(values, key=lambda k: (values[k].denominator, k))
+        why = (f"its payouts' common denominator {scale:,} x the largest net per ANTE "
+               f"({float(paytable.largest_net):.6g}) x {outcomes:,} continuations per situation")
+    else:
+        key = max(values, key=lambda k: (abs(values[k]), k))
+        why = (f"the largest net per ANTE ({float(paytable.largest_net):.6g}) x {outcomes:,} continuations per "
+               "situation" + (f" x the payouts' common denominator {scale:,}" if scale > 1 else ""))
+    raise RuleError(str(rule_file.path), key, f"{why} is {needed:.3e}, beyond the strategy file's signed 64-bit "
+                                             f"EV column (at most 2^63-1 = {INT64_MAX:.3e}); use smaller or "
+                                             "coarser payouts")
+
+
 def encode_decision_table(*, game: str, rule_file, groups: list, actions: list, ev_column: str, key_text: str,
                           keys: np.ndarray, table: DecisionTable, decisions: np.ndarray | None = None,
                           compresslevel: int = 6) -> bytes:
     """A poker game's strategy file: keys, weights, decision codes and EV-of-playing numerators.
 
     decisions: 0 fold / 1 play / 2 either per row; default the optimal ones.  Raises
-    InputError when an EV numerator does not fit the file's 64-bit column.
+    InputError when an EV numerator does not fit the file's 64-bit column (which
+    `check_ev_column` refuses before any counting).
     """
-    if table.ev_play.dtype == object:
+    if table.ev_play.dtype == object or table.denominator > INT64_MAX:
         raise InputError(f"rule file {rule_file.path}: the paytable's EV numerators exceed the strategy "
                          "file's 64-bit column (use smaller or coarser payouts)")
     decisions = optimal_decisions(table) if decisions is None else decisions

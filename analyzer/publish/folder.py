@@ -1,25 +1,40 @@
 """Writing a results folder atomically, with a manifest that proves where every file came from.
 
-All files of one analysis are first written into a hidden staging folder beside
-the target; only when every file and the manifest are complete is the staging
-folder swapped into place.  A run that stops early leaves the previous results
-untouched (or no folder at all), never a half-written one.
+All files of one analysis are first written into a hidden staging folder beside the
+target, `.<rule set>.partial-<pid>`, whose manifest says `"published": false` (so no
+reader, `analyzer verify` included, takes it for results); only when every file is
+complete and verified is the staging folder swapped in for the target and its final
+manifest (without that mark) renamed into place.  A run that stops early leaves the
+previous results untouched (or no folder at all), never a half-written or complete-looking
+one; the hidden folders of a run that was killed are removed (or, for the previous
+results set aside as `.<rule set>.old-<pid>`, put back) by the next run in that folder.
+
+The tool replaces only what it wrote: a target that is a file, a link, a folder without
+an analyzer manifest or one holding files its manifest does not list is refused, never
+renamed or deleted; results of another rule file (another rule sha256) are replaced only
+when the user says so (`--replace`).
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import analyzer
-from analyzer.core.outputs import MANIFEST_NAME, RULES_COPY_NAME
+from analyzer.core.errors import InputError, OutputError
+from analyzer.core.outputs import (MANIFEST_FORMAT, MANIFEST_NAME, RULES_COPY_NAME, ManifestError, is_published,
+                                   read_manifest)
 from analyzer.core.rules import RuleFile
 
-MANIFEST_FORMAT = "analyzer-manifest/1"
+STAGING_NAME = re.compile(r"\.(?P<name>.+)\.(?P<kind>partial|old)-(?P<pid>[0-9]{1,10})\Z")
+FINAL_MANIFEST = ".manifest.json.final"    # the final manifest, staged hidden, renamed over manifest.json last
+MOVE_AWAY = "move it away or choose another --out"
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -54,14 +69,17 @@ class ResultFolder:
     """Collects the files of one analysis and publishes them together: results/<game>/<rule set>/.
 
     Use `add()` for each file, then `publish()`.  Nothing is visible in the target folder
-    before `publish()` completes.
+    before `publish()` completes.  `check_target()` refuses, before any work, a target that
+    `publish()` would refuse.
     """
 
-    def __init__(self, root: str | Path, game: str, folder: str, rules: RuleFile, argv: list[str] | None = None):
+    def __init__(self, root: str | Path, game: str, folder: str, rules: RuleFile, argv: list[str] | None = None,
+                 replace: bool = False):
         self.root = Path(root)
         self.game = game
         self.folder = folder
         self.rules = rules
+        self.replace = replace
         self.command = command_line(argv)
         self.files: dict[str, bytes] = {}
         self.add(RULES_COPY_NAME, rules.raw)
@@ -75,8 +93,9 @@ class ResultFolder:
             raise ValueError(f"results file {name!r} written twice")
         self.files[name] = content.encode("utf-8") if isinstance(content, str) else content
 
-    def manifest(self) -> dict:
-        return {
+    def manifest(self, published: bool = True) -> dict:
+        """The manifest; a staged folder's says "published": false (the published one carries no such key)."""
+        manifest = {
             "format": MANIFEST_FORMAT,
             "game": self.game,
             "rule_set": self.rules.name,
@@ -87,39 +106,238 @@ class ResultFolder:
             "command": self.command,
             "files": {name: sha256_bytes(data) for name, data in sorted(self.files.items())},
         }
+        if not published:
+            manifest["published"] = False
+        return manifest
+
+    def check_target(self) -> None:
+        """Refuse (InputError, one line) a target this run must not replace; see `check_replaceable`."""
+        check_replaceable(self.target, self.game, self.rules, self.replace)
 
     def publish(self, finish=None) -> Path:
         """Write every file into a staging folder, then swap it in for the target folder.
 
         finish(staging) may inspect the complete staged folder (its manifest included) and
         return more files {name: bytes or str}, e.g. a report on its verification; they are
-        added and the manifest rewritten before the swap.
+        added and the manifest rewritten before the swap.  Raises InputError for a target it
+        must not replace, OutputError when the files cannot be written (a full disk); either
+        way the previous results stay as they were and no staging folder is left.
         """
         target = self.target
-        target.parent.mkdir(parents=True, exist_ok=True)
-        staging = target.parent / f".{target.name}.partial-{os.getpid()}"
-        retired = target.parent / f".{target.name}.old-{os.getpid()}"
-        shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir()
+        parent = target.parent
+        make_folder(parent)
+        remove_stale(parent)
+        self.check_target()
+        staging = parent / f".{target.name}.partial-{os.getpid()}"
+        retired = parent / f".{target.name}.old-{os.getpid()}"
+        swapped = published = False
         try:
+            if os.path.lexists(staging):
+                shutil.rmtree(staging)
+            staging.mkdir()
             for name, data in sorted(self.files.items()):
                 _write_file(staging / name, data)
-            _write_file(staging / MANIFEST_NAME, json_bytes(self.manifest()))
+            _write_file(staging / MANIFEST_NAME, json_bytes(self.manifest(published=False)))
             if finish is not None:
                 for name, data in sorted(finish(staging).items()):
                     self.add(name, data)
                     _write_file(staging / name, self.files[name])
-                _write_file(staging / MANIFEST_NAME, json_bytes(self.manifest()))
-            if target.exists():
+                _write_file(staging / MANIFEST_NAME, json_bytes(self.manifest(published=False)))
+            _write_file(staging / FINAL_MANIFEST, json_bytes(self.manifest()))
+            self.check_target()                   # nothing of the user's appeared there meanwhile
+            if os.path.lexists(target):
                 target.rename(retired)
             staging.rename(target)
-        except BaseException:
+            swapped = True
+            os.replace(target / FINAL_MANIFEST, target / MANIFEST_NAME)
+            published = True
+            _sync_folder(target)
+            _sync_folder(parent)
+        except BaseException as error:
+            if swapped and not published:
+                try:
+                    target.rename(staging)
+                except OSError:
+                    pass
             shutil.rmtree(staging, ignore_errors=True)
-            if retired.exists() and not target.exists():
+            if os.path.lexists(retired) and not os.path.lexists(target):
                 retired.rename(target)
+            if isinstance(error, OSError):
+                raise OutputError(f"cannot write the results to {parent}: {_reason(error)}; "
+                                  "the previous results are unchanged") from None
             raise
         shutil.rmtree(retired, ignore_errors=True)
         return target
+
+
+def _reason(error: OSError) -> str:
+    where = f" ({error.filename})" if error.filename else ""
+    return f"{error.strerror or error}{where}"
+
+
+def make_folder(path: Path) -> None:
+    """mkdir -p, refused in one line (InputError) when a part of the path is a file, OutputError otherwise."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise InputError(f"{path} is a file, not a folder; {MOVE_AWAY}") from None
+    except NotADirectoryError:
+        raise InputError(f"a part of {path} is a file, not a folder; {MOVE_AWAY}") from None
+    except OSError as error:
+        raise OutputError(f"cannot create {path}: {_reason(error)}") from None
+
+
+def check_out_root(root: str | Path) -> None:
+    """Refuse, before any work, an --out that results cannot be written under (InputError naming it).
+
+    The deepest part of the path that exists must be a folder this process can create
+    folders in (a probe folder is made and removed): a file, /dev/null, /proc/..., a
+    read-only file system and a folder without write permission are refused.
+    """
+    root = Path(root)
+    existing = root
+    while not os.path.lexists(existing) and existing != existing.parent:
+        existing = existing.parent
+    longest_name = _limit(existing, "PC_NAME_MAX", 255)
+    too_long = [part for part in root.parts if len(os.fsencode(part)) > longest_name]
+    if too_long:
+        raise InputError(f"--out {str(root)[:60]}...: the name {too_long[0][:20]!r}... is longer than the "
+                         f"{longest_name} bytes a file name may have here")
+    room = _limit(existing, "PC_PATH_MAX", 4096) - RESULTS_PATH_ROOM
+    if len(os.fsencode(os.path.abspath(root))) > room:
+        raise InputError(f"--out {str(root)[:60]}...: the path is too long to hold results below it "
+                         f"(at most {room} bytes here)")
+    if not existing.is_dir():
+        what = "a file" if existing.is_file() else "not a folder"
+        raise InputError(f"--out {root}: {existing} is {what}; results need a folder")
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".analyzer-probe-", dir=existing))
+    except OSError as error:
+        raise InputError(f"--out {root}: cannot write in {existing} ({error.strerror or error})") from None
+
+
+# What a results path adds below --out: <game folder>/.<rule set (<= 64)>.partial-<pid>/<file name>.
+RESULTS_PATH_ROOM = 200
+
+
+def _limit(path: Path, name: str, default: int) -> int:
+    try:
+        return os.pathconf(path, name)
+    except (OSError, ValueError):
+        return default
+
+
+def check_replaceable(target: Path, game: str, rules: RuleFile, replace: bool = False) -> None:
+    """Refuse (InputError) to replace what this tool did not write, or results of another rule file.
+
+    Nothing at `target`, or a folder of the analyzer's (a readable manifest, every entry
+    listed in it) for the same game: fine; if its manifest names another rule file (sha256)
+    it is replaced only with `replace`.  A folder an interrupted run left unpublished is
+    the tool's own and always replaceable.
+    """
+    if not os.path.lexists(target):
+        return
+    if target.is_symlink() or not target.is_dir():
+        kind = "a link" if target.is_symlink() else "a file"
+        raise InputError(f"{target} exists and is {kind}, not a results folder; the analyzer only replaces "
+                         f"folders it wrote: {MOVE_AWAY}")
+    try:
+        manifest = read_manifest(target)
+    except ManifestError as error:
+        raise InputError(f"{target} is not a results folder the analyzer wrote ({error}), so it is left as it is: "
+                         f"{MOVE_AWAY}") from None
+    stranger = _unlisted(target, manifest)
+    if stranger is not None:
+        raise InputError(f"{target} holds {stranger!r}, which its manifest does not list (not written by "
+                         f"the analyzer), so the folder is left as it is: {MOVE_AWAY}")
+    if manifest["game"] != game:
+        raise InputError(f"{target} holds {manifest['game']} results, not {game}: {MOVE_AWAY}")
+    if not is_published(manifest):
+        return
+    old = manifest["rule_file"]["sha256"]
+    if old != rules.sha256 and not replace:
+        source = manifest["rule_file"].get("source")
+        raise InputError(f"{target} holds results of another rule file (sha256 {old[:12]}..."
+                         + (f", from {source}" if isinstance(source, str) else "")
+                         + f"); {rules.path} (sha256 {rules.sha256[:12]}...) has the same rule set "
+                         f"{rules.name!r}: give it its own [game].rule_set, or pass --replace to replace them")
+
+
+def _unlisted(folder: Path, manifest: dict) -> str | None:
+    """The first entry of a results folder that its manifest does not account for (None: all are the tool's)."""
+    listed = set(manifest["files"]) | {MANIFEST_NAME, FINAL_MANIFEST}
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.name not in listed or not entry.is_file(follow_symlinks=False):
+            return entry.name
+    return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True                       # someone else's process: alive
+    except (OverflowError, OSError):
+        return False
+    return True
+
+
+def remove_stale(parent: Path) -> list[Path]:
+    """Clear what killed runs left in a game's results folder; returns what was removed or restored.
+
+    A `.<rule set>.partial-<pid>` staging folder of a process that is gone is removed; a
+    `.<rule set>.old-<pid>` (the previous results, set aside for the swap) is put back when
+    the swap did not finish (no target, or a target still marked unpublished), else removed.
+    Folders of live processes (another run in progress) are left alone.
+    """
+    touched = []
+    try:
+        entries = sorted(os.scandir(parent), key=lambda e: e.name)
+    except OSError:
+        return touched
+    for entry in entries:
+        match = STAGING_NAME.match(entry.name)
+        if not match or not entry.is_dir(follow_symlinks=False):
+            continue
+        pid = int(match["pid"])
+        if pid == os.getpid() or _alive(pid):
+            continue
+        path, target = Path(entry.path), parent / match["name"]
+        if match["kind"] == "old" and _unfinished(target):
+            if os.path.lexists(target):
+                shutil.rmtree(target, ignore_errors=True)
+            path.rename(target)
+        else:
+            shutil.rmtree(path, ignore_errors=True)
+        touched.append(path)
+    return touched
+
+
+def _unfinished(target: Path) -> bool:
+    """No target, or one whose swap was cut short (its manifest still marked unpublished)."""
+    if not os.path.lexists(target):
+        return True
+    try:
+        manifest = read_manifest(target) if target.is_dir() and not target.is_symlink() else None
+    except ManifestError:
+        return False
+    return manifest is not None and not is_published(manifest) and _unlisted(target, manifest) is None
+
+
+def _sync_folder(path: Path) -> None:
+    """fsync a folder, so a rename into it survives a crash (best effort where not supported)."""
+    try:
+        handle = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
 
 
 def _write_file(path: Path, data: bytes) -> None:
@@ -137,6 +355,8 @@ def write_atomically(path: str | Path, data: bytes) -> None:
     try:
         _write_file(temporary, data)
         temporary.replace(path)
-    except BaseException:
+    except BaseException as error:
         temporary.unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise OutputError(f"cannot write {path}: {_reason(error)}") from None
         raise

@@ -1,12 +1,17 @@
 """The one path every game follows: rule files -> count -> analyse -> outputs -> verified, published folder.
 
-Rule sets that share the fields their counts depend on (`game.count_fields`: the deck,
-the qualifier, the shoe and tableau) are counted once, and the count is kept in the count
-cache (`analyzer.core.count_cache`, under `<out>/.cache/` unless told otherwise), keyed by
-exactly those fields, the package version and the compiled kernels' own digests: another
-paytable on the same deck is priced from the cache without enumerating.  Each rule set is
-then priced and analysed on that count, its outputs are written into a staging folder,
-verified there, given their report, and published atomically.
+Every rule file is read and checked first, and everything that could refuse the run is
+checked before any counting (`prepare`): the rule files, the limits of the files the
+results are written in (a fixed-width column that cannot hold a value), the output root,
+and each target folder (the tool replaces only what it wrote, and results of another rule
+file only with --replace).  Rule sets that share the fields their counts depend on
+(`game.count_fields`: the deck, the qualifier, the shoe and tableau) are then counted
+once, and the count is kept in the count cache (`analyzer.core.count_cache`, under
+`<out>/.cache/` unless told otherwise), keyed by exactly those fields, the package version
+and the compiled kernels' own digests: another paytable on the same deck is priced from
+the cache without enumerating.  Each rule set is priced and analysed on that count, its
+outputs are written into a staging folder, verified there, given their report, and
+published atomically.
 """
 from __future__ import annotations
 
@@ -18,10 +23,10 @@ from pathlib import Path
 
 import analyzer
 from analyzer.core import count_cache
-from analyzer.core.errors import InvariantError
+from analyzer.core.errors import InputError, InvariantError
 from analyzer.games.registry import Game
 from analyzer.publish import report, verify
-from analyzer.publish.folder import ResultFolder, json_bytes
+from analyzer.publish.folder import ResultFolder, check_out_root, json_bytes
 from analyzer.publish.options import CheckOptions
 
 
@@ -46,6 +51,7 @@ class Run:
     progress: object = None
     options: dict = field(default_factory=dict)     # the game's own options (e.g. aa_ratio)
     cache: Path | None = None                       # the count cache's folder; None: count afresh, keep nothing
+    replace: bool = False                           # replace results of another rule file of the same rule set
 
 
 def kernel_digest(game: Game) -> str:
@@ -74,9 +80,49 @@ def count(game: Game, rules, run: Run):
     return table
 
 
-def analyse(game: Game, rule_paths, run: Run) -> list:
+def load(game: Game, rule_paths=None) -> list:
+    """(rule file, typed rules) of every rule file (default: the game's built-in ones), each checked,
+    with the limits of the files its results are written in (`game.check_limits`)."""
+    loaded = [game.load_rules(path) for path in (rule_paths or game.builtin_rule_paths)]
+    for rule_file, rules in loaded:
+        game.module.check_limits(rule_file, rules)
+    return loaded
+
+
+def result_folder(game: Game, rule_file, run: Run) -> ResultFolder:
+    return ResultFolder(run.out_root, game.name, game.folder, rule_file, run.argv, replace=run.replace)
+
+
+def prepare(jobs: list, run: Run) -> list:
+    """Everything that could refuse the run, before any work: [(game, loaded rule files)] for jobs [(game, paths)].
+
+    Refuses (InputError) a bad rule file, a value its results' files cannot hold, two rule
+    files of one game with the same rule set (one folder would silently replace the
+    other), an --out that cannot be written, and a target folder that must not be replaced.
+    """
+    prepared = [(game, load(game, paths)) for game, paths in jobs]
+    seen: dict = {}
+    for game, loaded in prepared:
+        for rule_file, _ in loaded:
+            key = (game.name, rule_file.name)
+            if key in seen:
+                first = seen[key]
+                if first.path.resolve() == rule_file.path.resolve():
+                    raise InputError(f"rule file {rule_file.path} is given twice")
+                raise InputError(f"rule files {first.path} and {rule_file.path} both name {game.name} rule set "
+                                 f"{rule_file.name!r} ([game].rule_set): one results folder would replace the "
+                                 "other; give each its own rule_set")
+            seen[key] = rule_file
+    check_out_root(run.out_root)
+    for game, loaded in prepared:
+        for rule_file, _ in loaded:
+            result_folder(game, rule_file, run).check_target()
+    return prepared
+
+
+def analyse(game: Game, rule_paths, run: Run, loaded=None) -> list:
     """(rule file, analysis) of every rule file (default: the game's built-in ones), counting once per count key."""
-    loaded = [game.load_rules(path) for path in (rule_paths or game.builtin_rule_paths)]   # refuse bad files first
+    loaded = load(game, rule_paths) if loaded is None else loaded        # refuse bad files first
     counts = {}
     analyses = []
     for rule_file, rules in loaded:
@@ -90,13 +136,13 @@ def analyse(game: Game, rule_paths, run: Run) -> list:
 def publish(game: Game, rule_file, analysis, run: Run) -> Path:
     """Write one analysis's results folder: staged, verified, reported, then swapped in."""
     outputs = game.module.outputs(analysis)
-    folder = ResultFolder(run.out_root, game.name, game.folder, rule_file, run.argv)
+    folder = result_folder(game, rule_file, run)
     folder.add("summary.json", json_bytes(outputs.summary))
     for name, data in outputs.files.items():
         folder.add(name, data)
 
     def finish(staging: Path) -> dict:
-        verification = verify.verify_folder(staging, run.checks, run.progress)
+        verification = verify.verify_folder(staging, run.checks, run.progress, staged=True)
         if not verification.passed:
             failures = "; ".join(c.line() for c in verification.checks if not c.passed)
             raise InvariantError(f"verification failed before publishing {folder.target}: {failures}")
@@ -104,7 +150,21 @@ def publish(game: Game, rule_file, analysis, run: Run) -> Path:
     return folder.publish(finish)
 
 
+def run_games(jobs: list, run: Run) -> list[Published]:
+    """Analyse and publish every (game, rule paths) job (paths None: the game's built-in rule sets),
+    after `prepare` has checked everything that could refuse the run."""
+    published = []
+    for game, loaded in prepare(jobs, run):
+        published += publish_prepared(game, loaded, run)
+    return published
+
+
 def run_game(game: Game, rule_paths, run: Run) -> list[Published]:
     """Analyse and publish every rule file (default: the game's built-in rule sets)."""
+    return run_games([(game, rule_paths)], run)
+
+
+def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
+    """Analyse and publish one game's rule files, already loaded and checked by `prepare`."""
     return [Published(game, rule_file, analysis, publish(game, rule_file, analysis, run))
-            for rule_file, analysis in analyse(game, rule_paths, run)]
+            for rule_file, analysis in analyse(game, None, run, loaded)]

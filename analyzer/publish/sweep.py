@@ -9,17 +9,15 @@ files); without it a sweep costs one enumeration and one pricing per rule file.
 """
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 from analyzer.core.errors import InputError
 from analyzer.core.exact import decimal_str, fraction_str
-from analyzer.core.rules import RuleError
-from analyzer.core.tables import csv_text, markdown_table
+from analyzer.core.rules import RuleError, check_folder_name, read_toml
+from analyzer.core.tables import Table, csv_text, markdown_table
 from analyzer.games import registry
-from analyzer.core.tables import Table
 from analyzer.publish import pipeline
-from analyzer.publish.folder import write_atomically
+from analyzer.publish.folder import make_folder, write_atomically
 from analyzer.publish.workbook import Sheet, workbook_bytes
 
 HEADERS = ["game", "rule set", "rule file", "figure", "exact", "decimal", "note"]
@@ -27,10 +25,11 @@ HEADERS = ["game", "rule set", "rule file", "figure", "exact", "decimal", "note"
 
 def game_of(path: Path) -> registry.Game:
     """The game a rule file is for (its [game].game), refused with a clear error when unknown."""
-    try:
-        name = tomllib.loads(path.read_text(encoding="utf-8-sig"))["game"]["game"]
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError):
-        raise RuleError(str(path), "game.game", "cannot tell which game this rule file is for") from None
+    _, document = read_toml(path, RuleError)
+    header = document.get("game")
+    name = header.get("game") if isinstance(header, dict) else None
+    if not isinstance(name, str):
+        raise RuleError(str(path), "game.game", "cannot tell which game this rule file is for")
     if name not in registry.BY_NAME:
         raise RuleError(str(path), "game.game", f"unknown game {name!r} (one of {', '.join(registry.names())})")
     return registry.game(name)
@@ -39,21 +38,21 @@ def game_of(path: Path) -> registry.Game:
 def run(paths, name: str, run: pipeline.Run, publish: bool = False) -> Path:
     """Analyse every rule file; write <out>/sweeps/<name>/comparison.{md,csv,xlsx}; return that folder.
 
-    Rule files of one game that share a deck and qualifier are counted once (and the count
-    cache serves later sweeps): a grid of paytables costs one enumeration and one pricing each.
+    Everything is checked before any work (`pipeline.prepare`): each rule file, the same
+    file given twice, two files naming one rule set, the output folders.  Rule files of one
+    game that share a deck and qualifier are counted once (and the count cache serves later
+    sweeps): a grid of paytables costs one enumeration and one pricing each.
     """
     paths = [Path(p) for p in paths]
     if not paths:
         raise InputError("sweep needs at least one rule file")
+    check_folder_name(name, lambda problem: InputError(f"--name {problem}"))
     by_game: dict = {}
-    for path in paths:                                        # refuse bad files before any work
-        game = game_of(path)
-        game.load_rules(path)
-        by_game.setdefault(game.name, []).append(path)
+    for path in paths:
+        by_game.setdefault(game_of(path).name, []).append(path)
     rows, figures = [], []
-    for game_name, game_paths in by_game.items():
-        game = registry.game(game_name)
-        for rule_file, analysis in pipeline.analyse(game, game_paths, run):
+    for game, loaded in pipeline.prepare([(registry.game(g), ps) for g, ps in by_game.items()], run):
+        for rule_file, analysis in pipeline.analyse(game, None, run, loaded):
             if publish:
                 pipeline.publish(game, rule_file, analysis, run)
             for k in game.module.key_figures(analysis):
@@ -61,7 +60,7 @@ def run(paths, name: str, run: pipeline.Run, publish: bool = False) -> Path:
                              decimal_str(k.value), k.note])
                 figures.append([game.name, rule_file.name, rule_file.path.name, k.label, k.value, k.note])
     folder = Path(run.out_root) / "sweeps" / name
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     write_atomically(folder / "comparison.csv", csv_text(HEADERS, rows).encode())
     write_atomically(folder / "comparison.md", (f"# Sweep {name}: {len(paths)} rule files\n\n"
                                                 + markdown_table(HEADERS, rows, "lllllrl")).encode())

@@ -23,8 +23,8 @@ from pathlib import Path
 from analyzer import advisor
 from analyzer.core.errors import InputError
 from analyzer.core.exact import decimal_str
+from analyzer.core.outputs import MANIFEST_NAME, is_published, read_manifest
 from analyzer.games import registry
-from analyzer.publish.folder import MANIFEST_NAME
 from analyzer.publish.options import CheckOptions
 
 
@@ -57,7 +57,8 @@ class FolderReport:
 
 
 def find_folders(paths) -> list[Path]:
-    """Results folders (holding a manifest) at or below each path."""
+    """Results folders (holding a manifest) at or below each path; InputError, before any check, for a
+    path that does not exist or holds none.  Hidden folders (a run's staging) are not results."""
     folders = []
     for path in map(Path, paths):
         if (path / MANIFEST_NAME).is_file():
@@ -98,17 +99,28 @@ def monte_carlo_checks(report: FolderReport, tallies: dict, seed: int) -> None:
                    f"[{result['low']:.6f}, {result['high']:.6f}]")
 
 
-def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress=None) -> FolderReport:
-    """Every check on one results folder (published, or staged before publishing)."""
-    manifest = json.loads((folder / MANIFEST_NAME).read_text())
+def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress=None,
+                  staged: bool = False) -> FolderReport:
+    """Every check on one results folder: a published one, or (staged=True, the pipeline's own
+    check before publishing) its staging folder.
+
+    A folder whose manifest says "published": false is a run's staging folder and fails
+    unless `staged`.  Raises InputError (e.g. a damaged manifest) when the folder cannot be
+    checked at all; `run` reports that as a failure of the folder.
+    """
+    manifest = read_manifest(folder)
     game = registry.game(manifest["game"])
     report = FolderReport(folder, game.name)
+    if not staged and not is_published(manifest):
+        report.add("published", False, "the manifest says \"published\": false: the staging folder of a run "
+                                        "that did not finish, never published")
+        return report
     check_provenance(report, manifest)
     if not report.passed:
         return report                     # nothing else is worth checking on a damaged folder
     _, rules = game.load_rules(folder / manifest["rule_file"]["name"])
     summary = json.loads((folder / "summary.json").read_text())
-    strategy = advisor.load_strategy(folder / advisor.STRATEGY_NAME)
+    strategy = advisor.load_strategy(folder / advisor.STRATEGY_NAME, staged=staged)
     rounds = game.monte_carlo_rounds if options.rounds is None else options.rounds
     tallies = game.module.check(report, rules, summary, strategy, options.samples, rounds, options.seed, progress)
     monte_carlo_checks(report, tallies, options.seed)
@@ -116,13 +128,29 @@ def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress
 
 
 def run(paths, options: CheckOptions = CheckOptions(), progress=None, out=print) -> bool:
-    """Verify every results folder under paths, printing what was checked; True when all pass."""
+    """Verify every results folder under paths, printing what was checked; True when all pass.
+
+    A folder that cannot be checked at all (a damaged manifest, an unknown game, a file that
+    does not parse although the manifest vouches for it) is reported as FAIL, and the next
+    folder is checked.
+    """
     all_passed = True
     for folder in find_folders(paths):
         out(f"== {folder}")
-        report = verify_folder(folder, options, progress)
+        try:
+            report = verify_folder(folder, options, progress)
+        except Exception as error:            # any folder that cannot be checked fails; the next is checked
+            report = FolderReport(folder, "?")
+            report.add("readable", False, _one_line(error))
         for check in report.checks:
             out("  " + check.line())
         all_passed &= report.passed
     out("verify: " + ("all checks passed" if all_passed else "FAILED"))
     return all_passed
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    if isinstance(error, InputError):
+        return text
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__

@@ -305,7 +305,7 @@ BAD = [
     ("unknown key", "size = 2", "size = 2\ncolour = 1", "raise.colour", "unknown key"),
     ("negative pay", "royal_flush = 200", "royal_flush = -200", "raise_pays.royal_flush", "must not be below 0"),
     ("missing pay", "two_pair = 2\n", "", "raise_pays.two_pair", "missing key"),
-    ("bad qualifier rank", 'ranks = ["A", "K"]', 'ranks = ["A", "X"]', "qualifier.ranks", "ranks are"),
+    ("bad qualifier rank", 'ranks = ["A", "K"]', 'ranks = ["A", "X"]', "qualifier.ranks[1]", "is not one rank"),
     ("bad category", 'category = "high_card"', 'category = "flush_draw"', "qualifier.category", "must be one of"),
     ("share above 1", "royal_flush = 1 ", "royal_flush = 2 ", "progressive.jackpot_share.royal_flush", "above 1"),
     ("bad switch", "stake_returned_with_win = false", 'stake_returned_with_win = "no"',

@@ -132,8 +132,9 @@ def test_scheduler_file(tmp_path):
 def test_cli_refuses_bad_executor_options_in_one_line(options, capsys, tmp_path):
     from analyzer.cli import main
     assert main(["caribbean-stud", "--out", str(tmp_path), *options]) == 2
-    message = capsys.readouterr().err.strip()
-    assert message.startswith("analyzer: error: --") and "\n" not in message
+    message = capsys.readouterr().err.strip()              # refused while parsing, before any work
+    assert message.startswith("analyzer caribbean-stud: error: argument --") and "\n" not in message
+    assert options[-2] in message
 
 
 distributed = pytest.importorskip("distributed")

@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+import support
+
 from analyzer.publish.spec_vectors import build
 
 VECTORS = Path(__file__).resolve().parents[2] / "docs" / "strategy-test-vectors.json"
@@ -20,16 +22,65 @@ def test_committed_vectors_match_a_fresh_analysis(fresh):
     assert json.loads(VECTORS.read_text()) == fresh
 
 
-def test_a_reader_from_the_specification_alone(holdem_results, stud_results):
+def test_a_reader_from_the_specification_alone(holdem_results, stud_results, baccarat_results, tmp_path):
     import spec_reader
-    readers = {"casino-holdem": spec_reader.Reader(holdem_results / "strategy.bin.gz"),
-               "caribbean-stud": spec_reader.Reader(stud_results / "caribbean_stud" / "operator" / "strategy.bin.gz")}
-    checked = 0
+    readers = {("casino-holdem", "operator"): spec_reader.Reader(holdem_results / "strategy.bin.gz")}
+    for rule_set in ("operator", "standard"):
+        readers[("caribbean-stud", rule_set)] = spec_reader.Reader(
+            stud_results / "caribbean_stud" / rule_set / "strategy.bin.gz")
+    shoes = spec_reader.ShoeReader(baccarat_results / "baccarat" / "operator" / "strategy.bin.gz")
+    answered, refused, either, rule_sets = 0, set(), 0, set()
     for vector in json.loads(VECTORS.read_text()):
-        if vector["game"] not in readers:
+        if vector["game"] == "baccarat":
+            if "refused" in vector:
+                with pytest.raises(spec_reader.Refused) as caught:
+                    shoes.shoe(vector.get("removed"), vector.get("counts"))
+                assert caught.value.rule == vector["refused"], vector
+                refused.add(vector["refused"])
+            else:
+                assert shoes.shoe(vector["removed"] or None) == vector["shoe"]
             continue
-        key, decision, ev = readers[vector["game"]].decide(*vector["deal"])
+        reader = readers[(vector["game"], vector["rule_set"])]
+        if "refused" in vector:
+            with pytest.raises(spec_reader.Refused) as caught:
+                reader.decide(*vector["deal"])
+            assert caught.value.rule == vector["refused"], vector
+            refused.add(vector["refused"])
+            continue
+        key, decision, ev = reader.decide(*vector["deal"])
         assert key.hex() == vector["key_hex"] and decision == vector["decision"]
         assert {name: f"{v.numerator}/{v.denominator}" for name, v in ev.items()} == vector["ev"]
-        checked += 1
-    assert checked >= 10
+        answered += 1
+        either += decision == "either"
+        rule_sets.add((vector["game"], vector["rule_set"]))
+    assert answered >= 20 and either >= 1 and ("caribbean-stud", "standard") in rule_sets
+    assert refused == {"malformed-card", "wrong-count", "repeated-card", "removed-too-often", "not-counts",
+                       "above-full-shoe", "too-few-cards"}
+
+
+def test_the_two_stud_rule_sets_are_told_apart():
+    """The same strong hands, looked up in the wrong rule set's file, give other EVs."""
+    vectors = [v for v in json.loads(VECTORS.read_text()) if v["game"] == "caribbean-stud" and "refused" not in v]
+    by_deal = {}
+    for vector in vectors:
+        by_deal.setdefault(tuple(vector["deal"]), {})[vector["rule_set"]] = vector["ev"]["raise"]
+    both = [evs for evs in by_deal.values() if len(evs) == 2]
+    assert len(both) >= 4 and all(evs["operator"] != evs["standard"] for evs in both)
+
+
+def test_a_card_outside_a_reduced_deck_is_refused_by_both_readers(tmp_path, quick_checks):
+    """The outside-deck rule (no vector: the built-in decks are full) on a clubs-and-diamonds deck."""
+    import spec_reader
+    from analyzer import advisor
+    from analyzer.core.cards import CardError
+    path = support.reduced_deck(tmp_path, "casino-holdem", "6789TJQKA", "cd")
+    folder, = support.run_game("casino-holdem", tmp_path / "results", [path], checks=quick_checks)
+    reader = spec_reader.Reader(folder / "strategy.bin.gz")
+    strategy = advisor.load_strategy(folder / "strategy.bin.gz")
+    for hole, flop, outside in (("Ah Kh", "Qh 7h 2h", "Ah"), ("Ac Kc", "Qd 7d 2c", "2c")):   # a suit, a rank
+        with pytest.raises(spec_reader.Refused, match="outside-deck"):
+            reader.decide(hole, flop)
+        with pytest.raises(CardError, match=f"card {outside} is not in the deck"):
+            strategy.decide(hole, flop)
+    key, decision, ev = reader.decide("Ac Kc", "Qd 7d 8c")
+    assert ev["call"] == strategy.decide("Ac Kc", "Qd 7d 8c").ev["call"]

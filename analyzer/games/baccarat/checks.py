@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from analyzer.core.exact import parse_fraction_str
+from analyzer.core.exact import integer_array, parse_fraction_str
 from analyzer.core.sampling import Tally, batches, deal_values
 from analyzer.games.baccarat.count import count_outcomes_python
 from analyzer.games.baccarat.price import MainOutcomes, bet_lines, bet_returns, rtp_of
@@ -24,7 +24,7 @@ def settle(rules: BaccaratRules, values: np.ndarray, scale: int) -> dict:
         player[i], banker[i], _ = play_round(row, rules)
     outcome = np.where(banker > player, 0, np.where(player > banker, 1, 2))
     names = ("banker wins", "player wins", "tie")
-    return {bet: np.array([int((returns[name] - 1) * scale) for name in names], dtype=np.int64)[outcome]
+    return {bet: integer_array([int((returns[name] - 1) * scale) for name in names])[outcome]
             for bet, returns in bet_returns(rules).items()}
 
 

@@ -5,16 +5,48 @@ the games and `analyzer.publish.pipeline` drives them.
 """
 from __future__ import annotations
 
+import math
+
+from analyzer.core.exact import INT64_MAX
+from analyzer.core.rules import RuleError
+
 from analyzer.games.baccarat.analysis import analyse
 from analyzer.games.baccarat.checks import check
 from analyzer.games.baccarat.design import problem as design_problem
 from analyzer.games.baccarat.count import analysis_shoes, count_shoes
 from analyzer.games.baccarat.outputs import key_figures, outputs
 from analyzer.games.baccarat.price import shoe_query
-from analyzer.games.baccarat.rules import BaccaratRules, load_rules
+from analyzer.games.baccarat.rules import CARDS_PER_DECK_BY_VALUE, BaccaratRules, load_rules
 from analyzer.games.baccarat.shoe import parse_counts, remove_cards
 
-__all__ = ["load_rules", "count_fields", "count", "analyse", "outputs", "key_figures", "check", "design_problem", "live_shoe"]
+__all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "outputs", "key_figures", "check",
+           "live_shoe", "design_problem"]
+
+
+def _sequences(decks: int) -> int:
+    n = decks * CARDS_PER_DECK
+    return math.prod(range(n - 5, n + 1))
+
+
+CARDS_PER_DECK = sum(CARDS_PER_DECK_BY_VALUE)
+
+# The strategy file stores each reference shoe's outcome counts in signed 64-bit columns
+# (docs/strategy-format.md, section 6): the full shoe's ordered 6-card sequences must fit.
+MAX_DECKS = max(d for d in range(1, 100) if _sequences(d) <= INT64_MAX)     # 27 decks (1,404 cards)
+
+
+def check_limits(rule_file, rules: BaccaratRules) -> None:
+    """Refuse, before counting, a shoe whose counts the strategy file's 64-bit columns cannot hold.
+
+    Only a full analysis writes that file; a live-shoe question (`live_shoe`) is answered
+    for a shoe of any size, in Python integers beyond 64 bits.
+    """
+    if rules.decks > MAX_DECKS:
+        raise RuleError(str(rule_file.path), "shoe.decks",
+                        f"{rules.decks} decks: a full analysis stores the shoe's ordered 6-card sequence counts "
+                        f"in the strategy file's signed 64-bit columns (at most 2^63-1), which hold at most "
+                        f"{MAX_DECKS} decks ({_sequences(MAX_DECKS):,} sequences); a live-shoe question "
+                        "(--remove/--counts) is answered for any shoe")
 
 
 def count_fields(rules: BaccaratRules) -> dict:
@@ -31,5 +63,5 @@ def count(rules: BaccaratRules, executor=None, progress=None) -> list:
 
 def live_shoe(rules: BaccaratRules, remove: str | None = None, counts: str | None = None) -> dict:
     """The live-shoe question for the cards already dealt (`remove`) or a shoe given by `counts`."""
-    shoe = parse_counts(counts) if counts is not None else remove_cards(rules.full_shoe(), remove)
+    shoe = parse_counts(counts, rules.full_shoe()) if counts is not None else remove_cards(rules.full_shoe(), remove)
     return shoe_query(shoe, rules)

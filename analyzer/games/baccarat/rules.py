@@ -8,7 +8,7 @@ import numpy as np
 
 from analyzer.core.exact import fraction_str, parse_fraction_str
 from analyzer.core.rules import (GAME_HEADER, RuleError, RuleFile, boolean, integer, list_of, load_rule_file, number,
-                                 table, text)
+                                 published_percent, table, text)
 
 GAME = "baccarat"
 N_VALUES = 10
@@ -39,7 +39,7 @@ SCHEMA = table({
         "unit": number(minimum=Fraction(1, 10**6)),
     }),
     "limits": table({"min_bet": number(minimum=Fraction(1, 10**6)), "max_bet": number()}),
-    "published": table({f"{bet}_rtp": text() for bet in BETS}, optional=tuple(f"{b}_rtp" for b in BETS)),
+    "published": table({f"{bet}_rtp": published_percent() for bet in BETS}, optional=tuple(f"{b}_rtp" for b in BETS)),
 }, optional=("published",))
 
 

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import parse_fraction_str
+from analyzer.core.exact import integer_array, parse_fraction_str
 from analyzer.core.sampling import Tally, batches, deal
 from analyzer.games.caribbean_stud.progressive import rtp_at
 from analyzer.games.caribbean_stud.rules import StudRules
@@ -37,9 +37,9 @@ def settle(rules: StudRules, cards: np.ndarray, raise_: np.ndarray, scale: int) 
     dealer = handeval.evaluate_many(np.ascontiguousarray(cards[:, 5:10]))
     category = handeval.categories(player)
     nets, net_scale = rules.paytable.net_matrix()
-    nets = (nets * (scale // net_scale)).astype(np.int64)
+    nets = integer_array(nets * (scale // net_scale))       # int64 unless a payout needs more
     main = np.where(raise_, nets[category, outcomes(player, dealer, rules.qualifier_value)], -scale)
-    side = np.array([int(x * scale) for x in progressive_fixed_nets(rules)], dtype=np.int64)[category]
+    side = integer_array([int(x * scale) for x in progressive_fixed_nets(rules)])[category]
     return main, side
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from analyzer.core.rules import (GAME_HEADER, RuleError, RuleFile, boolean, list_of, load_rule_file, number, table,
-                                 text)
+from analyzer.core.rules import (GAME_HEADER, RuleError, RuleFile, boolean, list_of, load_rule_file, number,
+                                 published_percent, table)
 from analyzer.poker.hands import CATEGORIES, DECK_SCHEMA, QUALIFIER_SCHEMA, deck_cards, qualifier_value
 from analyzer.poker.settlement import Paytable
 from cython_ext import handeval, stud_enum
@@ -29,7 +29,7 @@ SCHEMA = table({
         "jackpot_share": table({name: number(maximum=1) for name in CATEGORIES}, optional=CATEGORIES),
         "pays": _optional_categories,
     }),
-    "published": table({key: text() for key in PUBLISHED_KEYS}, optional=PUBLISHED_KEYS),
+    "published": table({key: published_percent() for key in PUBLISHED_KEYS}, optional=PUBLISHED_KEYS),
 }, optional=("published",))
 
 @dataclass(frozen=True)

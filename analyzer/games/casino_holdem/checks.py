@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import parse_fraction_str
+from analyzer.core.exact import integer_array, parse_fraction_str
 from analyzer.core.sampling import Tally, batches, deal
 from analyzer.games.casino_holdem.price import aa_bonus_hands
 from analyzer.games.casino_holdem.rules import AA_HANDS, HoldemRules
@@ -30,10 +30,10 @@ def settle(rules: HoldemRules, cards: np.ndarray, call: np.ndarray, scale: int) 
     player = handeval.evaluate_many(np.ascontiguousarray(np.hstack([cards[:, :2], board])))
     dealer = handeval.evaluate_many(np.ascontiguousarray(np.hstack([cards[:, 7:9], board])))
     nets, net_scale = rules.paytable.net_matrix()
-    nets = (nets * (scale // net_scale)).astype(np.int64)
+    nets = integer_array(nets * (scale // net_scale))       # int64 unless a payout needs more
     main = nets[handeval.categories(player), outcomes(player, dealer, rules.qualifier_value)]
     main = np.where(call, main, -scale)
-    aa_nets = np.array([int((rules.aa_return(name) - 1) * scale) for name in AA_HANDS], dtype=np.int64)
+    aa_nets = integer_array([int((rules.aa_return(name) - 1) * scale) for name in AA_HANDS])
     aa = np.where(call, aa_nets[aa_bonus_hands(cards[:, :5])], -scale)     # lost on a fold
     return main, aa
 

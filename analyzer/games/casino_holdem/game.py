@@ -11,9 +11,21 @@ from analyzer.games.casino_holdem.design import problem as design_problem
 from analyzer.games.casino_holdem.count import SituationTable, count_situations
 from analyzer.games.casino_holdem.outputs import key_figures, outputs
 from analyzer.games.casino_holdem.rules import HoldemRules, load_rules
+from analyzer.poker.hands import CATEGORIES
+from analyzer.poker.strategy_file import check_ev_column
 
-__all__ = ["load_rules", "count_fields", "count", "table_arrays", "table_from_arrays", "analyse", "outputs",
-           "key_figures", "check", "design_problem"]
+__all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "outputs", "key_figures", "check",
+           "table_arrays", "table_from_arrays", "design_problem"]
+
+
+def check_limits(rule_file, rules: HoldemRules) -> None:
+    """Refuse, before counting, a paytable whose EVs the strategy file's 64-bit EV column cannot hold.
+
+    The AA Bonus is not in that file: any AA Bonus paytable stays exact (Python integers).
+    """
+    contributions = {"call.size": rules.call_size, "call.pays": rules.call_pays,
+                     **{f"ante_pays.{name}": pay for name, pay in zip(CATEGORIES, rules.ante_pays)}}
+    check_ev_column(rule_file, rules.paytable, rules.continuations, contributions)
 
 
 def count_fields(rules: HoldemRules) -> dict:

@@ -5,7 +5,8 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from analyzer.core.rules import GAME_HEADER, RuleError, RuleFile, load_rule_file, number, table, text
+from analyzer.core.rules import (GAME_HEADER, RuleError, RuleFile, load_rule_file, number,
+                                 published_percent, table)
 from analyzer.poker.hands import CATEGORIES, DECK_SCHEMA, QUALIFIER_SCHEMA, deck_cards, qualifier_value
 from analyzer.poker.settlement import Paytable
 
@@ -35,7 +36,7 @@ SCHEMA = table({
     "call": table({"size": number(minimum=Fraction(1, 10**6)), "pays": number()}),
     "ante_pays": table({name: number() for name in CATEGORIES}),
     "aa_bonus": table({"ratio": number(), "pays": table({name: payout_or_lose() for name in AA_HANDS})}),
-    "published": table({key: text() for key in PUBLISHED_KEYS}, optional=PUBLISHED_KEYS),
+    "published": table({key: published_percent() for key in PUBLISHED_KEYS}, optional=PUBLISHED_KEYS),
 }, optional=("published",))
 
 

@@ -1,0 +1,374 @@
+"""Bad input, tried as a new user would: every one refused with exit 2 and one line naming what is wrong,
+no traceback, and the output folder exactly as it was.
+
+The command line is called in-process (`analyzer.cli.main`); runs that must complete use
+Baccarat or a reduced deck.  Property-based cases (hypothesis) throw random card strings,
+shoe texts and rule-file mutations at it: whatever comes in, the answer is a result
+(exit 0) or a one-line refusal (exit 2), never a traceback.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import string
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import support
+from analyzer.cli import main
+from analyzer.games import registry
+
+BACCARAT_RULES = registry.game("baccarat").builtin_rule_paths[0]
+
+
+def snapshot(root: Path) -> dict:
+    """Every path under root (hidden ones too) with its bytes: what 'unchanged' means."""
+    if not root.exists():
+        return {}
+    return {str(p.relative_to(root)): (p.read_bytes() if p.is_file() else None) for p in sorted(root.rglob("*"))}
+
+
+def refused(capsys, argv, *words, out: Path | None = None) -> str:
+    """Run argv; assert exit 2, one line on stderr holding every word, no traceback, `out` unchanged."""
+    before = snapshot(out) if out is not None else None
+    status = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    assert status == 2, (argv, captured.out, captured.err)
+    assert captured.err.endswith("\n") and captured.err.count("\n") == 1, captured.err
+    assert "Traceback" not in captured.err and "Error:" not in captured.err.split("error:", 1)[0]
+    for word in words:
+        assert word in captured.err, (word, captured.err)
+    if out is not None:
+        assert snapshot(out) == before, "the output folder changed"
+    return captured.err
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    """A results root with Baccarat (operator) and a reduced-deck Casino Hold'em (clubs and diamonds, 6 to A)."""
+    root = tmp_path_factory.mktemp("bad_input_results")
+    support.run_game("baccarat", root)
+    path = support.reduced_deck(tmp_path_factory.mktemp("rules"), "casino-holdem", "6789TJQKA", "cd")
+    support.run_game("casino-holdem", root, [path])
+    return root
+
+
+@pytest.fixture
+def out(results, tmp_path):
+    """A copy of those results to write into (every refusal must leave it unchanged)."""
+    target = tmp_path / "out"
+    shutil.copytree(results, target)
+    return target
+
+
+def rule_variant(tmp_path, old, new, name="bad.toml", source=BACCARAT_RULES) -> Path:
+    text = Path(source).read_text()
+    assert old in text, old
+    path = tmp_path / name
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+# --- options, refused while parsing ------------------------------------------------------------
+
+@pytest.mark.parametrize("argv,words", [
+    (["baccarat", "--check-rounds", "1"], ["--check-rounds", "at least 100"]),
+    (["baccarat", "--check-rounds", "-5"], ["--check-rounds", "at least 0"]),
+    (["baccarat", "--check-samples", "-1"], ["--check-samples"]),
+    (["baccarat", "--seed", "-1"], ["--seed"]),
+    (["baccarat", "--seed", "1.5"], ["--seed", "not a whole number"]),
+    (["baccarat", "--check-rounds", "12_000"], ["--check-rounds"]),
+    (["verify", "--rounds", "-5"], ["--rounds"]),
+    (["verify", "--samples", "-3"], ["--samples"]),
+    (["baccarat", "--jobs", "0"], ["--jobs"]),
+    (["baccarat", "--jobs", "-1"], ["--jobs"]),
+    (["baccarat", "--jobs", "10000"], ["--jobs", "at most"]),
+    (["baccarat", "--scheduler", ""], ["--scheduler"]),
+    (["baccarat", "--scheduler", "tcp://nohost"], ["--scheduler", "host:port"]),
+    (["baccarat", "--jobs", "2", "--scheduler", "tcp://127.0.0.1:8786"], ["--scheduler", "--jobs"]),
+    (["sweep", str(BACCARAT_RULES), "--name", "../elsewhere"], ["--name"]),
+    (["sweep", str(BACCARAT_RULES), "--name", "x" * 65], ["--name", "at most 64"]),
+    (["advise", "baccarat", "--rule-set", "../../etc"], ["--rule-set"]),
+    (["casino-holdem", "--aa-ratio", "-1"], ["--aa-ratio"]),
+])
+def test_options_are_refused_while_parsing(capsys, out, argv, words):
+    refused(capsys, [*argv, *(["--out", out] if argv[0] not in ("verify", "advise") else [])], *words, out=out)
+
+
+# --- the output folder, checked before any work ------------------------------------------------
+
+def test_out_that_cannot_hold_results_is_refused_before_any_work(capsys, tmp_path, monkeypatch):
+    from analyzer.games.baccarat import game as baccarat_game
+
+    def no_counting(*args, **kwargs):
+        raise AssertionError("counted although --out was refused")
+    monkeypatch.setattr(baccarat_game, "count", no_counting)
+    a_file = tmp_path / "a_file"
+    a_file.write_text("mine")
+    for where, words in ((a_file, ["a file"]), (a_file / "below", ["a file"]), ("/dev/null", ["not a folder"]),
+                         ("/proc/analyzer-results", ["cannot write"]), (tmp_path / ("n" * 300), ["255 bytes"]),
+                         (tmp_path.joinpath(*["d" * 200] * 25), ["too long"])):
+        refused(capsys, ["baccarat", "--out", where], "--out", *words)
+    assert a_file.read_text() == "mine"
+
+
+def test_read_only_out_is_refused(capsys, tmp_path):
+    """A read-only file system (a tmpfs mounted ro where the machine allows it; else a folder without
+    write permission, which only a non-root user feels)."""
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    mounted = os.system(f"mount -t tmpfs -o size=64k,ro tmpfs {mount} 2>/dev/null") == 0
+    try:
+        if not mounted:
+            if os.geteuid() == 0:
+                pytest.skip("cannot mount a read-only tmpfs here, and root ignores permissions")
+            mount.chmod(0o555)
+        refused(capsys, ["baccarat", "--out", mount / "results"], "--out", "cannot write")
+    finally:
+        if mounted:
+            os.system(f"umount {mount}")
+
+
+# --- rule files -------------------------------------------------------------------------------
+
+RULE_FILES = [
+    ("published RTP not a number", 'banker_rtp = "98.94%"', 'banker_rtp = "about 99"', "published.banker_rtp"),
+    ("published RTP not text", 'banker_rtp = "98.94%"', "banker_rtp = 98.94", "published.banker_rtp"),
+    ("published RTP without %", 'banker_rtp = "98.94%"', 'banker_rtp = "98.94"', "published.banker_rtp"),
+    ("rule set of 300 characters", 'rule_set = "operator"', f'rule_set = "{"x" * 300}"', "game.rule_set"),
+    ("rule set not ASCII", 'rule_set = "operator"', 'rule_set = "opérateur"', "game.rule_set"),
+    ("rule set a path", 'rule_set = "operator"', 'rule_set = "../operator"', "game.rule_set"),
+    ("1,000 decks for a full analysis", "decks = 8", "decks = 1000", "shoe.decks"),
+    ("nested arrays", "[shoe]", "[shoe]\nx = " + "[" * 5000 + "]" * 5000, "nested too deeply"),
+]
+
+
+@pytest.mark.parametrize("case,old,new,word", RULE_FILES, ids=[c[0] for c in RULE_FILES])
+def test_bad_rule_files(capsys, out, tmp_path, case, old, new, word):
+    path = rule_variant(tmp_path, old, new)
+    refused(capsys, ["baccarat", "--rules", path, "--out", out], str(path), word, out=out)
+
+
+QUALIFIERS = [
+    ('ranks = [""]', "qualifier.ranks[0]"),
+    ('ranks = ["QK"]', "qualifier.ranks[0]"),
+    ('ranks = ["A", "A"]', "qualifier.ranks"),
+    ('ranks = ["A", "K", "Q", "J", "9", "8"]', "at most 5"),
+    ('ranks = ["A", "K", "Q", "J", "T"]', "a straight"),
+    ('ranks = ["A", "K", "Q", "J", "9"]\ncategory = "one_pair"', None),      # duplicate key: not TOML
+]
+
+
+@pytest.mark.parametrize("new,word", QUALIFIERS)
+def test_qualifiers_are_read_strictly(capsys, out, tmp_path, new, word):
+    stud = registry.game("caribbean-stud").builtin_rule_paths[0]
+    path = rule_variant(tmp_path, 'ranks = ["A", "K"]', new, source=stud)
+    refused(capsys, ["caribbean-stud", "--rules", path, "--out", out], str(path), word or "not valid TOML", out=out)
+
+
+@pytest.mark.parametrize("category,ranks,word", [
+    ("one_pair", '["4", "A", "K", "Q", "J"]', "at most 4"),        # a pair with four kickers
+    ("one_pair", '["A", "A"]', "cannot repeat"),
+    ("two_pair", '["3", "K"]', "descend"),
+    ("straight", '["4"]', "5-high"),
+    ("royal_flush", '["A"]', "at most 0"),
+])
+def test_impossible_qualifiers(capsys, out, tmp_path, category, ranks, word):
+    holdem = registry.game("casino-holdem").builtin_rule_paths[0]
+    path = rule_variant(tmp_path, 'category = "one_pair"\nranks = ["4"]', f'category = "{category}"\nranks = {ranks}',
+                        source=holdem)
+    refused(capsys, ["casino-holdem", "--rules", path, "--out", out], "qualifier.ranks", word, out=out)
+
+
+def test_a_fifo_is_refused_without_hanging(capsys, out, tmp_path):
+    fifo = tmp_path / "rules.toml"
+    os.mkfifo(fifo)
+    refused(capsys, ["baccarat", "--rules", fifo, "--out", out], "not a regular file", out=out)
+    refused(capsys, ["baccarat", "--rules", tmp_path, "--out", out], "Is a directory", out=out)
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path):
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + BACCARAT_RULES.read_bytes().replace(b'"operator"', b'"bom"'))
+    assert main(["baccarat", "--rules", str(path), "--out", str(tmp_path / "r"), "--check-rounds", "0",
+                 "--quiet"]) == 0
+    assert (tmp_path / "r" / "baccarat" / "bom" / "rules.toml").read_bytes() == path.read_bytes()
+
+
+def test_borderline_rule_files_that_must_work(tmp_path):
+    """A 9-card Hold'em deck deals exactly one round's cards: analysed and Monte Carlo checked."""
+    path = support.reduced_deck(tmp_path, "casino-holdem", "23456789T", "c", name="nine")
+    assert main(["casino-holdem", "--rules", str(path), "--out", str(tmp_path / "r"), "--check-rounds", "1000",
+                 "--quiet"]) == 0
+
+
+# --- results are never silently replaced, a user's data never deleted ---------------------------
+
+def test_results_of_another_rule_file_are_replaced_only_with_replace(capsys, out, tmp_path):
+    tie9 = rule_variant(tmp_path, "tie = 8 ", "tie = 9 ", "tie9.toml")      # still rule_set = "operator"
+    refused(capsys, ["baccarat", "--rules", tie9, "--out", out, "--check-rounds", "0"],
+            "another rule file", "--replace", "rule_set", out=out)
+    assert main(["baccarat", "--rules", str(tie9), "--out", str(out), "--check-rounds", "0", "--quiet",
+                 "--replace"]) == 0
+    assert (out / "baccarat" / "operator" / "rules.toml").read_bytes() == tie9.read_bytes()
+
+
+def test_sweep_refuses_one_rule_set_twice(capsys, out, tmp_path):
+    tie9 = rule_variant(tmp_path, "tie = 8 ", "tie = 9 ", "tie9.toml")
+    tie7 = rule_variant(tmp_path, "tie = 8 ", "tie = 7 ", "tie7.toml")
+    refused(capsys, ["sweep", tie9, tie7, "--out", out], "both name", "'operator'", out=out)
+    refused(capsys, ["sweep", tie9, tie9, "--out", out], "given twice", out=out)
+
+
+@pytest.mark.parametrize("make,words", [
+    (lambda target: (target.mkdir(parents=True), (target / "notes.txt").write_text("mine")), ["manifest.json"]),
+    (lambda target: (target.parent.mkdir(parents=True), target.write_text("mine")), ["is a file"]),
+])
+def test_a_users_folder_or_file_is_never_replaced(capsys, tmp_path, make, words):
+    root = tmp_path / "results"
+    make(root / "baccarat" / "operator")
+    refused(capsys, ["baccarat", "--out", root, "--check-rounds", "0"], str(root / "baccarat" / "operator"), *words,
+            out=root)
+
+
+def test_a_file_added_to_a_results_folder_keeps_it_from_being_replaced(capsys, out):
+    (out / "baccarat" / "operator" / "my_notes.md").write_text("mine")
+    refused(capsys, ["baccarat", "--out", out, "--check-rounds", "0"], "my_notes.md", out=out)
+
+
+# --- Baccarat shoes ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("option,value,words", [
+    ("--remove", ",".join(["Ah"] * 9), ["Ah", "9th"]),
+    ("--remove", ",".join(["A"] * 33), ["rank A", "33rd"]),
+    ("--remove", "", ["--remove needs at least one card"]),
+    ("--remove", "5,X", ["'X'"]),
+    ("--counts", "", ["--counts needs"]),
+    ("--counts", "12_8,32,32,32,32,32,32,32,32,32", ["'12_8'"]),
+    ("--counts", "\uff11\uff12\uff18,32,32,32,32,32,32,32,32,32", ["digits 0-9"]),
+    ("--counts", "129,32,32,32,32,32,32,32,32,32", ["129", "full shoe"]),
+    ("--counts", "0,0,0,0,0,0,0,0,0,5", ["holds 5"]),
+    ("--counts", "1,2,3", ["10 counts"]),
+])
+@pytest.mark.parametrize("command", ["baccarat", "advise"])
+def test_shoes(capsys, out, option, value, words, command):
+    argv = ["baccarat", option, value] if command == "baccarat" else ["advise", "baccarat", "--results", out, option, value]
+    refused(capsys, argv, *words, out=out)
+
+
+# --- the advisor: cards against the deck of the file's rules -----------------------------------
+
+@pytest.mark.parametrize("hole,flop,words", [
+    ("Ah Kh", "Qh 7h 2h", ["card Ah is not in the deck", "suits cd"]),      # hearts: not in this deck
+    ("Ac Kc", "Qd 7d 2c", ["card 2c is not in the deck", "ranks 6789TJQKA"]),   # a missing rank
+    ("Ac Kc", "Qd 7d 7d", ["7d appears twice"]),
+    ("Ac Kc", "Qd 7d", ["needs 3 card(s)"]),
+])
+def test_advise_checks_cards_against_the_deck(capsys, out, hole, flop, words):
+    refused(capsys, ["advise", "casino-holdem", "--results", out, "--rule-set", "small", "--hole", hole,
+                     "--flop", flop], *words, out=out)
+
+
+CARD_TEXT = st.text(alphabet="23456789TJQKAtjqka10cdhsCDHSxz ,;-", max_size=16)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(hole=CARD_TEXT, flop=CARD_TEXT)
+def test_random_card_strings_are_answered_or_refused_in_one_line(results, capsys, hole, flop):
+    status = main(["advise", "casino-holdem", "--results", str(results), "--rule-set", "small",
+                   f"--hole={hole}", f"--flop={flop}", "--json"])
+    captured = capsys.readouterr()
+    assert status in (0, 2) and "Traceback" not in captured.err
+    if status == 2:
+        assert captured.err.count("\n") == 1 and captured.out == ""
+    else:
+        assert captured.err == "" and '"decision"' in captured.out
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(alphabet="0123456789,_ -+.\u0663AKQJT2c", max_size=40), counts=st.booleans())
+def test_random_shoe_texts_are_answered_or_refused_in_one_line(results, capsys, text, counts):
+    status = main(["advise", "baccarat", "--results", str(results), f"--{'counts' if counts else 'remove'}={text}",
+                   "--json"])
+    captured = capsys.readouterr()
+    assert status in (0, 2) and "Traceback" not in captured.err
+    if status == 2:
+        assert captured.err.count("\n") == 1
+
+
+# --- random rule-file mutations ----------------------------------------------------------------
+
+def toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, Decimal)):
+        return str(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    return "{" + ", ".join(f'"{k}" = {toml_value(v)}' for k, v in value.items()) + "}"
+
+
+def toml_text(document: dict) -> str:
+    """A small TOML writer for rule files (tables of values and subtables)."""
+    lines = []
+
+    def table(prefix, node):
+        scalars = {k: v for k, v in node.items() if not isinstance(v, dict)}
+        tables = {k: v for k, v in node.items() if isinstance(v, dict)}
+        if prefix:
+            lines.append(f"[{prefix}]")
+        lines.extend(f'"{k}" = {toml_value(v)}' for k, v in scalars.items())
+        for key, sub in tables.items():
+            table(f'{prefix}."{key}"' if prefix else f'"{key}"', sub)
+    table("", document)
+    return "\n".join(lines) + "\n"
+
+
+def leaves(node, prefix=()):
+    for key, value in node.items():
+        if isinstance(value, dict):
+            yield from leaves(value, prefix + (key,))
+        yield prefix + (key,)
+
+
+VALUES = st.one_of(
+    st.integers(min_value=-10**40, max_value=10**40), st.integers(min_value=-3, max_value=12), st.booleans(),
+    st.text(alphabet=string.printable, max_size=12), st.sampled_from(["1/3", "1/0", "98.9%", "", "lose", "x" * 70]),
+    st.decimals(allow_nan=False, allow_infinity=False, places=3, min_value=-10**6, max_value=10**6),
+    st.lists(st.integers(min_value=-2, max_value=11), max_size=4), st.dictionaries(st.text(max_size=3), st.integers(),
+                                                                                   max_size=2))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_random_rule_file_mutations_are_analysed_or_refused_in_one_line(tmp_path_factory, capsys, data):
+    import tomllib
+    document = tomllib.loads(BACCARAT_RULES.read_text(), parse_float=Decimal)
+    document["game"]["rule_set"] = "mutant"
+    path = data.draw(st.sampled_from(sorted(leaves(document))))
+    node = document
+    for key in path[:-1]:
+        node = node[key]
+    action = data.draw(st.sampled_from(["replace", "delete", "add"]))
+    if action == "replace":
+        node[path[-1]] = data.draw(VALUES)
+    elif action == "delete":
+        del node[path[-1]]
+    else:
+        node[data.draw(st.text(alphabet=string.ascii_lowercase, min_size=1, max_size=6))] = data.draw(VALUES)
+    folder = tmp_path_factory.mktemp("mutant")
+    rule_file = folder / "mutant.toml"
+    rule_file.write_text(toml_text(document))
+    out = folder / "results"
+    status = main(["baccarat", "--rules", str(rule_file), "--out", str(out), "--check-rounds", "0",
+                   "--check-samples", "0", "--quiet"])
+    captured = capsys.readouterr()
+    assert status in (0, 2) and "Traceback" not in captured.err, captured.err
+    if status == 2:
+        assert captured.err.count("\n") == 1 and str(rule_file) in captured.err and not out.exists()
