@@ -296,6 +296,16 @@ class WagerStatistics:
         """P(net < 0)."""
         return sum((v.probability for v in self.distribution if v.value < 0), Fraction(0))
 
+    def central_moment(self, k: int) -> Fraction:
+        """E[(net - mean)^k], exactly (k = 2 is the variance; k = 4 bounds the sampling error of a variance).
+
+        >>> WagerStatistics.from_outcomes(RoundOutcomes.single("net", {1: 1, -1: 1}), "net", None).central_moment(4)
+        Fraction(1, 1)
+        """
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"a moment's order is a positive int, not {k!r}")
+        return sum(((v.value - self.mean) ** k * v.probability for v in self.distribution), Fraction(0))
+
     @property
     def largest_win(self) -> NetValue | None:
         """The largest net result and its probability, or None if no round wins."""
@@ -353,16 +363,18 @@ class WagerStatistics:
 
     # --- outputs -------------------------------------------------------------------------------
 
-    def as_summary(self, places: int = DECIMAL_PLACES) -> dict:
+    def as_summary(self, places: int = DECIMAL_PLACES, detail: bool = True) -> dict:
         """JSON-ready figures: exact values as {"exact": "p/q", "decimal": ...}, counts as strings.
 
         A standard deviation, irrational in general, is given as {"sqrt_of": "p/q",
         "decimal": ...}: the exact value under the root and its root.  The settling intervals
         give decimals only (half-width, low, high), each rendered exactly from
         z * sqrt(ratio_variance / rounds) with the "z" given, as "settling_rule" says.
+        With detail=False the net distribution and the settling intervals are left out
+        (every other figure stays: a compact entry for tables of many wagers).
         """
         largest = self.largest_win
-        return {
+        summary = {
             "convention": CONVENTION,
             "net_component": self.net,
             "wagered_component": self.wagered,
@@ -394,6 +406,9 @@ class WagerStatistics:
                  "rounds": str(self.rounds_to_settle(epsilon, Z95))}
                 for label, epsilon in SETTLING_TOLERANCES.items()],
         }
+        if not detail:
+            del summary["net_distribution"], summary["settling_intervals"], summary["z"], summary["settling_rule"]
+        return summary
 
     def distribution_table(self) -> Table:
         """Net value, count and probability of every distinct net result (exact columns)."""

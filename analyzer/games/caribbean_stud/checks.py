@@ -23,10 +23,8 @@ from cython_ext import handeval, stud_enum
 
 
 def progressive_fixed_nets(rules: StudRules) -> list[Fraction]:
-    """Net result per unit staked on the progressive by category, the jackpot share left out."""
-    prog = rules.progressive
-    returned = [prog.pays[c] + (prog.stake if prog.stake_returned and prog.wins(c) else 0) for c in range(N_CATEGORIES)]
-    return [(r - prog.stake) / prog.stake for r in returned]
+    """Net result per unit staked on the progressive by category, the jackpot share left out (J = 0)."""
+    return [rules.progressive.net(c, 0) for c in range(N_CATEGORIES)]
 
 
 def settle(rules: StudRules, cards: np.ndarray, raise_: np.ndarray, scale: int) -> tuple[np.ndarray, np.ndarray]:

@@ -48,6 +48,14 @@ class Progressive:
     def wins(self, category: int) -> bool:
         return bool(self.jackpot_share[category] or self.pays[category])
 
+    def net(self, category: int, jackpot) -> Fraction:
+        """Net result per unit staked of a hand of this category at jackpot J (exact; J in the stake's currency):
+        (payment + the stake when it is returned with a win) / stake - 1."""
+        returned = self.payment(category, Fraction(jackpot))
+        if self.stake_returned and self.wins(category):
+            returned += self.stake
+        return returned / self.stake - 1
+
 
 @dataclass(frozen=True)
 class StudRules:

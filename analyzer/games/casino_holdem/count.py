@@ -7,7 +7,7 @@ outcome.  Those counts depend only on the deck and the qualifier, never on a pay
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 import numpy as np
@@ -34,6 +34,7 @@ class SituationTable:
     continuations: int        # continuations of every situation
     n_flops: int = 0          # canonical flops and boards of the deck (how the work was split)
     n_boards: int = 0
+    derived: dict = field(default_factory=dict, repr=False)   # what is computed from the counts once (statistics)
 
     def __len__(self):
         return len(self.keys)
