@@ -363,7 +363,7 @@ class WagerStatistics:
 
     # --- outputs -------------------------------------------------------------------------------
 
-    def as_summary(self, places: int = DECIMAL_PLACES, detail: bool = True) -> dict:
+    def as_summary(self, places: int = DECIMAL_PLACES, detail: bool = True, context: bool = True) -> dict:
         """JSON-ready figures: exact values as {"exact": "p/q", "decimal": ...}, counts as strings.
 
         A standard deviation, irrational in general, is given as {"sqrt_of": "p/q",
@@ -371,7 +371,9 @@ class WagerStatistics:
         give decimals only (half-width, low, high), each rendered exactly from
         z * sqrt(ratio_variance / rounds) with the "z" given, as "settling_rule" says.
         With detail=False the net distribution and the settling intervals are left out
-        (every other figure stays: a compact entry for tables of many wagers).
+        (every other figure stays: a compact entry for tables of many wagers).  With
+        context=False the texts every entry shares ("convention", "settling_rule", "z") are
+        left out, for a document that states them once (`summary_context`).
         """
         largest = self.largest_win
         summary = {
@@ -407,7 +409,10 @@ class WagerStatistics:
                 for label, epsilon in SETTLING_TOLERANCES.items()],
         }
         if not detail:
-            del summary["net_distribution"], summary["settling_intervals"], summary["z"], summary["settling_rule"]
+            del summary["net_distribution"], summary["settling_intervals"]
+        if not context or not detail:
+            for key in summary_context():
+                summary.pop(key, None)
         return summary
 
     def distribution_table(self) -> Table:
@@ -462,3 +467,34 @@ def _root(value: Fraction, places: int) -> dict:
 def _check_rounds(rounds: int) -> None:
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise ValueError(f"a number of rounds must be a positive int, not {rounds!r}")
+
+
+def summary_context() -> dict:
+    """What every `as_summary` entry shares: the convention, the settling rule and the normal quantiles."""
+    return {"convention": CONVENTION, "settling_rule": SETTLING_RULE,
+            "z": {level: decimal_str(z, 45) for level, z in CONFIDENCE_LEVELS.items()}}
+
+
+def summary_distribution(entry: dict) -> list[tuple[Fraction, Fraction]]:
+    """[(net value, probability)] read back from an `as_summary` entry (its exact "p/q" texts)."""
+    return [(to_fraction(row["net"]["exact"]), to_fraction(row["probability"]["exact"]))
+            for row in entry["net_distribution"]]
+
+
+def compare_summaries(pairs) -> tuple[bool, str]:
+    """Whether re-derived `as_summary` entries equal the stored ones, and a line saying what was compared.
+
+    `pairs`: (label, derived entry, stored entry or None); equality is exact and field by field
+    (every figure, the net distribution, the settling intervals).
+    """
+    differing, values = [], 0
+    for label, derived, stored in pairs:
+        if stored != derived:
+            fields = sorted(key for key in set(derived) | set(stored or {})
+                            if (stored or {}).get(key) != derived.get(key))
+            differing.append(f"{label} ({', '.join(fields[:4])})")
+        values += len(derived.get("net_distribution", ()))
+    if differing:
+        return False, f"{len(differing)} of {len(pairs)} differ from summary.json: {'; '.join(differing[:3])}"
+    return True, (f"{len(pairs)} wagers: net distributions ({values} values), variance, standard deviation, "
+                  "hit frequency and every other figure equal summary.json")

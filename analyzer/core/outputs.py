@@ -11,6 +11,7 @@ from fractions import Fraction
 
 MANIFEST_NAME = "manifest.json"       # in every results folder: the sha256 of every file (analyzer.publish.folder)
 RULES_COPY_NAME = "rules.toml"        # the rule file analysed, byte for byte
+WORKBOOK_NAME = "par_sheet.xlsx"      # the PAR workbook: the game's sheets, then the rules analysed
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,10 @@ class ReportContent:
 
 @dataclass
 class Outputs:
-    """One rule set's results: summary.json's content, the other files (name -> bytes or text), the report."""
+    """One rule set's results: summary.json's content, the other files (name -> bytes or text), the report,
+    and the PAR workbook's sheets ((name, analyzer.core.tables.Table), in order; the publisher adds the rules)."""
 
     summary: dict
     files: dict
     report: ReportContent
+    sheets: list = field(default_factory=list)

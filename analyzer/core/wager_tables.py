@@ -35,6 +35,7 @@ class WagerEntry:
     labels: tuple                # e.g. ("optimal", "ANTE + CALL"), one per label column
     stats: WagerStatistics
     path: str                    # dotted path of its figures in summary.json, e.g. "round_statistics.bets.tie"
+    detail: bool = True          # summary.json has its net distribution and settling intervals (as_summary detail)
 
 
 FIGURE_COLUMNS = [("EV per initial bet", EXACT), ("Variance", EXACT), ("SD", ROOT), ("Hit frequency", EXACT),
@@ -70,7 +71,8 @@ def figures_table(entries: Sequence[WagerEntry], label_titles: Sequence[str]) ->
 def distribution_table(entries: Sequence[WagerEntry], label_titles: Sequence[str]) -> Table:
     """Every distinct net result of every wager: its labels, the net value, its count and probability."""
     return Table(list(label_titles) + [("Net", EXACT), "Count", ("Probability", EXACT)],
-                 [list(e.labels) + [v.value, v.count, v.probability] for e in entries for v in e.stats.distribution])
+                 [list(e.labels) + [v.value, v.count, v.probability]
+                  for e in entries if e.detail for v in e.stats.distribution])
 
 
 def settling_table(entries: Sequence[WagerEntry], label_titles: Sequence[str],
@@ -78,6 +80,8 @@ def settling_table(entries: Sequence[WagerEntry], label_titles: Sequence[str],
     """For N = 10^3 .. 10^8 rounds, the 95% and 99% intervals of each wager's realised return per unit wagered."""
     rows = []
     for e in entries:
+        if not e.detail:
+            continue
         for rounds in SETTLING_ROUNDS:
             for level, z in CONFIDENCE_LEVELS.items():
                 rows.append(list(e.labels) + [rounds, level, *e.stats.interval(rounds, z, places)])
@@ -130,7 +134,7 @@ def csv_rows(entries: Sequence[WagerEntry], places: int = DECIMAL_PLACES) -> lis
     """
     rows = []
     for e in entries:
-        for v in e.stats.distribution:
+        for v in (e.stats.distribution if e.detail else ()):
             rows.append({"kind": "net_result", "labels": e.labels, "name": fraction_str(v.value), "count": v.count,
                          "exact": fraction_str(v.probability), "decimal": decimal_str(v.probability, places),
                          "value": v.value, "probability": v.probability})
@@ -145,3 +149,12 @@ def csv_rows(entries: Sequence[WagerEntry], places: int = DECIMAL_PLACES) -> lis
             rows.append({"kind": "figure", "labels": e.labels, "name": field, "count": n, "exact": str(n),
                          "decimal": str(n), "value": None, "probability": None})
     return rows
+
+
+def distribution_figure(entries: Sequence[WagerEntry], title: str) -> dict:
+    """The data of a net-result distribution figure (`analyzer.publish.plots.net_distribution`): one panel per
+    wager, its exact net values and probabilities (the renderer converts them for drawing only)."""
+    return {"title": title,
+            "series": [{"label": " / ".join(label for label in e.labels if label),
+                        "values": [v.value for v in e.stats.distribution],
+                        "probabilities": [v.probability for v in e.stats.distribution]} for e in entries]}

@@ -1,6 +1,8 @@
 """The strategy file of a poker game: one row per situation class (docs/strategy-format.md)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from analyzer.core import strategy_file
@@ -8,6 +10,27 @@ from analyzer.core.errors import InputError
 from analyzer.poker.decision_table import DecisionTable
 
 FOLD, PLAY, EITHER = 0, 1, 2          # decision codes of the poker games
+#: The strategy files of a poker results folder, by the strategy they hold (the optimal one's exact ties
+#: are coded EITHER and counted as folds, as the figures count them).
+STRATEGY_FILES = {"optimal": "strategy.bin.gz", "basic": "strategy_basic.bin.gz"}
+
+
+def played_masks(folder, keys: np.ndarray) -> dict:
+    """{strategy: play mask} from the strategy files of a results folder, their rows checked against `keys`.
+
+    A mask plays exactly the rows coded PLAY.  Raises InputError when a file's keys are not
+    the counted classes, in the same order.
+    """
+    masks = {}
+    for name, file in STRATEGY_FILES.items():
+        path = Path(folder) / file
+        if not path.is_file():
+            continue
+        _, columns = strategy_file.decode(path.read_bytes(), str(path))
+        if columns["key"].shape != keys.shape or not (columns["key"] == keys).all():
+            raise InputError(f"{path}: its situation keys are not the classes the rule file's deck counts")
+        masks[name] = columns["decision"] == PLAY
+    return masks
 
 
 def optimal_decisions(table: DecisionTable) -> np.ndarray:

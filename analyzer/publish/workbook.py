@@ -191,6 +191,38 @@ def workbook_bytes(sheets: Iterable[Sheet | tuple], properties: Mapping[str, obj
     return buffer.getvalue()
 
 
+def rules_table(data: Mapping) -> Table:
+    """A rule file's tables as rows: section, key (nested keys dotted), the value as written, and a number's exact value.
+
+    >>> rules_table({"game": {"game": "x"}, "pays": {"tie": Fraction(8), "push": True, "hands": ["a", "b"]}}).rows
+    (('game', 'game', 'x', None), ('pays', 'tie', '8', Fraction(8, 1)), ('pays', 'push', 'true', None), ('pays', 'hands', 'a, b', None))
+    """
+    rows = []
+
+    def text(value) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, Fraction):
+            return fraction_str(value).removesuffix("/1")
+        if isinstance(value, (list, tuple)):
+            return ", ".join(text(v) for v in value)
+        return "lose" if value is None else str(value)
+
+    def walk(section, prefix, node):
+        for key, value in node.items():
+            if isinstance(value, Mapping):
+                walk(section, f"{prefix}{key}.", value)
+            else:
+                exact = Fraction(value) if isinstance(value, (int, Fraction)) and not isinstance(value, bool) else None
+                rows.append([section, f"{prefix}{key}", text(value), exact])
+    for section, values in data.items():
+        if isinstance(values, Mapping):
+            walk(section, "", values)
+        else:
+            rows.append([section, "", text(values), None])
+    return Table(["Section", "Key", "Value", ("Number", EXACT)], rows)
+
+
 def _write_sheet(worksheet, table: Table, header_format) -> None:
     headers = table.headers()
     widths = [len(title) for title in headers]

@@ -6,14 +6,15 @@ the games and `analyzer.publish.pipeline` drives them.
 from __future__ import annotations
 
 from analyzer.games.baccarat.analysis import analyse
-from analyzer.games.baccarat.checks import check
+from analyzer.games.baccarat.checks import check, check_statistics
 from analyzer.games.baccarat.count import analysis_shoes, count_shoes
 from analyzer.games.baccarat.outputs import key_figures, outputs
 from analyzer.games.baccarat.price import shoe_query
 from analyzer.games.baccarat.rules import BaccaratRules, load_rules
 from analyzer.games.baccarat.shoe import parse_counts, remove_cards
 
-__all__ = ["load_rules", "count_fields", "count", "analyse", "outputs", "key_figures", "check", "live_shoe"]
+__all__ = ["load_rules", "count_fields", "count", "analyse", "outputs", "key_figures", "check", "check_statistics",
+           "live_shoe"]
 
 
 def count_fields(rules: BaccaratRules) -> dict:

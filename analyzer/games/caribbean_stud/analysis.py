@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from analyzer.core.distribution import RoundOutcomes, WagerStatistics
 from analyzer.core.errors import InvariantError
 from analyzer.core.rules import RuleFile
@@ -91,24 +93,31 @@ def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progr
         table.derived[key] = progressive_figures(table, rules.progressive)
     prog = table.derived[key]
     analysis = StudAnalysis(rule_file, rules, priced, rule_check, st, prog, basic)
-    analysis.statistics = {name: play_statistics(priced, f) for name, f in st.items()}
+    analysis.statistics = {name: checked_statistics(priced, f) for name, f in st.items()}
     moments_key = ("progressive moments", rules.progressive)
     if moments_key not in table.derived:
         table.derived[moments_key] = progressive_moments(rules.progressive, prog.counts)
     analysis.moments = table.derived[moments_key]
     analysis.progressive_at = [(level, progressive_alone(rules.progressive, prog.counts, level))
                                for level in rules.progressive.levels]
-    analysis.combined = {name: combined(analysis, stats) for name, stats in analysis.statistics.items()}
+    analysis.combined = {name: combined(rules.progressive, analysis.moments, stats, analysis.progressive_ratio)
+                         for name, stats in analysis.statistics.items()}
     return analysis
 
 
-def play_statistics(priced: Priced, f: StrategyFigures) -> PlayStatistics:
-    """Every deal under the strategy: ANTE + raise, rows kept by the player's category (the progressive's class)."""
-    table = priced.table
+def play_statistics(table: SituationCounts, rules: StudRules, raise_: np.ndarray,
+                    cache: dict | None = None) -> PlayStatistics:
+    """Every deal under a raise/fold mask: ANTE + raise, rows kept by the player's category (the progressive's
+    class).  `cache`: where the grouped counts are kept (e.g. the table's `derived`)."""
     category = table.player_category
-    outcomes = round_outcomes(table.weights, table.counts, table.completions, f.play, priced.rules.paytable,
-                              category=category, side=category, n_side=N_CATEGORIES, cache=table.derived)
-    stats = PlayStatistics.of(outcomes)
+    outcomes = round_outcomes(table.weights, table.counts, table.completions, raise_, rules.paytable,
+                              category=category, side=category, n_side=N_CATEGORIES, cache=cache)
+    return PlayStatistics.of(outcomes)
+
+
+def checked_statistics(priced: Priced, f: StrategyFigures) -> PlayStatistics:
+    """`play_statistics` of a priced strategy, checked against its EV and RTP."""
+    stats = play_statistics(priced.table, priced.rules, f.play, priced.table.derived)
     if stats.main.mean != f.ev or stats.main.rtp != f.rtp:
         raise InvariantError(f"Caribbean Stud round statistics of {f.name!r} disagree with its EV or RTP")
     return stats
@@ -121,17 +130,15 @@ def progressive_alone(prog: Progressive, counts: list, jackpot: Fraction) -> Wag
         PROGRESSIVE, None)
 
 
-def combined(analysis: StudAnalysis, stats: PlayStatistics) -> StudCombined:
-    """ANTE + raise with the progressive (r x ANTE): functions of J, and the figures at each jackpot level."""
-    prog, ratio = analysis.rules.progressive, analysis.progressive_ratio
+def combined(prog: Progressive, moments: ProgressiveMoments, stats: PlayStatistics, ratio: Fraction) -> StudCombined:
+    """ANTE + raise with the progressive staked `ratio` x ANTE: functions of J, and the figures at each jackpot level."""
     outcomes, main = stats.outcomes, stats.main
     side_at, main_at = outcomes.index(SIDE), outcomes.index(MAIN)
     by_category = [Fraction(0)] * N_CATEGORIES
     for row, count in outcomes.rows.items():
         by_category[int(row[side_at])] += row[main_at] * count
     by_category = [x / outcomes.total for x in by_category]
-    functions = combined_functions(analysis.moments, prog, by_category, main.mean, main.variance, main.mean_wagered,
-                                   ratio)
+    functions = combined_functions(moments, prog, by_category, main.mean, main.variance, main.mean_wagered, ratio)
     at_levels = []
     for level in prog.levels:
         nets = [prog.net(c, level) for c in range(N_CATEGORIES)]

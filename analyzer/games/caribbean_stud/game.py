@@ -6,12 +6,12 @@ the games and `analyzer.publish.pipeline` drives them.
 from __future__ import annotations
 
 from analyzer.games.caribbean_stud.analysis import analyse
-from analyzer.games.caribbean_stud.checks import check
+from analyzer.games.caribbean_stud.checks import check, check_statistics
 from analyzer.games.caribbean_stud.count import SituationCounts, count_classes
 from analyzer.games.caribbean_stud.outputs import key_figures, outputs
 from analyzer.games.caribbean_stud.rules import StudRules, load_rules
 
-__all__ = ["load_rules", "count_fields", "count", "analyse", "outputs", "key_figures", "check"]
+__all__ = ["load_rules", "count_fields", "count", "analyse", "outputs", "key_figures", "check", "check_statistics"]
 
 
 def count_fields(rules: StudRules) -> dict:

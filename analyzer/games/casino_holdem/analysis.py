@@ -61,18 +61,20 @@ def analyse(rule_file: RuleFile, rules: HoldemRules, table: SituationTable,
                                          "call whenever the AA Bonus wins, otherwise the basic strategy",
                                          basic_call | (priced.aa_return > 0))
     ratio = st["joint_optimal"].aa_ratio
-    statistics = {name: play_statistics(priced, f.call, ratio) for name, f in st.items()}
+    statistics = {name: play_statistics(table, rules, priced.aa_hand, f.call, ratio, table.derived)
+                  for name, f in st.items()}
     for name, f in st.items():
         check_statistics(f, statistics[name])
     return HoldemAnalysis(rule_file, rules, priced, st, basic, statistics, ratio)
 
 
-def play_statistics(priced: Priced, call: np.ndarray, ratio: Fraction) -> PlayStatistics:
+def play_statistics(table: SituationTable, rules: HoldemRules, aa_hand: np.ndarray, call: np.ndarray,
+                    ratio: Fraction, cache: dict | None = None) -> PlayStatistics:
     """Every deal of the table under a call/fold mask: ANTE + CALL, the AA Bonus (per unit; lost on a fold)
-    and both together with the AA Bonus staked `ratio` x ANTE."""
-    table, rules = priced.table, priced.rules
+    and both together with the AA Bonus staked `ratio` x ANTE.  `aa_hand`: each class's AA Bonus hand
+    (`price.aa_bonus_hands`); `cache`: where the grouped counts are kept (e.g. the table's `derived`)."""
     outcomes = round_outcomes(table.weights, table.counts, table.continuations, call, rules.paytable,
-                              side=priced.aa_hand, n_side=len(AA_HANDS), cache=table.derived)
+                              side=aa_hand, n_side=len(AA_HANDS), cache=cache)
     aa_net = [rules.aa_return(name) - 1 for name in AA_HANDS]
     outcomes = with_side_bet(outcomes, AA_BONUS, lambda hand, called: aa_net[hand] if called else -1)
     return PlayStatistics.of(outcomes, AA_BONUS, ratio)

@@ -6,12 +6,12 @@ the games and `analyzer.publish.pipeline` drives them.
 from __future__ import annotations
 
 from analyzer.games.casino_holdem.analysis import analyse
-from analyzer.games.casino_holdem.checks import check
+from analyzer.games.casino_holdem.checks import check, check_statistics
 from analyzer.games.casino_holdem.count import SituationTable, count_situations
 from analyzer.games.casino_holdem.outputs import key_figures, outputs
 from analyzer.games.casino_holdem.rules import HoldemRules, load_rules
 
-__all__ = ["load_rules", "count_fields", "count", "analyse", "outputs", "key_figures", "check"]
+__all__ = ["load_rules", "count_fields", "count", "analyse", "outputs", "key_figures", "check", "check_statistics"]
 
 
 def count_fields(rules: HoldemRules) -> dict:
