@@ -2,7 +2,7 @@
 
 Every game reports several wagers (a main game, a side bet, combined play) under several
 strategies; each is a `WagerEntry`: the labels that name it (e.g. ("optimal", "ANTE + CALL")),
-its exact `WagerStatistics`, and where summary.json holds its figures.  This module lays
+its exact `WagerStatistics`, and where summary.json holds its figures (a JSON Pointer, RFC 6901).  This module lays
 them out once for every game: `analyzer.core.tables.Table`s for the workbook (exact columns
 as "p/q" beside their decimals, standard deviations as roots), compact Markdown for the
 PAR sheets, and flat rows for the PAR sheets' CSV.  Every figure comes from the entry's
@@ -10,11 +10,11 @@ exact statistics; nothing is recomputed here.
 
 >>> from analyzer.core.distribution import RoundOutcomes, WagerStatistics
 >>> coin = WagerStatistics.from_outcomes(RoundOutcomes.single("net", {1: 1, -1: 1}), "net", None)
->>> entry = WagerEntry(("coin",), coin, "bets.coin")
+>>> entry = WagerEntry(("coin",), coin, "/bets/coin")
 >>> figures_table([entry], ["Bet"]).headers()[:6]
 ['Bet', 'summary.json', 'Rounds counted', 'EV per initial bet (exact)', 'EV per initial bet', 'Variance (exact)']
->>> [row[:3] for row in distribution_table([entry], ["Bet"]).text_rows(2)]
-[['coin', '-1/1', '-1.00'], ['coin', '1/1', '1.00']]
+>>> [row[:4] for row in distribution_table([entry], ["Bet"]).text_rows(2)]
+[['coin', '/bets/coin', '-1/1', '-1.00'], ['coin', '/bets/coin', '1/1', '1.00']]
 """
 from __future__ import annotations
 
@@ -32,9 +32,9 @@ from analyzer.core.tables import EXACT, ROOT, Table, markdown_table, root_str
 class WagerEntry:
     """One wager's statistics under one strategy: its labels, its figures, its place in summary.json."""
 
-    labels: tuple                # e.g. ("optimal", "ANTE + CALL"), one per label column
+    labels: tuple                # e.g. ("optimal", "ANTE + CALL"), one per label column (None: blank)
     stats: WagerStatistics
-    path: str                    # dotted path of its figures in summary.json, e.g. "round_statistics.bets.tie"
+    path: str                    # where summary.json holds its figures, as a JSON Pointer: "/round_statistics/bets/tie"
     detail: bool = True          # summary.json has its net distribution and settling intervals (as_summary detail)
 
 
@@ -69,9 +69,10 @@ def figures_table(entries: Sequence[WagerEntry], label_titles: Sequence[str]) ->
 
 
 def distribution_table(entries: Sequence[WagerEntry], label_titles: Sequence[str]) -> Table:
-    """Every distinct net result of every wager: its labels, the net value, its count and probability."""
-    return Table(list(label_titles) + [("Net", EXACT), "Count", ("Probability", EXACT)],
-                 [list(e.labels) + [v.value, v.count, v.probability]
+    """Every distinct net result of every wager: its labels, summary.json path, the net value, its count and
+    probability (row i of a wager is its net_distribution[i] in summary.json)."""
+    return Table(list(label_titles) + ["summary.json", ("Net", EXACT), "Count", ("Probability", EXACT)],
+                 [list(e.labels) + [e.path, v.value, v.count, v.probability]
                   for e in entries if e.detail for v in e.stats.distribution])
 
 
@@ -84,8 +85,8 @@ def settling_table(entries: Sequence[WagerEntry], label_titles: Sequence[str],
             continue
         for rounds in SETTLING_ROUNDS:
             for level, z in CONFIDENCE_LEVELS.items():
-                rows.append(list(e.labels) + [rounds, level, *e.stats.interval(rounds, z, places)])
-    return Table(list(label_titles) + ["Rounds", "Confidence", "Half-width", "Low", "High"], rows)
+                rows.append(list(e.labels) + [e.path, rounds, level, *e.stats.interval(rounds, z, places)])
+    return Table(list(label_titles) + ["summary.json", "Rounds", "Confidence", "Half-width", "Low", "High"], rows)
 
 
 def figures_markdown(entries: Sequence[WagerEntry], label_titles: Sequence[str], places: int = 6) -> str:
@@ -93,7 +94,7 @@ def figures_markdown(entries: Sequence[WagerEntry], label_titles: Sequence[str],
     rows = []
     for e in entries:
         s, largest = e.stats, e.stats.largest_win
-        rows.append(list(e.labels) + [
+        rows.append(_label_texts(e) + [
             decimal_str(s.mean, places), fraction_str(s.variance), decimal_str(s.variance, places),
             s.standard_deviation(places), s.sd_per_unit_wagered(places), decimal_str(s.hit_frequency, places),
             decimal_str(s.push_probability, places), decimal_str(s.loss_probability, places),
@@ -116,13 +117,17 @@ def settling_markdown(entries: Sequence[WagerEntry], label_titles: Sequence[str]
     """The 95% half-widths of the realised RTP for N = 10^3 .. 10^8, and the rounds to settle, per wager."""
     headers = list(label_titles) + [f"N = 10^{len(str(n)) - 1}" for n in SETTLING_ROUNDS] \
         + [f"rounds to +-{label} pp" for label in SETTLING_TOLERANCES]
-    rows = [list(e.labels) + [e.stats.interval(n, Z95, places)[0] for n in SETTLING_ROUNDS]
+    rows = [_label_texts(e) + [e.stats.interval(n, Z95, places)[0] for n in SETTLING_ROUNDS]
             + [f"{n:,}" for n in _settle(e.stats)] for e in entries]
     return markdown_table(headers, rows, "l" * len(label_titles) + "r" * (len(headers) - len(label_titles)))
 
 
+def _label_texts(entry: WagerEntry) -> list[str]:
+    return ["" if label is None else label for label in entry.labels]
+
+
 def _probability_text(p: Fraction) -> str:
-    return decimal_str(p, 8) if p >= Fraction(1, 10**6) else f"{fraction_str(p)}"
+    return decimal_str(p, 8) if p >= Fraction(1, 10**6) else decimal_str(p, 12)
 
 
 def csv_rows(entries: Sequence[WagerEntry], places: int = DECIMAL_PLACES) -> list[dict]:

@@ -72,12 +72,12 @@ def round_statistics_summary(analysis: BaccaratAnalysis) -> dict:
 
 def wager_entries(analysis: BaccaratAnalysis, stakes: bool = True) -> list[WagerEntry]:
     """Every wager of the round statistics with its summary.json path: the bets, the pairs, BANKER by stake."""
-    entries = [WagerEntry((bet.upper(), ""), stats, f"round_statistics.bets.{bet}")
+    entries = [WagerEntry((bet.upper(), None), stats, f"/round_statistics/bets/{bet}")
                for bet, stats in analysis.statistics.items()]
-    entries += [WagerEntry((" + ".join(b.upper() for b in pair), ""), stats,
-                           f"round_statistics.combined.{pair_name(pair)}") for pair, stats in analysis.pairs.items()]
+    entries += [WagerEntry((" + ".join(b.upper() for b in pair), None), stats,
+                           f"/round_statistics/combined/{pair_name(pair)}") for pair, stats in analysis.pairs.items()]
     if stakes:
-        entries += [WagerEntry(("BANKER", money(stake)), stats, f"round_statistics.banker_by_stake.{money(stake)}",
+        entries += [WagerEntry(("BANKER", money(stake)), stats, f"/round_statistics/banker_by_stake/{money(stake)}",
                                detail=False) for stake, stats in analysis.stake_statistics]
     return entries
 
@@ -138,7 +138,7 @@ def workbook_sheets(analysis: BaccaratAnalysis) -> list:
     entries = wager_entries(analysis)
     combined = Table(["Bets", "summary.json", ("Covariance", EXACT), ("EV per round", EXACT), ("Variance", EXACT),
                       ("SD", ROOT), ("RTP", EXACT), ("SD per unit wagered", ROOT)],
-                     [[" + ".join(b.upper() for b in pair), f"round_statistics.combined.{pair_name(pair)}",
+                     [[" + ".join(b.upper() for b in pair), f"/round_statistics/combined/{pair_name(pair)}",
                        analysis.covariance(*pair), stats.mean, stats.variance, stats.variance, stats.rtp,
                        stats.variance / stats.mean_wagered ** 2] for pair, stats in analysis.pairs.items()])
     return [("Outcomes", outcomes), ("Net distribution", distribution_table(entries, ["Wager", "Stake"])),

@@ -143,10 +143,10 @@ def wager_entries(analysis: StudAnalysis, combined: str = "all") -> list[WagerEn
     """Every wager of the round statistics, with its summary.json path: each strategy's ANTE + raise, the
     progressive at each jackpot level, and ANTE + raise + progressive (`combined`: "all" strategies, or one name)."""
     ratio = fraction_str(analysis.progressive_ratio).removesuffix("/1")
-    entries = [WagerEntry((name, "ANTE + raise", ""), stats.main, f"round_statistics.strategies.{name}.main")
+    entries = [WagerEntry((name, "ANTE + raise", None), stats.main, f"/round_statistics/strategies/{name}/main")
                for name, stats in analysis.statistics.items()]
     entries += [WagerEntry(("(any)", "progressive", jackpot_key(level)), stats,
-                           f"round_statistics.progressive.at_jackpot.{jackpot_key(level)}")
+                           f"/round_statistics/progressive/at_jackpot/{jackpot_key(level)}")
                 for level, stats in analysis.progressive_at]
     for name, c in analysis.combined.items():
         if combined != "all" and name != combined:
@@ -154,7 +154,7 @@ def wager_entries(analysis: StudAnalysis, combined: str = "all") -> list[WagerEn
         for level, stats in c.at_levels:
             entries.append(WagerEntry((name, f"ANTE + raise + progressive ({ratio} x ANTE)", jackpot_key(level)),
                                       stats.combined,
-                                      f"round_statistics.combined.strategies.{name}.at_jackpot.{jackpot_key(level)}",
+                                      f"/round_statistics/combined/strategies/{name}/at_jackpot/{jackpot_key(level)}",
                                       detail=name == DETAILED_STRATEGY))
     return entries
 
@@ -523,10 +523,12 @@ def workbook_sheets(analysis: StudAnalysis, lines: list) -> list:
     combined_rows = []
     for name, c in analysis.combined.items():
         for level, stats in c.at_levels:
-            combined_rows.append([name, jackpot_key(level), stats.main.mean, stats.side.mean, stats.covariance,
+            combined_rows.append([name, jackpot_key(level),
+                                  f"/round_statistics/combined/strategies/{name}/at_jackpot/{jackpot_key(level)}",
+                                  stats.main.mean, stats.side.mean, stats.covariance,
                                   stats.combined.mean, stats.combined.variance, stats.combined.rtp,
                                   c.functions.covariance, c.functions.variance])
-    combined = Table(["Strategy", "Jackpot", ("EV ANTE + raise", EXACT), ("EV progressive", EXACT),
+    combined = Table(["Strategy", "Jackpot", "summary.json", ("EV ANTE + raise", EXACT), ("EV progressive", EXACT),
                       ("Covariance", EXACT), ("EV combined", EXACT), ("Variance combined", EXACT), ("RTP", EXACT),
                       "Covariance as a function of J", "Variance as a function of J"], combined_rows)
     return [("Outcomes", outcomes), ("Net distribution", distribution_table(entries, titles)),

@@ -130,7 +130,7 @@ def wager_entries(analysis: HoldemAnalysis, strategies=None) -> list[WagerEntry]
             continue
         for key, wager in (("main", stats.main), ("aa_bonus", stats.side), ("combined", stats.combined)):
             entries.append(WagerEntry((name, wager_label(key, analysis)), wager,
-                                      f"round_statistics.strategies.{name}.{key}"))
+                                      f"/round_statistics/strategies/{name}/{key}"))
     return entries
 
 
@@ -393,7 +393,7 @@ def workbook_sheets(analysis: HoldemAnalysis) -> list:
                       ("EV AA Bonus", EXACT), ("Covariance", EXACT), ("EV combined", EXACT),
                       ("Variance combined", EXACT), ("SD combined", ROOT), ("Mean wagered", EXACT), ("RTP", EXACT),
                       ("SD per unit wagered", ROOT)],
-                     [[name, f"round_statistics.strategies.{name}.combined", analysis.aa_ratio, s.main.mean,
+                     [[name, f"/round_statistics/strategies/{name}/combined", analysis.aa_ratio, s.main.mean,
                        s.side.mean, s.covariance, s.combined.mean, s.combined.variance, s.combined.variance,
                        s.combined.mean_wagered, s.combined.rtp,
                        s.combined.variance / s.combined.mean_wagered ** 2]
