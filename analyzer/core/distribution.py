@@ -27,6 +27,7 @@ both bets on 4 or 5 (net +3) and wins 2:1 on the ante and 1:1 on the raise on 6 
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -78,7 +79,7 @@ class RoundOutcomes:
     (2, Fraction(0, 1), Fraction(1, 1))
     """
 
-    __slots__ = ("_names", "_rows", "_total")
+    __slots__ = ("_names", "_rows", "_total", "_scaled")
 
     def __init__(self, names: Sequence[str], rows: Mapping[tuple, int] | Iterable[tuple[tuple, int]]):
         names = tuple(names)
@@ -104,6 +105,7 @@ class RoundOutcomes:
         self._names = names
         self._rows = MappingProxyType(dict(sorted(merged.items())))
         self._total = sum(merged.values())
+        self._scaled = {}
 
     @classmethod
     def single(cls, name: str, counts: Mapping) -> "RoundOutcomes":
@@ -147,10 +149,21 @@ class RoundOutcomes:
         except ValueError:
             raise KeyError(f"no component {name!r}; the components are {self._names}") from None
 
+    def _integers(self, i: int) -> tuple[list[int], int]:
+        """Component i of every row as an integer over one denominator (the values' least common one), made once.
+
+        Moments are then sums of integer products, exactly equal to the sums of the Fractions.
+        """
+        if i not in self._scaled:
+            values = [row[i] for row in self._rows]
+            denominator = math.lcm(*(v.denominator for v in values))
+            self._scaled[i] = ([v.numerator * (denominator // v.denominator) for v in values], denominator)
+        return self._scaled[i]
+
     def sum(self, name: str) -> Fraction:
         """The sum of component `name` over all counted rounds."""
-        i = self.index(name)
-        return sum((values[i] * count for values, count in self._rows.items()), Fraction(0))
+        numerators, denominator = self._integers(self.index(name))
+        return Fraction(sum(n * count for n, count in zip(numerators, self._rows.values())), denominator)
 
     def mean(self, name: str) -> Fraction:
         """E[name] over the counted rounds."""
@@ -158,8 +171,8 @@ class RoundOutcomes:
 
     def covariance(self, a: str, b: str) -> Fraction:
         """Cov(a, b) = E[ab] - E[a]E[b], counted from the joint rows (never assumed zero)."""
-        i, j = self.index(a), self.index(b)
-        product = sum((values[i] * values[j] * count for values, count in self._rows.items()), Fraction(0))
+        (x, dx), (y, dy) = self._integers(self.index(a)), self._integers(self.index(b))
+        product = Fraction(sum(p * q * count for p, q, count in zip(x, y, self._rows.values())), dx * dy)
         return product / self._total - self.mean(a) * self.mean(b)
 
     def variance(self, name: str) -> Fraction:

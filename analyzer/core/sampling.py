@@ -91,7 +91,8 @@ class Tally:
                 if sampling_variance > 0 else Decimal(0)
             z = Decimal(difference.numerator) / Decimal(difference.denominator) / se if se else \
                 Decimal(0 if difference == 0 else 10**9)
-        return {"rounds": n, "variance": self.variance(), "exact": exact, "z": z, "se": se,
+        tested = sample_bulk + sum((p * (v - mean) ** 2 for v, p in rare), Fraction(0))
+        return {"rounds": n, "variance": self.variance(), "tested": tested, "exact": exact, "z": z, "se": se,
                 "rare_values": len(rare), "impossible": impossible,
                 "passed": not impossible and abs(z) <= Z_999}
 

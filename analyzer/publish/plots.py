@@ -73,7 +73,7 @@ def effect_of_removal(effects: dict, labels: list[str], bets: list[str], title: 
 
 
 def net_distribution(series: list[dict], title: str) -> str:
-    """One panel per wager: the probability of each distinct net result of a round (log scale), as bars.
+    """One panel per wager: the probability of each distinct net result of a round (log scale), one bar each.
 
     `series` items: {"label", "values": exact net values, "probabilities": their exact probabilities};
     both are converted to floats here, for drawing only.
@@ -87,8 +87,8 @@ def net_distribution(series: list[dict], title: str) -> str:
             axes.bar(positions, probabilities, color=["#b22222" if v < 0 else "#888888" if v == 0 else "#4a6fa5"
                                                       for v in values])
             axes.set_yscale("log")
-            axes.set_xticks(positions, [f"{v:g}" for v in values], rotation=60 if len(values) > 12 else 0,
-                            fontsize=7 if len(values) > 12 else 9)
+            many = len(values) > 12
+            axes.set_xticks(positions, [f"{v:g}" for v in values], rotation=60 if many else 0, fontsize=7 if many else 9)
             axes.set_ylabel("probability")
             axes.set_title(wager["label"], fontsize=9)
         all_axes[-1, 0].set_xlabel("net result of the round (each distinct value; in units of the initial bet)")

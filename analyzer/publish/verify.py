@@ -106,8 +106,9 @@ def monte_carlo_checks(report: FolderReport, targets: dict, seed: int) -> None:
         if target.variance is None:
             continue
         result = target.tally.compare_variance(target.variance, target.distribution)
-        rare = (f"; the {result['rare_values']} net values expected fewer than {RARE_EXPECTED} times taken at their "
-                "exact share" if result["rare_values"] else "")
+        rare = result["rare_values"]
+        rare = (f"; {decimal_str(result['tested'], 6)} with the {rare} net value{'s' * (rare > 1)} expected fewer "
+                f"than {RARE_EXPECTED} times taken at {'their' if rare > 1 else 'its'} exact share" if rare else "")
         impossible = (f"; results the exact distribution does not have: "
                       f"{', '.join(decimal_str(v, 4) for v in result['impossible'][:5])}" if result["impossible"] else "")
         report.add(f"monte carlo variance {bet}", result["passed"],
@@ -137,7 +138,7 @@ def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress
     if counts is None and options.recount:
         counts = game.module.count(rules, None, progress)
     if counts is not None:
-        game.module.check_statistics(report, rules, summary, folder, counts)
+        game.module.check_statistics(report, rules, summary, folder, counts, strategy)
     monte_carlo_checks(report, targets, options.seed)
     return report
 

@@ -1,7 +1,7 @@
 """Casino Hold'em analysis: count the situations once, price them, evaluate every reported strategy."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
@@ -30,6 +30,7 @@ class HoldemAnalysis:
     basic: Strategy              # the committed basic strategy (a rule list)
     statistics: dict             # name -> PlayStatistics: ANTE + CALL, the AA Bonus alone, both together
     aa_ratio: Fraction           # AA Bonus stake per ANTE in combined play (and the jointly optimal strategy)
+    cache: dict = field(default_factory=dict, repr=False)    # what the outputs derive more than once (PAR lines)
 
     @property
     def count(self) -> SituationTable:

@@ -95,24 +95,26 @@ def check(report, rules: HoldemRules, summary: dict, strategy, samples: int, rou
                         summary_distribution(wager[bet])) for bet, tally in tallies.items()}
 
 
-def check_statistics(report, rules: HoldemRules, summary: dict, folder, table: SituationTable) -> None:
+def check_statistics(report, rules: HoldemRules, summary: dict, folder, table: SituationTable, strategy=None) -> None:
     """The round statistics of the strategy files' decisions, re-derived from the counts, against summary.json.
 
     Every deal of `table` is settled under the rule file with the decisions the strategy files
     code (optimal; basic), the AA Bonus staked as summary.json says; every wager's figures must
-    equal the stored ones exactly.
+    equal the stored ones exactly.  Grouped counts already summed on these very counts for the
+    same decisions (the publishing run's) are reused from the table's cache; a fresh count has none.
     """
     stored = summary["round_statistics"]
     ratio = parse_fraction_str(stored["aa_bonus_stake_per_ante"]["exact"])
     try:
-        masks = played_masks(folder, table.keys)
+        masks = played_masks(folder, table.keys, None if strategy is None else
+                             {"optimal": (strategy.packed, strategy.decisions)})
     except InputError as error:
         report.add("round statistics re-derived", False, str(error))
         return
     aa_hand = aa_bonus_hands(table.keys)
     pairs = []
     for name, call in masks.items():
-        stats = play_statistics(table, rules, aa_hand, call, ratio)
+        stats = play_statistics(table, rules, aa_hand, call, ratio, table.derived)
         entry = stored["strategies"].get(name, {})
         for key, wager in (("main", stats.main), ("aa_bonus", stats.side), ("combined", stats.combined)):
             pairs.append((f"{name} {key}", wager.as_summary(context=False), entry.get(key)))

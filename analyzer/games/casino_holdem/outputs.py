@@ -169,7 +169,14 @@ def statistics_markdown(analysis: HoldemAnalysis) -> str:
 
 
 def par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]:
-    """PAR lines of the main game: fold, then each called (final hand, outcome) with its count."""
+    """PAR lines of the main game: fold, then each called (final hand, outcome) with its count (made once)."""
+    key = ("par_lines", strategy)
+    if key not in analysis.cache:
+        analysis.cache[key] = _par_lines(analysis, strategy)
+    return analysis.cache[key]
+
+
+def _par_lines(analysis: HoldemAnalysis, strategy: str) -> list[dict]:
     rules, table, f = analysis.rules, analysis.table, analysis.strategies[strategy]
     call, w = f.call, table.weights
     lines = [{"hand": "(any)", "outcome": "fold", "combinations": exact_sum(w[~call]) * table.continuations,
@@ -186,7 +193,14 @@ def par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]
 
 
 def aa_par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]:
-    """PAR lines of the AA Bonus (per raw situation): each AA hand, called or folded."""
+    """PAR lines of the AA Bonus (per raw situation): each AA hand, called or folded (made once)."""
+    key = ("aa_par_lines", strategy)
+    if key not in analysis.cache:
+        analysis.cache[key] = _aa_par_lines(analysis, strategy)
+    return analysis.cache[key]
+
+
+def _aa_par_lines(analysis: HoldemAnalysis, strategy: str) -> list[dict]:
     rules, priced, f = analysis.rules, analysis.priced, analysis.strategies[strategy]
     w = analysis.table.weights
     lines = []
