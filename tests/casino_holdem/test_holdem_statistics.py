@@ -61,3 +61,7 @@ def test_full_deck_figures(holdem_analysis):
         == ("2.6129", "2.8552", "4.3346")
     assert percent_str(stats.main.hit_frequency, 2) == "47.77%"
     assert stats.main.largest_win.value == 102
+    joint = holdem_analysis.strategies["joint_optimal"]                     # combined play: the total EV and RTP
+    both = holdem_analysis.statistics["joint_optimal"].combined
+    assert both.mean == joint.ev + joint.aa_ratio * (joint.aa_rtp - 1)
+    assert both.rtp == 1 + both.mean / (joint.average_wager + joint.aa_ratio)

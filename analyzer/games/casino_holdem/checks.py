@@ -102,6 +102,8 @@ def check_statistics(report, rules: HoldemRules, summary: dict, folder, table: S
     code (optimal; basic), the AA Bonus staked as summary.json says; every wager's figures must
     equal the stored ones exactly.  Grouped counts already summed on these very counts for the
     same decisions (the publishing run's) are reused from the table's cache; a fresh count has none.
+    `strategy`: strategy.bin.gz as the advisor's reader loaded it (its decision codes are used
+    rather than decoding the file again).
     """
     stored = summary["round_statistics"]
     ratio = parse_fraction_str(stored["aa_bonus_stake_per_ante"]["exact"])
