@@ -50,3 +50,32 @@ def reduced_deck(tmp_path, game: str, ranks: str, suits: str, name: str = "small
     """A variant of the game's operator rules on a reduced deck."""
     return variant(tmp_path, game, [('ranks = "23456789TJQKA"', f'ranks = "{ranks}"'),
                                     ('suits = "cdhs"', f'suits = "{suits}"'), *more], name)
+
+
+def plain_statistics(rounds: dict) -> dict:
+    """The figures of a brute force's {net value: rounds}, in plain Fractions (what WagerStatistics must give)."""
+    from fractions import Fraction
+    total = sum(rounds.values())
+    mean = sum(Fraction(v) * n for v, n in rounds.items()) / total
+    variance = sum((Fraction(v) - mean) ** 2 * n for v, n in rounds.items()) / total
+    return {"distribution": sorted((Fraction(v), n) for v, n in rounds.items() if n), "rounds": total, "mean": mean,
+            "variance": variance, "hit": Fraction(sum(n for v, n in rounds.items() if v > 0), total),
+            "push": Fraction(sum(n for v, n in rounds.items() if v == 0), total)}
+
+
+def assert_statistics_equal(stats, rounds: dict) -> None:
+    """A WagerStatistics against a brute force's {net value: rounds}: same counts, variance, hit frequency."""
+    plain = plain_statistics(rounds)
+    assert [(v.value, v.count) for v in stats.distribution] == plain["distribution"]
+    assert stats.rounds == plain["rounds"]
+    assert stats.mean == plain["mean"] and stats.variance == plain["variance"]
+    assert stats.hit_frequency == plain["hit"] and stats.push_probability == plain["push"]
+
+
+def marginal(rounds: dict, index=None, combine=None) -> dict:
+    """{value: rounds} of one component (index) or of a combination combine(values) of a joint brute force."""
+    out = {}
+    for values, n in rounds.items():
+        key = values[index] if combine is None else combine(values)
+        out[key] = out.get(key, 0) + n
+    return out

@@ -27,6 +27,7 @@ both bets on 4 or 5 (net +3) and wins 2:1 on the ante and 1:1 on the raise on 6 
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -78,7 +79,7 @@ class RoundOutcomes:
     (2, Fraction(0, 1), Fraction(1, 1))
     """
 
-    __slots__ = ("_names", "_rows", "_total")
+    __slots__ = ("_names", "_rows", "_total", "_scaled")
 
     def __init__(self, names: Sequence[str], rows: Mapping[tuple, int] | Iterable[tuple[tuple, int]]):
         names = tuple(names)
@@ -104,6 +105,7 @@ class RoundOutcomes:
         self._names = names
         self._rows = MappingProxyType(dict(sorted(merged.items())))
         self._total = sum(merged.values())
+        self._scaled = {}
 
     @classmethod
     def single(cls, name: str, counts: Mapping) -> "RoundOutcomes":
@@ -147,10 +149,21 @@ class RoundOutcomes:
         except ValueError:
             raise KeyError(f"no component {name!r}; the components are {self._names}") from None
 
+    def _integers(self, i: int) -> tuple[list[int], int]:
+        """Component i of every row as an integer over one denominator (the values' least common one), made once.
+
+        Moments are then sums of integer products, exactly equal to the sums of the Fractions.
+        """
+        if i not in self._scaled:
+            values = [row[i] for row in self._rows]
+            denominator = math.lcm(*(v.denominator for v in values))
+            self._scaled[i] = ([v.numerator * (denominator // v.denominator) for v in values], denominator)
+        return self._scaled[i]
+
     def sum(self, name: str) -> Fraction:
         """The sum of component `name` over all counted rounds."""
-        i = self.index(name)
-        return sum((values[i] * count for values, count in self._rows.items()), Fraction(0))
+        numerators, denominator = self._integers(self.index(name))
+        return Fraction(sum(n * count for n, count in zip(numerators, self._rows.values())), denominator)
 
     def mean(self, name: str) -> Fraction:
         """E[name] over the counted rounds."""
@@ -158,8 +171,8 @@ class RoundOutcomes:
 
     def covariance(self, a: str, b: str) -> Fraction:
         """Cov(a, b) = E[ab] - E[a]E[b], counted from the joint rows (never assumed zero)."""
-        i, j = self.index(a), self.index(b)
-        product = sum((values[i] * values[j] * count for values, count in self._rows.items()), Fraction(0))
+        (x, dx), (y, dy) = self._integers(self.index(a)), self._integers(self.index(b))
+        product = Fraction(sum(p * q * count for p, q, count in zip(x, y, self._rows.values())), dx * dy)
         return product / self._total - self.mean(a) * self.mean(b)
 
     def variance(self, name: str) -> Fraction:
@@ -296,6 +309,16 @@ class WagerStatistics:
         """P(net < 0)."""
         return sum((v.probability for v in self.distribution if v.value < 0), Fraction(0))
 
+    def central_moment(self, k: int) -> Fraction:
+        """E[(net - mean)^k], exactly (k = 2 is the variance; k = 4 bounds the sampling error of a variance).
+
+        >>> WagerStatistics.from_outcomes(RoundOutcomes.single("net", {1: 1, -1: 1}), "net", None).central_moment(4)
+        Fraction(1, 1)
+        """
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"a moment's order is a positive int, not {k!r}")
+        return sum(((v.value - self.mean) ** k * v.probability for v in self.distribution), Fraction(0))
+
     @property
     def largest_win(self) -> NetValue | None:
         """The largest net result and its probability, or None if no round wins."""
@@ -353,16 +376,20 @@ class WagerStatistics:
 
     # --- outputs -------------------------------------------------------------------------------
 
-    def as_summary(self, places: int = DECIMAL_PLACES) -> dict:
+    def as_summary(self, places: int = DECIMAL_PLACES, detail: bool = True, context: bool = True) -> dict:
         """JSON-ready figures: exact values as {"exact": "p/q", "decimal": ...}, counts as strings.
 
         A standard deviation, irrational in general, is given as {"sqrt_of": "p/q",
         "decimal": ...}: the exact value under the root and its root.  The settling intervals
         give decimals only (half-width, low, high), each rendered exactly from
         z * sqrt(ratio_variance / rounds) with the "z" given, as "settling_rule" says.
+        With detail=False the net distribution and the settling intervals are left out
+        (every other figure stays: a compact entry for tables of many wagers).  With
+        context=False the texts every entry shares ("convention", "settling_rule", "z") are
+        left out, for a document that states them once (`summary_context`).
         """
         largest = self.largest_win
-        return {
+        summary = {
             "convention": CONVENTION,
             "net_component": self.net,
             "wagered_component": self.wagered,
@@ -394,6 +421,12 @@ class WagerStatistics:
                  "rounds": str(self.rounds_to_settle(epsilon, Z95))}
                 for label, epsilon in SETTLING_TOLERANCES.items()],
         }
+        if not detail:
+            del summary["net_distribution"], summary["settling_intervals"]
+        if not context or not detail:
+            for key in summary_context():
+                summary.pop(key, None)
+        return summary
 
     def distribution_table(self) -> Table:
         """Net value, count and probability of every distinct net result (exact columns)."""
@@ -447,3 +480,34 @@ def _root(value: Fraction, places: int) -> dict:
 def _check_rounds(rounds: int) -> None:
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise ValueError(f"a number of rounds must be a positive int, not {rounds!r}")
+
+
+def summary_context() -> dict:
+    """What every `as_summary` entry shares: the convention, the settling rule and the normal quantiles."""
+    return {"convention": CONVENTION, "settling_rule": SETTLING_RULE,
+            "z": {level: decimal_str(z, 45) for level, z in CONFIDENCE_LEVELS.items()}}
+
+
+def summary_distribution(entry: dict) -> list[tuple[Fraction, Fraction]]:
+    """[(net value, probability)] read back from an `as_summary` entry (its exact "p/q" texts)."""
+    return [(to_fraction(row["net"]["exact"]), to_fraction(row["probability"]["exact"]))
+            for row in entry["net_distribution"]]
+
+
+def compare_summaries(pairs) -> tuple[bool, str]:
+    """Whether re-derived `as_summary` entries equal the stored ones, and a line saying what was compared.
+
+    `pairs`: (label, derived entry, stored entry or None); equality is exact and field by field
+    (every figure, the net distribution, the settling intervals).
+    """
+    differing, values = [], 0
+    for label, derived, stored in pairs:
+        if stored != derived:
+            fields = sorted(key for key in set(derived) | set(stored or {})
+                            if (stored or {}).get(key) != derived.get(key))
+            differing.append(f"{label} ({', '.join(fields[:4])})")
+        values += len(derived.get("net_distribution", ()))
+    if differing:
+        return False, f"{len(differing)} of {len(pairs)} differ from summary.json: {'; '.join(differing[:3])}"
+    return True, (f"{len(pairs)} wagers: net distributions ({values} values), variance, standard deviation, "
+                  "hit frequency and every other figure equal summary.json")

@@ -23,6 +23,8 @@ def to_fraction(value) -> Fraction:
     >>> to_fraction(Decimal("0.05"))
     Fraction(1, 20)
     """
+    if type(value) is Fraction:                # the common case: already exact (and immutable)
+        return value
     if isinstance(value, bool) or isinstance(value, float):
         raise TypeError(f"{value!r} is not an exact number")
     if isinstance(value, (int, Fraction)):

@@ -79,6 +79,7 @@ def read_manifest(folder: str | Path) -> dict:
 def is_published(manifest: dict) -> bool:
     """False while a run stages the folder (its manifest says "published": false), true once it is swapped in."""
     return manifest.get("published", True) is not False
+WORKBOOK_NAME = "par_sheet.xlsx"      # the PAR workbook: the game's sheets, then the rules analysed
 
 
 @dataclass(frozen=True)
@@ -114,8 +115,10 @@ class ReportContent:
 
 @dataclass
 class Outputs:
-    """One rule set's results: summary.json's content, the other files (name -> bytes or text), the report."""
+    """One rule set's results: summary.json's content, the other files (name -> bytes or text), the report,
+    and the PAR workbook's sheets ((name, analyzer.core.tables.Table), in order; the publisher adds the rules)."""
 
     summary: dict
     files: dict
     report: ReportContent
+    sheets: list = field(default_factory=list)

@@ -7,30 +7,39 @@ Means and variances are exact rationals; only the z-score's square root is decim
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from decimal import Decimal, getcontext
+from dataclasses import dataclass, field
+from decimal import Decimal, getcontext, localcontext
 from fractions import Fraction
 
 import numpy as np
 
 Z_999 = Decimal("3.290526731")          # two-sided 99.9% normal quantile
 BATCH = 100_000
+#: In the variance test, net values expected fewer times than this among the rounds are "rare":
+#: their contribution to the sample variance is taken at its exact expectation, so one rare big
+#: win more or less cannot fail an honest result (see Tally.compare_variance).
+RARE_EXPECTED = 10
 
 
 @dataclass
 class Tally:
-    """Exact running sums of a bet's per-round result (integers over a fixed denominator)."""
+    """Exact running sums of a bet's per-round result (integers over a fixed denominator), and how many
+    rounds gave each distinct result."""
 
     denominator: int
     rounds: int = 0
     total: int = 0
     squares: int = 0
+    values: dict = field(default_factory=dict)       # numerator -> rounds with that result
 
     def add(self, numerators: np.ndarray) -> None:
         values = numerators.astype(object)
         self.rounds += len(numerators)
         self.total += int(values.sum())
         self.squares += int((values * values).sum())
+        distinct, counts = np.unique(numerators, return_counts=True)
+        for value, count in zip(distinct.tolist(), counts.tolist()):
+            self.values[value] = self.values.get(value, 0) + count
 
     @property
     def mean(self) -> Fraction:
@@ -49,6 +58,54 @@ class Tally:
         z = (mean - exact_d) / se if se else Decimal(0)
         return {"rounds": self.rounds, "mean": self.mean, "exact": exact, "z": z,
                 "low": mean - Z_999 * se, "high": mean + Z_999 * se, "passed": abs(z) <= Z_999}
+
+    def compare_variance(self, variance: Fraction, distribution) -> dict:
+        """z-score of the sample variance against an exact variance (the claimed one, e.g. summary.json's).
+
+        `distribution`: the wager's exact [(net value, probability)].  The statistic is the sample
+        variance about the exact mean, S = sum over rounds of (x - mean)^2 / n, whose expectation is
+        the variance.  Net values expected fewer than RARE_EXPECTED times in n rounds are rare: their
+        part of S is replaced by its exact expectation, and the claimed variance minus that expectation
+        is compared with the rest of S, whose standard error follows from the exact distribution
+        (multinomial counts; normal approximation).  Passes when |z| <= Z_999; fails outright when a
+        round gave a net value the distribution does not have.
+        """
+        n = self.rounds
+        exact = Fraction(variance)
+        distribution = [(Fraction(v), Fraction(p)) for v, p in distribution]
+        mean = sum((p * v for v, p in distribution), Fraction(0))
+        observed = {Fraction(numerator, self.denominator): count for numerator, count in self.values.items()}
+        possible = {v for v, _ in distribution}
+        impossible = sorted(v for v in observed if v not in possible)
+        rare = [(v, p) for v, p in distribution if p * n < RARE_EXPECTED]
+        bulk = [(v, p) for v, p in distribution if p * n >= RARE_EXPECTED]
+        sample_bulk = sum((observed.get(v, 0) * (v - mean) ** 2 for v, _ in bulk), Fraction(0)) / n
+        expected_bulk = exact - sum((p * (v - mean) ** 2 for v, p in rare), Fraction(0))
+        first = sum((p * (v - mean) ** 2 for v, p in bulk), Fraction(0))
+        second = sum((p * (v - mean) ** 4 for v, p in bulk), Fraction(0))
+        sampling_variance = (second - first * first) / n
+        difference = sample_bulk - expected_bulk
+        with localcontext() as context:
+            context.prec = 40
+            se = (Decimal(sampling_variance.numerator) / Decimal(sampling_variance.denominator)).sqrt() \
+                if sampling_variance > 0 else Decimal(0)
+            z = Decimal(difference.numerator) / Decimal(difference.denominator) / se if se else \
+                Decimal(0 if difference == 0 else 10**9)
+        tested = sample_bulk + sum((p * (v - mean) ** 2 for v, p in rare), Fraction(0))
+        return {"rounds": n, "variance": self.variance(), "tested": tested, "exact": exact, "z": z, "se": se,
+                "rare_values": len(rare), "impossible": impossible,
+                "passed": not impossible and abs(z) <= Z_999}
+
+
+@dataclass
+class Target:
+    """A Monte Carlo tally and the exact figures it is compared with: the mean, and (when known) the
+    variance and the net distribution [(value, probability)] of the same wager."""
+
+    tally: Tally
+    mean: Fraction
+    variance: Fraction | None = None
+    distribution: list | None = None
 
 
 def integer_scale(values) -> int:

@@ -5,8 +5,10 @@ rows of raw cells.  A column is either a *value* column (cells are int, str or N
 *exact* column (cells are Fraction, int or None).  An exact column titled "EV" expands,
 in every rendering, into two columns side by side: "EV (exact)" holding the "p/q" text and
 "EV" holding the decimal derived from it (a text decimal in Markdown and CSV, a number
-cell in a workbook).  Floats are refused everywhere: a float cell could only have come
-from a rounded computation.
+cell in a workbook).  A *root* column holds exact values x >= 0 that stand for sqrt(x) (a
+standard deviation, irrational in general): "SD (exact)" holds "sqrt(p/q)" and "SD" the
+decimal of the root, derived by integer square roots (analyzer.core.roots).  Floats are
+refused everywhere: a float cell could only have come from a rounded computation.
 
 >>> from fractions import Fraction
 >>> table = Table(["Outcome", ("EV", "exact"), "Count"], [["win", Fraction(1, 3), 4], ["tie", None, 0]])
@@ -14,6 +16,8 @@ from a rounded computation.
 ['Outcome', 'EV (exact)', 'EV', 'Count']
 >>> table.text_rows(places=4)
 [['win', '1/3', '0.3333', '4'], ['tie', '', '', '0']]
+>>> Table([("SD", "root")], [[Fraction(2)]]).text_rows(places=4)
+[['sqrt(2/1)', '1.4142']]
 """
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ from fractions import Fraction
 from typing import Iterable, Sequence
 
 from analyzer.core.exact import DECIMAL_PLACES, decimal_str, fraction_str
+from analyzer.core.roots import sqrt_decimal_str
 
 
 def markdown_table(headers: list[str], rows: list[list], align: str | None = None) -> str:
@@ -69,12 +74,14 @@ def demote(markdown: str) -> str:
 
 VALUE = "value"
 EXACT = "exact"
-KINDS = (VALUE, EXACT)
+ROOT = "root"                 # an exact x >= 0 standing for sqrt(x)
+KINDS = (VALUE, EXACT, ROOT)
+EXPANDED = (EXACT, ROOT)      # kinds rendered as two columns: the exact text, then the decimal
 
 
 @dataclass(frozen=True)
 class Column:
-    """One column of a table: a title and a kind (VALUE or EXACT)."""
+    """One column of a table: a title and a kind (VALUE, EXACT or ROOT)."""
 
     title: str
     kind: str = VALUE
@@ -97,22 +104,24 @@ class Column:
         raise ValueError(f"a column is a title or a (title, kind) pair, not {spec!r}")
 
     def headers(self) -> list[str]:
-        """The rendered column titles: one, or for an exact column "T (exact)" then "T"."""
-        return [f"{self.title} (exact)", self.title] if self.kind == EXACT else [self.title]
+        """The rendered column titles: one, or for an exact or root column "T (exact)" then "T"."""
+        return [f"{self.title} (exact)", self.title] if self.kind in EXPANDED else [self.title]
 
     def check(self, cell) -> None:
-        """Raise TypeError unless `cell` may stand in this column."""
+        """Raise TypeError unless `cell` may stand in this column (ValueError for a negative root)."""
+        if self.kind == ROOT and isinstance(cell, (int, Fraction)) and not isinstance(cell, bool) and cell < 0:
+            raise ValueError(f"column {self.title!r}: the square root of {cell} is not real")
         if cell is None or (isinstance(cell, int) and not isinstance(cell, bool)):
             return
         if self.kind == VALUE and isinstance(cell, str):
             return
-        if self.kind == EXACT and isinstance(cell, Fraction):
+        if self.kind in EXPANDED and isinstance(cell, Fraction):
             return
         if self.kind == VALUE and isinstance(cell, Fraction):
             raise TypeError(f"column {self.title!r}: a Fraction needs an exact column, "
                             f"({self.title!r}, {EXACT!r})")
         raise TypeError(f"column {self.title!r} ({self.kind}): {cell!r} is not an exact cell "
-                        f"(int, {'Fraction' if self.kind == EXACT else 'str'} or None)")
+                        f"(int, {'str' if self.kind == VALUE else 'Fraction'} or None)")
 
 
 @dataclass(frozen=True, init=False)
@@ -163,9 +172,22 @@ class Table:
         return csv_text(self.headers(), self.text_rows(places))
 
 
+def root_str(value) -> str:
+    """The exact text of a root cell: "sqrt(p/q)".
+
+    >>> root_str(Fraction(9, 4))
+    'sqrt(9/4)'
+    """
+    return f"sqrt({fraction_str(value)})"
+
+
 def _texts(column: Column, cell, places: int) -> list[str]:
     if column.kind == EXACT:
         if cell is None:
             return ["", ""]
         return [fraction_str(cell), decimal_str(cell, places)]
+    if column.kind == ROOT:
+        if cell is None:
+            return ["", ""]
+        return [root_str(cell), sqrt_decimal_str(Fraction(cell), places)]
     return ["" if cell is None else str(cell)]

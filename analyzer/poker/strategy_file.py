@@ -1,6 +1,8 @@
 """The strategy file of a poker game: one row per situation class (docs/strategy-format.md)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from fractions import Fraction
@@ -13,6 +15,35 @@ from analyzer.poker.decision_table import DecisionTable
 from analyzer.poker.settlement import Paytable
 
 FOLD, PLAY, EITHER = 0, 1, 2          # decision codes of the poker games
+#: The strategy files of a poker results folder, by the strategy they hold (the optimal one's exact ties
+#: are coded EITHER and counted as folds, as the figures count them).
+STRATEGY_FILES = {"optimal": "strategy.bin.gz", "basic": "strategy_basic.bin.gz"}
+
+
+def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
+    """{strategy: play mask} from the strategy files of a results folder, their rows checked against `keys`.
+
+    A mask plays exactly the rows coded PLAY.  `loaded`: {strategy: (packed keys, decision
+    codes)} of files already read (e.g. by the advisor's reader), not decoded again.  Raises
+    InputError when a file's keys are not the counted classes, in the same order.
+    """
+    masks, packed = {}, None
+    for name, file in STRATEGY_FILES.items():
+        path = Path(folder) / file
+        if loaded and name in loaded:
+            file_keys, decisions = loaded[name]
+            packed = strategy_file.pack_keys(keys) if packed is None else packed
+            same = file_keys.shape == packed.shape and bool((file_keys == packed).all())
+        elif path.is_file():
+            _, columns = strategy_file.decode(path.read_bytes(), str(path))
+            decisions = columns["decision"]
+            same = columns["key"].shape == keys.shape and bool((columns["key"] == keys).all())
+        else:
+            continue
+        if not same:
+            raise InputError(f"{path}: its situation keys are not the classes the rule file's deck counts")
+        masks[name] = decisions == PLAY
+    return masks
 
 
 def optimal_decisions(table: DecisionTable) -> np.ndarray:

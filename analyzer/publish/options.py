@@ -8,8 +8,10 @@ DEFAULT_SAMPLES = 200
 
 @dataclass(frozen=True)
 class CheckOptions:
-    """Situations re-enumerated, Monte Carlo rounds (None = the game's default), and the seed."""
+    """Situations re-enumerated, Monte Carlo rounds (None = the game's default), the seed, and whether
+    `analyzer verify` re-counts the round statistics (the publishing run passes its own counts)."""
 
     samples: int = DEFAULT_SAMPLES
     rounds: int | None = None
     seed: int = 1
+    recount: bool = True

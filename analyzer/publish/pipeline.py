@@ -24,10 +24,14 @@ from pathlib import Path
 import analyzer
 from analyzer.core import count_cache
 from analyzer.core.errors import InputError, InvariantError
+from analyzer.core.outputs import WORKBOOK_NAME
 from analyzer.games.registry import Game
 from analyzer.publish import report, verify
 from analyzer.publish.folder import ResultFolder, check_out_root, json_bytes
 from analyzer.publish.options import CheckOptions
+from analyzer.publish.workbook import rules_table, workbook_bytes
+
+RULES_SHEET = "Rules analysed"
 
 
 @dataclass
@@ -140,14 +144,23 @@ def publish(game: Game, rule_file, analysis, run: Run) -> Path:
     folder.add("summary.json", json_bytes(outputs.summary))
     for name, data in outputs.files.items():
         folder.add(name, data)
+    if outputs.sheets:
+        folder.add(WORKBOOK_NAME, par_workbook(outputs.sheets, rule_file))
 
     def finish(staging: Path) -> dict:
-        verification = verify.verify_folder(staging, run.checks, run.progress, staged=True)
+        verification = verify.verify_folder(staging, run.checks, run.progress, staged=True, counts=analysis.count)
         if not verification.passed:
             failures = "; ".join(c.line() for c in verification.checks if not c.passed)
             raise InvariantError(f"verification failed before publishing {folder.target}: {failures}")
         return report.build(outputs.report, folder, outputs.summary, verification)
     return folder.publish(finish)
+
+
+def par_workbook(sheets: list, rule_file) -> bytes:
+    """par_sheet.xlsx: the game's sheets, then the rule file's tables; the same analysis gives the same bytes."""
+    return workbook_bytes(list(sheets) + [(RULES_SHEET, rules_table(rule_file.data))],
+                          {"title": f"PAR sheet: {rule_file.title}", "subject": f"rule set {rule_file.name}, rule "
+                                                                                f"file sha256 {rule_file.sha256}"})
 
 
 def run_games(jobs: list, run: Run) -> list[Published]:

@@ -90,8 +90,34 @@ def design_curve(points, breakpoints, target, current, xlabel: str, title: str) 
         return _svg(figure)
 
 
+def net_distribution(series: list[dict], title: str) -> str:
+    """One panel per wager: the probability of each distinct net result of a round (log scale), one bar each.
+
+    `series` items: {"label", "values": exact net values, "probabilities": their exact probabilities};
+    both are converted to floats here, for drawing only.
+    """
+    with plt.rc_context(STYLE):
+        figure, all_axes = plt.subplots(len(series), 1, figsize=(7, 1.2 + 1.9 * len(series)), squeeze=False)
+        for axes, wager in zip(all_axes[:, 0], series):
+            values = [float(v) for v in wager["values"]]
+            probabilities = [float(p) for p in wager["probabilities"]]
+            positions = range(len(values))
+            axes.bar(positions, probabilities, color=["#b22222" if v < 0 else "#888888" if v == 0 else "#4a6fa5"
+                                                      for v in values])
+            axes.set_yscale("log")
+            many = len(values) > 12
+            axes.set_xticks(positions, [f"{v:g}" for v in values], rotation=60 if many else 0, fontsize=7 if many else 9)
+            axes.set_ylabel("probability")
+            axes.set_title(wager["label"], fontsize=9)
+        all_axes[-1, 0].set_xlabel("net result of the round (each distinct value; in units of the initial bet)")
+        figure.suptitle(title)
+        figure.tight_layout()
+        return _svg(figure)
+
+
 RENDERERS = {"margin_histogram": margin_histogram, "rtp_against_jackpot": rtp_against_jackpot,
-             "effect_of_removal": effect_of_removal, "design_curve": design_curve}
+             "effect_of_removal": effect_of_removal, "design_curve": design_curve,
+             "net_distribution": net_distribution}
 
 
 def render(figure) -> str:

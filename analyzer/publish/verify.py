@@ -9,9 +9,14 @@ For each results folder (results/<game>/<rule set>/):
    each re-counted by dealing every continuation explicitly and evaluating each hand
    directly (no card-removal arithmetic, no suit symmetry); for Baccarat the full shoe
    re-walked in plain Python integers;
-3. Monte Carlo: complete rounds dealt from shuffled decks, played with the stored strategy
+3. the round statistics: the counts (re-counted with the game's kernel, or the publishing
+   run's own counts), priced with the folder's rule file and decided by the strategy files'
+   decision codes, must give exactly summary.json's net distribution, variance, standard
+   deviation and hit frequency of every wager re-derived (the game's `check_statistics`);
+4. Monte Carlo: complete rounds dealt from shuffled decks, played with the stored strategy
    through the advisor and settled from the rule file, must put the exact EV inside the
-   99.9% interval of the sample mean, for every bet.
+   99.9% interval of the sample mean, and their sample variance within the 99.9% band of
+   the exact variance (`analyzer.core.sampling.Tally.compare_variance`), for every bet.
 """
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ from analyzer import advisor
 from analyzer.core.errors import InputError
 from analyzer.core.exact import decimal_str
 from analyzer.core.outputs import MANIFEST_NAME, is_published, read_manifest
+from analyzer.core.sampling import RARE_EXPECTED
 from analyzer.games import registry
 from analyzer.publish.options import CheckOptions
 
@@ -89,24 +95,39 @@ def check_provenance(report: FolderReport, manifest: dict) -> None:
     report.add("rule file", rule_ok, f"{rule_name} sha256 {manifest['rule_file']['sha256'][:16]}...")
 
 
-def monte_carlo_checks(report: FolderReport, tallies: dict, seed: int) -> None:
-    """One check per bet: the exact value inside the 99.9% interval of the Monte Carlo mean."""
-    for bet, (tally, exact) in tallies.items():
-        result = tally.compare(exact)
+def monte_carlo_checks(report: FolderReport, targets: dict, seed: int) -> None:
+    """Two checks per bet: the exact EV inside the 99.9% interval of the Monte Carlo mean, and the sample
+    variance against the exact variance (when the game gives it)."""
+    for bet, target in targets.items():
+        result = target.tally.compare(target.mean)
         report.add(f"monte carlo {bet}", result["passed"],
                    f"seed {seed}, {result['rounds']:,} rounds: mean {decimal_str(result['mean'], 6)}, exact "
                    f"{decimal_str(result['exact'], 6)}, z = {result['z']:.3f}, 99.9% interval "
                    f"[{result['low']:.6f}, {result['high']:.6f}]")
+        if target.variance is None:
+            continue
+        result = target.tally.compare_variance(target.variance, target.distribution)
+        rare = result["rare_values"]
+        rare = (f"; {decimal_str(result['tested'], 6)} with the {rare} net value{'s' * (rare > 1)} expected fewer "
+                f"than {RARE_EXPECTED} times taken at {'their' if rare > 1 else 'its'} exact share" if rare else "")
+        impossible = (f"; results the exact distribution does not have: "
+                      f"{', '.join(decimal_str(v, 4) for v in result['impossible'][:5])}" if result["impossible"] else "")
+        report.add(f"monte carlo variance {bet}", result["passed"],
+                   f"seed {seed}, {result['rounds']:,} rounds: sample variance {decimal_str(result['variance'], 6)}, "
+                   f"exact {decimal_str(result['exact'], 6)}, z = {result['z']:.3f} (99.9% two-sided, normal "
+                   f"approximation{rare}){impossible}")
 
 
 def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress=None,
-                  staged: bool = False) -> FolderReport:
+                  staged: bool = False, counts=None) -> FolderReport:
     """Every check on one results folder: a published one, or (staged=True, the pipeline's own
     check before publishing) its staging folder.
 
     A folder whose manifest says "published": false is a run's staging folder and fails
     unless `staged`.  Raises InputError (e.g. a damaged manifest) when the folder cannot be
-    checked at all; `run` reports that as a failure of the folder.
+    checked at all; `run` reports that as a failure of the folder.  `counts`: what the game's
+    `count` returns for the folder's rules, when the caller has it (the publishing run);
+    otherwise the round statistics are re-counted (unless options.recount is off).
     """
     manifest = read_manifest(folder)
     game = registry.game(manifest["game"])
@@ -122,8 +143,12 @@ def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress
     summary = json.loads((folder / "summary.json").read_text())
     strategy = advisor.load_strategy(folder / advisor.STRATEGY_NAME, staged=staged)
     rounds = game.monte_carlo_rounds if options.rounds is None else options.rounds
-    tallies = game.module.check(report, rules, summary, strategy, options.samples, rounds, options.seed, progress)
-    monte_carlo_checks(report, tallies, options.seed)
+    targets = game.module.check(report, rules, summary, strategy, options.samples, rounds, options.seed, progress)
+    if counts is None and options.recount:
+        counts = game.module.count(rules, None, progress)
+    if counts is not None:
+        game.module.check_statistics(report, rules, summary, folder, counts, strategy)
+    monte_carlo_checks(report, targets, options.seed)
     return report
 
 

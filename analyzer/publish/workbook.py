@@ -8,7 +8,9 @@ How cells are written:
 - a str is a text cell (never read as a formula, number or link); None leaves the cell empty;
 - an exact column "EV" becomes two columns: "EV (exact)", a text cell "p/q" holding the exact
   value, and "EV", a number cell holding that value rounded half away from zero to 15
-  significant digits (`spreadsheet_number`).  The number cell is for sorting, charts and
+  significant digits (`spreadsheet_number`).  A root column "SD" (cells x standing for
+  sqrt(x)) becomes "SD (exact)", the text "sqrt(p/q)", and "SD", a number cell holding the
+  root rounded half up to 15 significant digits by integer square roots (`spreadsheet_root`).  The number cell is for sorting, charts and
   formulas only: it is rounded, and it may be, because the exact text stands beside it.  A
   value outside a spreadsheet's range (magnitude below 1e-307 or from 1e308, but not 0)
   gets no number cell.
@@ -24,6 +26,7 @@ zlib the bytes may differ, so a manifest pinning a workbook's sha256 should name
 from __future__ import annotations
 
 import io
+import math
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -32,7 +35,7 @@ from typing import Iterable, Mapping
 
 import xlsxwriter
 
-from analyzer.core.tables import EXACT, Column, Table
+from analyzer.core.tables import EXACT, ROOT, Column, Table, root_str
 from analyzer.core.exact import fraction_str
 
 #: Integers below this magnitude are number cells: exact within 15 significant digits.
@@ -124,6 +127,34 @@ def spreadsheet_number(value) -> float | None:
     return -number if value < 0 else number
 
 
+def spreadsheet_root(value) -> float | None:
+    """sqrt(value) rounded half up to 15 significant digits (exactly, by integer square roots), as a float.
+
+    >>> spreadsheet_root(Fraction(2)), spreadsheet_root(Fraction(1, 4)), spreadsheet_root(0)
+    (1.4142135623731, 0.5, 0.0)
+    >>> spreadsheet_root(Fraction(10**30))
+    1000000000000000.0
+    """
+    value = Fraction(value)
+    if value < 0:
+        raise ValueError(f"the square root of {value} is not real")
+    if value == 0:
+        return 0.0
+    exponent = len(str(value.numerator)) - len(str(value.denominator))      # 10^e <= value < 10^(e+1)
+    if value < Fraction(10) ** exponent:
+        exponent -= 1
+    root_exponent = exponent // 2                                          # 10^r <= sqrt(value) < 10^(r+1)
+    if not -307 <= root_exponent < 308:
+        return None
+    shift = Fraction(10) ** (NUMBER_DIGITS - 1 - root_exponent)
+    scaled = 4 * value * shift * shift                                     # floor(sqrt(Y) + 1/2), Y = value * shift^2
+    digits = (math.isqrt(scaled.numerator // scaled.denominator) + 1) // 2
+    rounded = Fraction(digits) / shift
+    if rounded >= Fraction(10) ** 308:
+        return None
+    return float(rounded)
+
+
 def workbook_bytes(sheets: Iterable[Sheet | tuple], properties: Mapping[str, object] | None = None) -> bytes:
     """The .xlsx file of `sheets`, in order, as bytes; identical bytes for identical input.
 
@@ -160,6 +191,38 @@ def workbook_bytes(sheets: Iterable[Sheet | tuple], properties: Mapping[str, obj
     return buffer.getvalue()
 
 
+def rules_table(data: Mapping) -> Table:
+    """A rule file's tables as rows: section, key (nested keys dotted), the value as written, and a number's exact value.
+
+    >>> rules_table({"game": {"game": "x"}, "pays": {"tie": Fraction(8), "push": True, "hands": ["a", "b"]}}).rows
+    (('game', 'game', 'x', None), ('pays', 'tie', '8', Fraction(8, 1)), ('pays', 'push', 'true', None), ('pays', 'hands', 'a, b', None))
+    """
+    rows = []
+
+    def text(value) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, Fraction):
+            return fraction_str(value).removesuffix("/1")
+        if isinstance(value, (list, tuple)):
+            return ", ".join(text(v) for v in value)
+        return "lose" if value is None else str(value)
+
+    def walk(section, prefix, node):
+        for key, value in node.items():
+            if isinstance(value, Mapping):
+                walk(section, f"{prefix}{key}.", value)
+            else:
+                exact = Fraction(value) if isinstance(value, (int, Fraction)) and not isinstance(value, bool) else None
+                rows.append([section, f"{prefix}{key}", text(value), exact])
+    for section, values in data.items():
+        if isinstance(values, Mapping):
+            walk(section, "", values)
+        else:
+            rows.append([section, "", text(values), None])
+    return Table(["Section", "Key", "Value", ("Number", EXACT)], rows)
+
+
 def _write_sheet(worksheet, table: Table, header_format) -> None:
     headers = table.headers()
     widths = [len(title) for title in headers]
@@ -185,7 +248,12 @@ def _write_sheet(worksheet, table: Table, header_format) -> None:
 
 
 def _cells(column: Column, cell):
-    """The (kind, value) written for one table cell: one, or two for an exact column."""
+    """The (kind, value) written for one table cell: one, or two for an exact or root column."""
+    if column.kind == ROOT:
+        if cell is None:
+            return [("blank", None), ("blank", None)]
+        number = spreadsheet_root(cell)
+        return [("text", root_str(cell)), ("blank", None) if number is None else ("number", number)]
     if column.kind == EXACT:
         if cell is None:
             return [("blank", None), ("blank", None)]

@@ -162,4 +162,5 @@ def test_cli_on_a_reduced_deck(tmp_path):
     assert {p.name for p in folder.iterdir()} == {"summary.json", "par_sheet.md", "par_sheet.csv", "strategy.bin.gz",
                                                   "rules.toml", "manifest.json", "report.md", "report.html",
                                                   "figure_margin.svg", "basic_strategy.toml", "basic_strategy.md",
-                                                  "strategy_basic.bin.gz"}
+                                                  "strategy_basic.bin.gz", "par_sheet.xlsx",
+                                                  "figure_net_distribution.svg"}

@@ -26,6 +26,9 @@ def test_report_sections_and_verification(holdem_results):
                     "Every figure of summary.json", "Verification", "Provenance"):
         assert f"\n## {heading}\n" in markdown
     assert "**PASS** spot re-enumeration" in markdown and "**FAIL**" not in markdown
+    assert "**PASS** round statistics re-derived" in markdown and "**PASS** monte carlo variance" in markdown
+    assert "### Volatility, hit frequency and the net result of a round" in markdown
+    assert "![Net result of one round, optimal strategy" in markdown and "figure_net_distribution.svg" in markdown
     manifest = json.loads((holdem_results / "manifest.json").read_text())
     assert manifest["files"]["summary.json"] in markdown
 

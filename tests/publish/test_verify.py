@@ -33,13 +33,15 @@ def rewrite_strategy(folder, change):
     (folder / "manifest.json").write_text(json.dumps(manifest))
 
 
-def failed(folder, **options):
-    report = verify.verify_folder(folder, CheckOptions(samples=options.get("samples", 5), rounds=options.get("rounds", 0)))
+def failed(folder, counts=None, **options):
+    """The checks that fail on a folder; the round statistics are re-derived only from `counts` when given."""
+    report = verify.verify_folder(folder, CheckOptions(samples=options.get("samples", 5), rounds=options.get("rounds", 0),
+                                                       recount=False), counts=counts)
     return {check.name for check in report.checks if not check.passed}
 
 
-def test_honest_results_pass(holdem_results):
-    assert failed(holdem_results, rounds=100_000) == set()
+def test_honest_results_pass(holdem_results, holdem_analysis):
+    assert failed(holdem_results, counts=holdem_analysis.count, rounds=100_000) == set()
 
 
 def test_corrupted_value_is_caught(holdem_results, tmp_path):
@@ -87,11 +89,74 @@ def test_verify_cli_exit_codes(holdem_results, tmp_path):
     import subprocess
     import sys
     ok = subprocess.run([sys.executable, "-m", "analyzer", "verify", str(holdem_results), "--samples", "3",
-                         "--rounds", "20000", "--quiet"], capture_output=True, text=True)
+                         "--rounds", "20000", "--quiet", "--no-recount"], capture_output=True, text=True)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert "PASS  spot re-enumeration" in ok.stdout
     folder = copy_folder(holdem_results, tmp_path)
     (folder / "par_sheet.md").write_text("tampered")
-    bad = subprocess.run([sys.executable, "-m", "analyzer", "verify", str(folder), "--rounds", "0", "--quiet"],
-                         capture_output=True, text=True)
+    bad = subprocess.run([sys.executable, "-m", "analyzer", "verify", str(folder), "--rounds", "0", "--quiet",
+                          "--no-recount"], capture_output=True, text=True)
     assert bad.returncode == 1 and "FAIL  sha256 of every file" in bad.stdout
+
+
+def rewrite_summary(folder, change):
+    """Alter summary.json and re-sign the manifest, so only the meaning is wrong."""
+    path = folder / "summary.json"
+    summary = json.loads(path.read_text())
+    change(summary)
+    data = (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode()
+    path.write_bytes(data)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["files"]["summary.json"] = hashlib.sha256(data).hexdigest()
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+
+
+def plant_variance(entry, factor):
+    exact = Fraction(entry["variance"]["exact"]) * factor
+    entry["variance"]["exact"] = f"{exact.numerator}/{exact.denominator}"
+
+
+def test_planted_wrong_variance_is_caught_by_the_monte_carlo(baccarat_rules):
+    """The sample variance of 200,000 rounds: the exact variance passes, one 5% too large fails."""
+    from analyzer.core.distribution import WagerStatistics
+    from analyzer.core.sampling import Target
+    _, rules = baccarat_rules
+    tallies = baccarat_checks.simulate(rules, 200_000, seed=3)
+    main = baccarat_price.MainOutcomes.from_counts(baccarat_price.count_outcomes(rules.full_shoe(), rules))
+    joint = baccarat_price.bet_outcomes(main, rules)
+    for bet in ("banker", "player", "tie"):
+        stats = WagerStatistics.from_outcomes(joint, bet, None)
+        distribution = [(v.value, v.probability) for v in stats.distribution]
+        assert tallies[bet].compare_variance(stats.variance, distribution)["passed"], bet
+        assert not tallies[bet].compare_variance(stats.variance * Fraction(105, 100), distribution)["passed"], bet
+        assert not tallies[bet].compare_variance(stats.variance * Fraction(95, 100), distribution)["passed"], bet
+    report = verify.FolderReport(None, "baccarat")
+    verify.monte_carlo_checks(report, {"tie": Target(tallies["tie"], Fraction(0), Fraction(7), [(Fraction(0), 1)])}, 3)
+    assert [c.passed for c in report.checks] == [False, False]            # a wrong mean, variance, distribution
+
+
+def test_planted_wrong_variance_in_a_folder_is_caught(baccarat_results, tmp_path):
+    """A summary.json whose TIE variance is 5% too large: the re-derivation and the Monte Carlo both fail."""
+    folder = copy_folder(baccarat_results / "baccarat" / "operator", tmp_path)
+    assert failed(folder, rounds=200_000, counts=None) == set()
+    rewrite_summary(folder, lambda s: plant_variance(s["round_statistics"]["bets"]["tie"], Fraction(105, 100)))
+    report = verify.verify_folder(folder, CheckOptions(samples=1, rounds=200_000))       # re-counts the shoe
+    assert {c.name for c in report.checks if not c.passed} == {"round statistics re-derived",
+                                                              "monte carlo variance tie"}
+
+
+def test_planted_wrong_poker_variance_is_caught(holdem_results, holdem_analysis, tmp_path):
+    folder = copy_folder(holdem_results, tmp_path)
+    rewrite_summary(folder, lambda s: plant_variance(s["round_statistics"]["strategies"]["optimal"]["main"],
+                                                     Fraction(3, 2)))
+    assert failed(folder, counts=holdem_analysis.count, rounds=100_000) == {"round statistics re-derived",
+                                                                           "monte carlo variance ante_and_call"}
+
+
+def test_a_flipped_decision_changes_the_statistics(holdem_results, holdem_analysis, tmp_path):
+    folder = copy_folder(holdem_results, tmp_path)
+
+    def flip(columns):
+        columns["decision"][12345] = 1 - columns["decision"][12345]
+    rewrite_strategy(folder, flip)
+    assert "round statistics re-derived" in failed(folder, counts=holdem_analysis.count)

@@ -6,10 +6,15 @@ from fractions import Fraction
 
 import numpy as np
 
+from analyzer.core.distribution import RoundOutcomes, WagerStatistics
+from analyzer.core.errors import InvariantError
 from analyzer.core.rules import RuleFile
-from analyzer.games.baccarat.price import MainOutcomes, banker_win_return, bet_lines, commission_stakes, \
-    effect_of_removal, rtp_of
-from analyzer.games.baccarat.rules import BaccaratRules
+from analyzer.games.baccarat.price import MainOutcomes, banker_win_return, bet_lines, bet_outcomes, \
+    commission_stakes, effect_of_removal, rtp_of
+from analyzer.games.baccarat.rules import BETS, BaccaratRules
+
+#: Bets played together in one round (1 unit each) for combined play: their covariance is counted.
+PAIRS = (("banker", "tie"), ("player", "tie"), ("banker", "player"))
 
 
 @dataclass
@@ -24,6 +29,19 @@ class BaccaratAnalysis:
     effects: dict
     stake_rtps: list
     shoe_counts: list          # outcome counts of analysis_shoes(rules)
+    joint: RoundOutcomes = None            # the three bets' nets per unit in one round (nominal commission)
+    statistics: dict = None                # bet -> WagerStatistics per unit staked
+    pairs: dict = None                     # (bet, bet) -> WagerStatistics of both, 1 unit each (wagered 2)
+    stake_statistics: list = None          # [(stake, WagerStatistics of BANKER at that stake)]
+
+    @property
+    def count(self) -> list:
+        """What `game.count` returned for this analysis."""
+        return self.shoe_counts
+
+    def covariance(self, a: str, b: str) -> Fraction:
+        """Cov(net of bet a, net of bet b) per unit each, in one round: counted from the joint outcomes."""
+        return self.joint.covariance(a, b)
 
     @property
     def shoe(self) -> tuple:
@@ -41,5 +59,29 @@ def analyse(rule_file: RuleFile, rules: BaccaratRules, shoe_counts: list) -> Bac
     for stake in commission_stakes(rules):
         returned = banker_win_return(rules, stake)
         stake_rtps.append((stake, returned, rtp_of(bet_lines(main, rules, returned)["banker"])))
-    return BaccaratAnalysis(rule_file, rules, shoe_counts[0], main, bet_lines(main, rules),
-                            effect_of_removal(rules, shoe_counts), stake_rtps, shoe_counts)
+    analysis = BaccaratAnalysis(rule_file, rules, shoe_counts[0], main, bet_lines(main, rules),
+                                effect_of_removal(rules, shoe_counts), stake_rtps, shoe_counts)
+    analysis.joint = bet_outcomes(main, rules)
+    analysis.statistics = {bet: WagerStatistics.from_outcomes(analysis.joint, bet, None) for bet in BETS}
+    analysis.pairs = {pair: pair_statistics(analysis.joint, pair) for pair in PAIRS}
+    analysis.stake_statistics = [
+        (stake, WagerStatistics.from_outcomes(bet_outcomes(main, rules, returned), "banker", None))
+        for stake, returned, _ in stake_rtps]
+    for bet in BETS:
+        if analysis.statistics[bet].rtp != analysis.rtp(bet):
+            raise InvariantError(f"Baccarat round statistics of {bet} disagree with its RTP")
+    for (stake, _, rtp), (_, stats) in zip(stake_rtps, analysis.stake_statistics):
+        if stats.rtp != rtp:
+            raise InvariantError(f"Baccarat BANKER statistics at stake {stake} disagree with its RTP")
+    return analysis
+
+
+def pair_name(pair: tuple) -> str:
+    """'banker_and_tie'."""
+    return "_and_".join(pair)
+
+
+def pair_statistics(joint: RoundOutcomes, pair: tuple) -> WagerStatistics:
+    """Two bets of one round, 1 unit each: net = the sum of their nets, wagered 2."""
+    both = joint.combine("net", {bet: 1 for bet in pair}, keep=[]).combine("wagered", {}, constant=2)
+    return WagerStatistics.from_outcomes(both, "net", "wagered")

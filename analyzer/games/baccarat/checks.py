@@ -9,10 +9,13 @@ import math
 
 import numpy as np
 
-from analyzer.core.exact import integer_array, parse_fraction_str
-from analyzer.core.sampling import Tally, batches, deal_values
+from analyzer.core.distribution import compare_summaries, summary_distribution, WagerStatistics
+from analyzer.core.exact import decimal_str, figure, integer_array, parse_fraction_str
+from analyzer.core.sampling import batches, deal_values, Tally, Target
+from analyzer.games.baccarat.analysis import pair_name, pair_statistics, PAIRS
 from analyzer.games.baccarat.count import count_outcomes_python
-from analyzer.games.baccarat.price import MainOutcomes, bet_lines, bet_returns, rtp_of
+from analyzer.games.baccarat.price import (MainOutcomes, banker_win_return, bet_lines, bet_outcomes, bet_returns,
+                                           commission_stakes, rtp_of)
 from analyzer.games.baccarat.reference import play_round
 from analyzer.games.baccarat.rules import BETS, BaccaratRules
 
@@ -57,4 +60,28 @@ def check(report, rules: BaccaratRules, summary: dict, strategy, samples: int, r
     if not rounds:
         return {}
     tallies = simulate(rules, rounds, seed, progress)
-    return {bet: (tally, stored[bet]) for bet, tally in tallies.items()}
+    statistics = summary["round_statistics"]["bets"]
+    return {bet: Target(tally, stored[bet], parse_fraction_str(statistics[bet]["variance"]["exact"]),
+                        summary_distribution(statistics[bet])) for bet, tally in tallies.items()}
+
+
+def check_statistics(report, rules: BaccaratRules, summary: dict, folder, shoe_counts: list, strategy=None) -> None:
+    """Every bet's round statistics, re-derived from the full shoe's counts settled by the rule file,
+    against summary.json: each bet, the pairs of one round, BANKER at every stake (Baccarat has no
+    decisions: `strategy` is not needed)."""
+    stored = summary["round_statistics"]
+    main = MainOutcomes.from_counts(shoe_counts[0])
+    joint = bet_outcomes(main, rules)
+    pairs = [(bet, WagerStatistics.from_outcomes(joint, bet, None).as_summary(context=False), stored["bets"].get(bet))
+             for bet in BETS]
+    pairs += [(pair_name(pair), pair_statistics(joint, pair).as_summary(context=False), stored["combined"].get(pair_name(pair)))
+              for pair in PAIRS]
+    pairs.append(("covariance", {pair_name(pair): figure(joint.covariance(*pair)) for pair in PAIRS},
+                  stored["covariance"]))
+    for stake in commission_stakes(rules):
+        banker = bet_outcomes(main, rules, banker_win_return(rules, stake))
+        key = decimal_str(stake, 2)
+        pairs.append((f"banker at {key}", WagerStatistics.from_outcomes(banker, "banker", None).as_summary(context=False, detail=False),
+                      stored["banker_by_stake"].get(key)))
+    passed, detail = compare_summaries(pairs)
+    report.add("round statistics re-derived", passed, f"from the full shoe's counts: {detail}")

@@ -11,7 +11,7 @@ from analyzer.core.exact import INT64_MAX
 from analyzer.core.rules import RuleError
 
 from analyzer.games.baccarat.analysis import analyse
-from analyzer.games.baccarat.checks import check
+from analyzer.games.baccarat.checks import check, check_statistics
 from analyzer.games.baccarat.design import problem as design_problem
 from analyzer.games.baccarat.count import analysis_shoes, count_shoes
 from analyzer.games.baccarat.outputs import key_figures, outputs
@@ -20,7 +20,7 @@ from analyzer.games.baccarat.rules import CARDS_PER_DECK_BY_VALUE, BaccaratRules
 from analyzer.games.baccarat.shoe import parse_counts, remove_cards
 
 __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "outputs", "key_figures", "check",
-           "live_shoe", "design_problem"]
+           "live_shoe", "design_problem", "check_statistics"]
 
 
 def _sequences(decks: int) -> int:

@@ -6,10 +6,14 @@ from fractions import Fraction
 import numpy as np
 
 from analyzer.core import strategy_file
+from analyzer.core.distribution import CONVENTION, SETTLING_RULE, summary_context
 from analyzer.core.exact import decimal_str, figure, fraction_str, percent_str, published_check
 from analyzer.core.outputs import Figure, KeyFigure, Outputs, ReportContent
-from analyzer.core.tables import csv_text, markdown_table, thousands
-from analyzer.games.baccarat.analysis import BaccaratAnalysis
+from analyzer.core.tables import EXACT, ROOT, Table, csv_text, markdown_table, thousands
+from analyzer.core.wager_tables import (WagerEntry, csv_rows, distribution_figure, distribution_markdown,
+                                        distribution_table, figures_markdown, figures_table, settling_markdown,
+                                        settling_table)
+from analyzer.games.baccarat.analysis import PAIRS, BaccaratAnalysis, pair_name
 from analyzer.games.baccarat.count import CARDS_DEALT, analysis_shoes
 from analyzer.games.baccarat.price import MainOutcomes, banker_win_return
 from analyzer.games.baccarat.rules import BETS, GAME, N_VALUES, VALUE_NAMES, strategy_header_rules
@@ -47,7 +51,99 @@ def summary(analysis: BaccaratAnalysis) -> dict:
         "bets": bets,
         "effect_of_removal": {VALUE_NAMES[v]: {bet: figure(d) for bet, d in effect.items()}
                               for v, effect in analysis.effects.items()},
+        "round_statistics": round_statistics_summary(analysis),
     }
+
+
+def round_statistics_summary(analysis: BaccaratAnalysis) -> dict:
+    """summary.json's round_statistics: each bet, two bets of one round together, BANKER at every stake."""
+    return {
+        **summary_context(),
+        "wagers": {"bets": "one bet of 1 unit: net per unit staked (BANKER with the commission taken exactly)",
+                   "combined": "two bets of the same round, 1 unit each: net per round, wagered 2",
+                   "banker_by_stake": "BANKER at each stake of banker_commission_by_stake.csv, its win rounded as "
+                                      "the rules say: net per unit staked (compact: no net distribution)"},
+        "bets": {bet: stats.as_summary(context=False) for bet, stats in analysis.statistics.items()},
+        "covariance": {pair_name(pair): figure(analysis.covariance(*pair)) for pair in PAIRS},
+        "combined": {pair_name(pair): stats.as_summary(context=False) for pair, stats in analysis.pairs.items()},
+        "banker_by_stake": {money(stake): stats.as_summary(context=False, detail=False) for stake, stats in analysis.stake_statistics},
+    }
+
+
+def wager_entries(analysis: BaccaratAnalysis, stakes: bool = True) -> list[WagerEntry]:
+    """Every wager of the round statistics with its summary.json path: the bets, the pairs, BANKER by stake."""
+    entries = [WagerEntry((bet.upper(), None), stats, f"/round_statistics/bets/{bet}")
+               for bet, stats in analysis.statistics.items()]
+    entries += [WagerEntry((" + ".join(b.upper() for b in pair), None), stats,
+                           f"/round_statistics/combined/{pair_name(pair)}") for pair, stats in analysis.pairs.items()]
+    if stakes:
+        entries += [WagerEntry(("BANKER", money(stake)), stats, f"/round_statistics/banker_by_stake/{money(stake)}",
+                               detail=False) for stake, stats in analysis.stake_statistics]
+    return entries
+
+
+LABELS = ["wager", "stake"]
+
+
+def statistics_markdown(analysis: BaccaratAnalysis) -> str:
+    """The PAR sheet's section on volatility: each bet's figures and distribution, covariances, the settling."""
+    out = ["## Volatility, hit frequency and the net result of a round\n",
+           f"Convention: {CONVENTION}. Each bet is 1 unit (BANKER with the commission taken exactly); two bets "
+           "of the same round are 1 unit each (wagered 2). Every figure is derived from the exact distribution "
+           "of the net result over every ordered six-card sequence; the variance is exact and the standard "
+           "deviation (SD) is its square root, rendered by integer square roots.\n",
+           figures_markdown(wager_entries(analysis, stakes=False), LABELS[:1] + ["(stake)"]),
+           "\nCovariance of two bets' nets (1 unit each) in one round, counted from their joint distribution:\n",
+           markdown_table(["bets", "covariance (exact)", "covariance"],
+                          [[" and ".join(b.upper() for b in pair), fraction_str(analysis.covariance(*pair)),
+                            decimal_str(analysis.covariance(*pair))] for pair in PAIRS], "lrr")]
+    for bet, stats in analysis.statistics.items():
+        out += [f"\n### Net result of a {bet.upper()} bet (per unit)\n", distribution_markdown(stats)]
+    out += ["\n### BANKER by stake (the win rounded as the rules say)\n",
+            figures_markdown([e for e in wager_entries(analysis) if not e.detail], LABELS),
+            "\n### How fast the realised return settles\n",
+            "Half-width of the 95% interval of the realised return per unit wagered after N rounds, and the rounds "
+            f"after which it is within +-0.1 and +-0.01 percentage points ({SETTLING_RULE}; the 99% intervals are "
+            "in `par_sheet.xlsx` and `summary.json`).\n",
+            settling_markdown(wager_entries(analysis, stakes=False), LABELS[:1] + ["(stake)"])]
+    return "\n".join(out)
+
+
+def statistics_csv_rows(analysis: BaccaratAnalysis) -> list[list]:
+    """The PAR CSV's statistics section (docs/summary-fields.md): bet "net_result" rows (the wager in
+    "outcome", the net per unit in the returned_per_unit columns, its contribution to the EV in the
+    contribution columns) and bet "figure" rows (the figure in "outcome", its exact value in "probability"
+    and decimal in "probability_decimal")."""
+    rows = []
+    for row in csv_rows(wager_entries(analysis, stakes=False)):
+        wager = row["labels"][0]
+        if row["kind"] == "net_result":
+            contribution = row["value"] * row["probability"]
+            rows.append(["net_result", wager, row["count"], row["exact"], row["decimal"], row["name"],
+                         decimal_str(row["value"], 6), fraction_str(contribution), decimal_str(contribution)])
+        else:
+            rows.append(["figure", f"{wager}: {row['name']}", "" if row["count"] is None else row["count"],
+                         row["exact"], row["decimal"], "", "", "", ""])
+    return rows
+
+
+def workbook_sheets(analysis: BaccaratAnalysis) -> list:
+    """The PAR workbook's sheets (the publisher adds the rules analysed)."""
+    total = analysis.main.total
+    outcomes = Table(["Bet", "Outcome", "Combinations", ("Probability", EXACT), ("Returned per unit", EXACT),
+                      ("Contribution to RTP", EXACT)],
+                     [[bet.upper(), line.outcome, line.combinations, Fraction(line.combinations, total),
+                       line.returned, Fraction(line.combinations, total) * line.returned]
+                      for bet in BETS for line in analysis.lines[bet]])
+    entries = wager_entries(analysis)
+    combined = Table(["Bets", "summary.json", ("Covariance", EXACT), ("EV per round", EXACT), ("Variance", EXACT),
+                      ("SD", ROOT), ("RTP", EXACT), ("SD per unit wagered", ROOT)],
+                     [[" + ".join(b.upper() for b in pair), f"/round_statistics/combined/{pair_name(pair)}",
+                       analysis.covariance(*pair), stats.mean, stats.variance, stats.variance, stats.rtp,
+                       stats.variance / stats.mean_wagered ** 2] for pair, stats in analysis.pairs.items()])
+    return [("Outcomes", outcomes), ("Net distribution", distribution_table(entries, ["Wager", "Stake"])),
+            ("Wager figures", figures_table(entries, ["Wager", "Stake"])), ("Combined play", combined),
+            ("Settling", settling_table(entries, ["Wager", "Stake"]))]
 
 
 def par_rows(analysis: BaccaratAnalysis) -> list[list]:
@@ -127,7 +223,8 @@ def par_markdown(analysis: BaccaratAnalysis) -> str:
                            [[VALUE_NAMES[v]] + [decimal_str(e[b] * 10**6, 4) for b in BETS]
                             for v, e in analysis.effects.items()]),
             "\nEvery final (player total, banker total, cards dealt) outcome with its exact count is "
-            "in `outcomes.csv`.\n"]
+            "in `outcomes.csv`.\n",
+            statistics_markdown(analysis)]
     return "\n".join(out)
 
 
@@ -184,7 +281,11 @@ def report_content(analysis: BaccaratAnalysis, par_sheet: str) -> ReportContent:
     figure_ = Figure("figure_effect_of_removal.svg", "Change of each bet's EV per card value removed", "effect_of_removal",
                      {"effects": analysis.effects, "labels": list(VALUE_NAMES), "bets": list(BETS),
                       "title": "Effect of removing one card of each value from the full shoe"})
-    return ReportContent(key_figures(analysis), method, strategy, par_sheet, [figure_])
+    distribution = Figure("figure_net_distribution.svg", "Net result of one round of each bet (probability, log "
+                          "scale)", "net_distribution",
+                          distribution_figure(wager_entries(analysis, stakes=False)[:len(BETS)],
+                                              "Net result of one round, per unit staked"))
+    return ReportContent(key_figures(analysis), method, strategy, par_sheet, [figure_, distribution])
 
 
 PAR_HEADERS = ["bet", "outcome", "combinations", "probability", "probability_decimal",
@@ -199,7 +300,7 @@ def outputs(analysis: BaccaratAnalysis) -> Outputs:
     par_sheet = par_markdown(analysis)
     files = {
         "par_sheet.md": par_sheet,
-        "par_sheet.csv": csv_text(PAR_HEADERS, par_rows(analysis)),
+        "par_sheet.csv": csv_text(PAR_HEADERS, par_rows(analysis) + statistics_csv_rows(analysis)),
         "strategy.bin.gz": strategy_file_bytes(analysis),
         "outcomes.csv": csv_text(OUTCOME_HEADERS, outcome_rows(analysis)),
         "effect_of_removal.csv": csv_text(
@@ -209,4 +310,4 @@ def outputs(analysis: BaccaratAnalysis) -> Outputs:
             ["stake", "returned_on_win", "rtp", "rtp_decimal"],
             [[money(s), money(r * s), fraction_str(rtp), decimal_str(rtp)] for s, r, rtp in analysis.stake_rtps]),
     }
-    return Outputs(summary(analysis), files, report_content(analysis, par_sheet))
+    return Outputs(summary(analysis), files, report_content(analysis, par_sheet), workbook_sheets(analysis))

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from analyzer.core.distribution import RoundOutcomes
 from analyzer.games.baccarat.count import count_outcomes
 from analyzer.games.baccarat.rules import BETS, N_VALUES, BaccaratRules
 
@@ -81,6 +82,15 @@ def bet_lines(main: MainOutcomes, rules: BaccaratRules, banker_return: Fraction 
     combinations = {"banker wins": main.banker, "player wins": main.player, "tie": main.tie}
     return {bet: [BetLine(outcome, combinations[outcome], returned) for outcome, returned in returns.items()]
             for bet, returns in bet_returns(rules, banker_return).items()}
+
+
+def bet_outcomes(main: MainOutcomes, rules: BaccaratRules, banker_return: Fraction | None = None) -> RoundOutcomes:
+    """The joint net result of a 1-unit bet on each of BANKER, PLAYER and TIE in one round (components named
+    by BETS), counted over the shoe's ordered sequences: what the bets' variances and covariances come from."""
+    returns = bet_returns(rules, banker_return)
+    combinations = {"banker wins": main.banker, "player wins": main.player, "tie": main.tie}
+    return RoundOutcomes(BETS, [(tuple(returns[bet][outcome] - 1 for bet in BETS), count)
+                                for outcome, count in combinations.items()])
 
 
 def rtp_of(lines: list[BetLine]) -> Fraction:

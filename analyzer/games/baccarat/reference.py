@@ -1,7 +1,8 @@
-"""Punto banco by brute force: every ordered 6-card sequence of individual cards, played out."""
+"""Punto banco by brute force: every ordered 6-card sequence of individual cards, played out and settled."""
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
 from itertools import permutations
 
 
@@ -32,3 +33,28 @@ def count_every_sequence(deck_values: list[int], rules) -> Counter:
     for sequence in permutations(deck_values, 6):
         outcomes[play_round(sequence, rules)] += 1
     return outcomes
+
+
+def settle_every_sequence(outcomes: Counter, rules, stake=None) -> Counter:
+    """(BANKER, PLAYER, TIE net per unit staked) -> ordered sequences, each round settled from the rule file.
+
+    `outcomes`: count_every_sequence's output.  A winning bet is paid its "to 1" payout (BANKER
+    less the commission; with a `stake`, the total returned rounded down to the commission unit as
+    the rule file says); on a tie PLAYER and BANKER push when the rule file says so; a losing bet
+    loses its stake.
+    """
+    banker_win = rules.pays["banker"] * (1 - rules.commission)
+    if stake is not None and rules.rounding == "down":
+        stake = Fraction(stake)
+        banker_win = Fraction(int((stake * (1 + banker_win)) // rules.unit)) * rules.unit / stake - 1
+    push = Fraction(0) if rules.tie_pushes else Fraction(-1)
+    rounds = Counter()
+    for (player, banker, _), n in outcomes.items():
+        if banker > player:
+            nets = (banker_win, Fraction(-1), Fraction(-1))
+        elif player > banker:
+            nets = (Fraction(-1), Fraction(rules.pays["player"]), Fraction(-1))
+        else:
+            nets = (push, push, Fraction(rules.pays["tie"]))
+        rounds[nets] += n
+    return rounds

@@ -2,15 +2,39 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
+import numpy as np
+
+from analyzer.core.distribution import RoundOutcomes, WagerStatistics
+from analyzer.core.errors import InvariantError
 from analyzer.core.rules import RuleFile
 from analyzer.games.caribbean_stud import features
 from analyzer.games.caribbean_stud.count import SituationCounts
 from analyzer.games.caribbean_stud.price import Priced, price, simple_strategies
-from analyzer.games.caribbean_stud.progressive import ProgressiveFigures, progressive_figures
+from analyzer.games.caribbean_stud.progressive import (CombinedFunctions, ProgressiveFigures, ProgressiveMoments,
+                                                       combined_functions, progressive_figures, progressive_moments)
 from analyzer.games.caribbean_stud.rule_in_words import Features, RuleCheck, check_rule, derive_rule
-from analyzer.games.caribbean_stud.rules import StudRules
+from analyzer.games.caribbean_stud.rules import Progressive, StudRules
+from analyzer.poker.decision_table import StrategyFigures
+from analyzer.poker.settlement import N_CATEGORIES
+from analyzer.poker.statistics import MAIN, SIDE, PlayStatistics, round_outcomes, with_side_bet
 from analyzer.strategy.language import Strategy
+
+PROGRESSIVE = "progressive"        # the side bet's component in the round statistics
+#: Combined play stakes the progressive at this many ANTEs: 1, an ANTE equal to the progressive's
+#: fixed stake (EUR 0.50, the lowest table's minimum ANTE).  The functions of J in the summary
+#: (the progressive's mean and variance, its covariance with ANTE + raise) combine any other ratio r:
+#: Var(main + r X) = Var(main) + r^2 Var(X) + 2 r Cov(main, X).
+PROGRESSIVE_STAKE_PER_ANTE = Fraction(1)
+
+
+@dataclass
+class StudCombined:
+    """One strategy's ANTE + raise with the progressive: exact functions of J, and the figures at each jackpot level."""
+
+    functions: CombinedFunctions
+    at_levels: list              # [(jackpot, PlayStatistics)] at the rule file's jackpot levels
 
 
 @dataclass
@@ -24,6 +48,16 @@ class StudAnalysis:
     strategies: dict             # name -> StrategyFigures
     progressive: ProgressiveFigures
     basic: Strategy | None       # the committed basic strategy of this rule set, if any
+    statistics: dict = None      # name -> PlayStatistics of ANTE + raise (joint rows by the player's category)
+    moments: ProgressiveMoments = None      # the progressive's mean and variance per unit staked, functions of J
+    progressive_at: list = None  # [(jackpot, WagerStatistics)]: the progressive alone at each jackpot level
+    combined: dict = None        # name -> StudCombined
+    progressive_ratio: Fraction = PROGRESSIVE_STAKE_PER_ANTE
+
+    @property
+    def count(self) -> SituationCounts:
+        """What `game.count` returned for this analysis (shared by rule sets on one deck and qualifier)."""
+        return self.priced.table
 
     @property
     def table(self) -> SituationCounts:
@@ -56,4 +90,57 @@ def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progr
     key = ("progressive", rules.progressive)                 # rule sets often share the side bet
     if key not in table.derived:
         table.derived[key] = progressive_figures(table, rules.progressive)
-    return StudAnalysis(rule_file, rules, priced, rule_check, st, table.derived[key], basic)
+    prog = table.derived[key]
+    analysis = StudAnalysis(rule_file, rules, priced, rule_check, st, prog, basic)
+    analysis.statistics = {name: checked_statistics(priced, f) for name, f in st.items()}
+    moments_key = ("progressive moments", rules.progressive)
+    if moments_key not in table.derived:
+        table.derived[moments_key] = progressive_moments(rules.progressive, prog.counts)
+    analysis.moments = table.derived[moments_key]
+    analysis.progressive_at = [(level, progressive_alone(rules.progressive, prog.counts, level))
+                               for level in rules.progressive.levels]
+    analysis.combined = {name: combined(rules.progressive, analysis.moments, stats, analysis.progressive_ratio)
+                         for name, stats in analysis.statistics.items()}
+    return analysis
+
+
+def play_statistics(table: SituationCounts, rules: StudRules, raise_: np.ndarray,
+                    cache: dict | None = None) -> PlayStatistics:
+    """Every deal under a raise/fold mask: ANTE + raise, rows kept by the player's category (the progressive's
+    class).  `cache`: where the grouped counts are kept (e.g. the table's `derived`)."""
+    category = table.player_category
+    outcomes = round_outcomes(table.weights, table.counts, table.completions, raise_, rules.paytable,
+                              category=category, side=category, n_side=N_CATEGORIES, cache=cache)
+    return PlayStatistics.of(outcomes)
+
+
+def checked_statistics(priced: Priced, f: StrategyFigures) -> PlayStatistics:
+    """`play_statistics` of a priced strategy, checked against its EV and RTP."""
+    stats = play_statistics(priced.table, priced.rules, f.play, priced.table.derived)
+    if stats.main.mean != f.ev or stats.main.rtp != f.rtp:
+        raise InvariantError(f"Caribbean Stud round statistics of {f.name!r} disagree with its EV or RTP")
+    return stats
+
+
+def progressive_alone(prog: Progressive, counts: list, jackpot: Fraction) -> WagerStatistics:
+    """The progressive per unit staked at one jackpot: paid on the player's five cards, whatever he decides."""
+    return WagerStatistics.from_outcomes(
+        RoundOutcomes((PROGRESSIVE,), [((prog.net(c, jackpot),), counts[c]) for c in range(N_CATEGORIES)]),
+        PROGRESSIVE, None)
+
+
+def combined(prog: Progressive, moments: ProgressiveMoments, stats: PlayStatistics, ratio: Fraction) -> StudCombined:
+    """ANTE + raise with the progressive staked `ratio` x ANTE: functions of J, and the figures at each jackpot level."""
+    outcomes, main = stats.outcomes, stats.main
+    side_at, main_at = outcomes.index(SIDE), outcomes.index(MAIN)
+    by_category = [Fraction(0)] * N_CATEGORIES
+    for row, count in outcomes.rows.items():
+        by_category[int(row[side_at])] += row[main_at] * count
+    by_category = [x / outcomes.total for x in by_category]
+    functions = combined_functions(moments, prog, by_category, main.mean, main.variance, main.mean_wagered, ratio)
+    at_levels = []
+    for level in prog.levels:
+        nets = [prog.net(c, level) for c in range(N_CATEGORIES)]
+        at_levels.append((level, PlayStatistics.of(with_side_bet(outcomes, PROGRESSIVE, lambda c, _: nets[c]),
+                                                   PROGRESSIVE, ratio, main)))
+    return StudCombined(functions, at_levels)

@@ -12,19 +12,24 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import integer_array, parse_fraction_str
-from analyzer.core.sampling import Tally, batches, deal
-from analyzer.games.caribbean_stud.progressive import rtp_at
+from analyzer.core.distribution import compare_summaries, summary_distribution
+from analyzer.core.errors import InputError
+from analyzer.core.exact import decimal_str, figure, integer_array, parse_fraction_str
+from analyzer.core.sampling import batches, deal, Tally, Target
+from analyzer.games.caribbean_stud.analysis import combined, play_statistics, progressive_alone
+from analyzer.games.caribbean_stud.count import SituationCounts
+from analyzer.games.caribbean_stud.progressive import hand_category_counts, progressive_moments, rtp_at
 from analyzer.games.caribbean_stud.rules import StudRules
 from analyzer.poker.checks import check_decision_table, spot_check
+from analyzer.poker.hands import CATEGORIES
 from analyzer.poker.settlement import N_CATEGORIES, outcomes
+from analyzer.poker.strategy_file import played_masks
 from cython_ext import handeval, stud_enum
 
 
 def progressive_fixed_nets(rules: StudRules) -> list[Fraction]:
-    """Net result per unit staked on the progressive by category, the jackpot share left out."""
-    prog = rules.progressive
-    return [(prog.returned(c, 0) - prog.stake) / prog.stake for c in range(N_CATEGORIES)]
+    """Net result per unit staked on the progressive by category, the jackpot share left out (J = 0)."""
+    return [rules.progressive.net(c, 0) for c in range(N_CATEGORIES)]
 
 
 def settle(rules: StudRules, cards: np.ndarray, raise_: np.ndarray, scale: int) -> tuple[np.ndarray, np.ndarray]:
@@ -79,4 +84,56 @@ def check(report, rules: StudRules, summary: dict, strategy, samples: int, round
     tallies = simulate(strategy, rules, rounds, seed, progress)
     exact = {"ante_and_raise": parse_fraction_str(stored["ev_per_ante"]["exact"]),
              "progressive_fixed_payouts": rtp_at(summary["progressive"]["rtp_as_function_of_jackpot"], 0) - 1}
-    return {bet: (tally, exact[bet]) for bet, tally in tallies.items()}
+    statistics = summary["round_statistics"]
+    main = statistics["strategies"]["optimal"]["main"]
+    hands = {CATEGORIES.index(name): int(n) for name, n in summary["progressive"]["hands"].items()}
+    total = sum(hands.values())
+    fixed = progressive_fixed_nets(rules)
+    variance = {"ante_and_raise": parse_fraction_str(main["variance"]["exact"]),
+                "progressive_fixed_payouts": rtp_at(statistics["progressive"]["variance_as_function_of_jackpot"], 0)}
+    distribution = {"ante_and_raise": summary_distribution(main),
+                    "progressive_fixed_payouts": [(fixed[c], Fraction(n, total)) for c, n in sorted(hands.items())]}
+    return {bet: Target(tally, exact[bet], variance[bet], distribution[bet]) for bet, tally in tallies.items()}
+
+
+def check_statistics(report, rules: StudRules, summary: dict, folder, table: SituationCounts, strategy=None) -> None:
+    """The round statistics of the strategy files' decisions, re-derived from the counts, against summary.json.
+
+    Every deal of `table` is settled under the rule file with the decisions the strategy files
+    code (optimal; basic): ANTE + raise, the progressive at each jackpot level, and both together
+    as summary.json stakes them; every figure must equal the stored one exactly.  Grouped counts
+    already summed on these very counts for the same decisions (the publishing run's) are reused
+    from the table's cache; a fresh count has none.  `strategy`: strategy.bin.gz as the advisor's
+    reader loaded it (its decision codes are used rather than decoding the file again).
+    """
+    stored = summary["round_statistics"]
+    ratio = parse_fraction_str(stored["combined"]["progressive_stake_per_ante"]["exact"])
+    try:
+        masks = played_masks(folder, table.keys, None if strategy is None else
+                             {"optimal": (strategy.packed, strategy.decisions)})
+    except InputError as error:
+        report.add("round statistics re-derived", False, str(error))
+        return
+    counts = hand_category_counts(table)
+    moments = progressive_moments(rules.progressive, counts)
+    pairs = [(f"progressive at {decimal_str(level, 2)}", progressive_alone(rules.progressive, counts, level).as_summary(context=False),
+              stored["progressive"]["at_jackpot"].get(decimal_str(level, 2))) for level in rules.progressive.levels]
+    for name, raise_ in masks.items():
+        stats = play_statistics(table, rules, raise_, table.derived)
+        pairs.append((f"{name} ANTE + raise", stats.main.as_summary(context=False),
+                      stored["strategies"].get(name, {}).get("main")))
+        stored_combined = stored["combined"]["strategies"].get(name, {})
+        levels = stored_combined.get("at_jackpot", {})
+        both_at = combined(rules.progressive, moments, stats, ratio)
+        functions = {f"{key}_as_function_of_jackpot": getattr(both_at.functions, key)
+                     for key in ("covariance", "mean", "variance", "rtp")}
+        pairs.append((f"{name} functions of J", functions, {key: stored_combined.get(key) for key in functions}))
+        for level, both in both_at.at_levels:
+            entry = levels.get(decimal_str(level, 2))
+            derived = both.combined.as_summary(context=False, detail=entry is None or "net_distribution" in entry)
+            derived["covariance_main_progressive"] = figure(both.covariance)
+            pairs.append((f"{name} combined at {decimal_str(level, 2)}", derived, entry))
+    passed, detail = compare_summaries(pairs)
+    report.add("round statistics re-derived", passed and bool(masks),
+               f"from {', '.join(masks) or 'no'} strategy file decisions and every counted deal: {detail}")
+

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 from analyzer.games.caribbean_stud.analysis import analyse
-from analyzer.games.caribbean_stud.checks import check
+from analyzer.games.caribbean_stud.checks import check, check_statistics
 from analyzer.games.caribbean_stud.design import problem as design_problem
 from analyzer.games.caribbean_stud.count import SituationCounts, count_classes
 from analyzer.games.caribbean_stud.outputs import key_figures, outputs
@@ -17,7 +17,7 @@ from analyzer.poker.hands import CATEGORIES
 from analyzer.poker.strategy_file import check_ev_column
 
 __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "outputs", "key_figures", "check",
-           "table_arrays", "table_from_arrays", "design_problem"]
+           "table_arrays", "table_from_arrays", "design_problem", "check_statistics"]
 
 
 def check_limits(rule_file, rules: StudRules) -> None:

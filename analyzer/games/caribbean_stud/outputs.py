@@ -8,10 +8,14 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.core.cards import card_str, cards_str
+from analyzer.core.distribution import CONVENTION, SETTLING_RULE, summary_context
 from analyzer.core.errors import InvariantError
 from analyzer.core.exact import decimal_str, exact_group_sums, exact_sum, figure, fraction_str, percent_str, published_check
 from analyzer.core.outputs import Figure, KeyFigure, Outputs, ReportContent
-from analyzer.core.tables import csv_text, demote, markdown_table, thousands
+from analyzer.core.tables import EXACT, Table, csv_text, demote, markdown_table, thousands
+from analyzer.core.wager_tables import (WagerEntry, csv_rows, distribution_figure, distribution_markdown,
+                                        distribution_table, figures_markdown, figures_table, settling_markdown,
+                                        settling_table)
 from analyzer.games.caribbean_stud import basic as basic_strategy
 from analyzer.games.caribbean_stud import features
 from analyzer.games.caribbean_stud.analysis import StudAnalysis
@@ -80,7 +84,132 @@ def summary(analysis: StudAnalysis) -> dict:
             "rank_patterns_whose_best_play_depends_on_suits": check.mixed_rank_patterns,
         },
         "progressive": progressive_summary(rules.progressive, prog),
+        "round_statistics": round_statistics_summary(analysis),
     }
+
+
+WAGER_DEFINITIONS = {
+    "main": "ANTE + raise: net per ANTE (a fold -1, a push 0); wagered ANTE on a fold, ANTE + raise on a raise",
+    "progressive": "the progressive alone: net per unit staked (payment / stake - 1, the jackpot J in the stake's "
+                   "currency); paid on the player's five cards whatever he decides; counted over the deck's "
+                   "five-card hands",
+    "combined": "ANTE + raise with the progressive staked progressive_stake_per_ante x ANTE: net per ANTE; "
+                "wagered ANTE (+ raise on a raise) + the progressive's stake",
+}
+PROGRESSIVE_NOTE = ("combined play is per ANTE with the progressive staked r = progressive_stake_per_ante x ANTE "
+                    "(r = 1: an ANTE equal to the progressive's stake); for another r, Var(main + r X) = Var(main) "
+                    "+ r^2 Var(X) + 2 r Cov(main, X) with the functions of J given (X: the progressive per unit "
+                    "staked). Figures at each jackpot level are complete (with the net distribution and settling "
+                    "intervals) for the optimal strategy, and compact for the others")
+DETAILED_STRATEGY = "optimal"
+
+
+def jackpot_key(level: Fraction) -> str:
+    return decimal_str(level, 2)
+
+
+def round_statistics_summary(analysis: StudAnalysis) -> dict:
+    """summary.json's round_statistics: ANTE + raise of every strategy, the progressive at every jackpot level,
+    both together, and the progressive's figures as exact functions of J."""
+    moments = analysis.moments
+    combined = {}
+    for name, c in analysis.combined.items():
+        at = {}
+        for level, stats in c.at_levels:
+            entry = stats.combined.as_summary(context=False, detail=name == DETAILED_STRATEGY)
+            entry["covariance_main_progressive"] = figure(stats.covariance)
+            at[jackpot_key(level)] = entry
+        combined[name] = {"covariance_as_function_of_jackpot": c.functions.covariance,
+                          "mean_as_function_of_jackpot": c.functions.mean,
+                          "variance_as_function_of_jackpot": c.functions.variance,
+                          "rtp_as_function_of_jackpot": c.functions.rtp, "at_jackpot": at}
+    return {
+        **summary_context(), "wagers": WAGER_DEFINITIONS,
+        "strategies": {name: {"main": stats.main.as_summary(context=False)} for name, stats in analysis.statistics.items()},
+        "progressive": {"mean_as_function_of_jackpot": moments.mean_text,
+                        "variance_as_function_of_jackpot": moments.variance_text,
+                        "at_jackpot": {jackpot_key(level): stats.as_summary(context=False) for level, stats in analysis.progressive_at}},
+        "combined": {"progressive_stake_per_ante": figure(analysis.progressive_ratio), "note": PROGRESSIVE_NOTE,
+                     "covariance_main_progressive": "Cov(ANTE + raise net per ANTE, progressive net per unit "
+                                                    "staked), counted from their joint distribution in one round",
+                     "strategies": combined},
+    }
+
+
+LABELS = ["strategy", "wager", "jackpot"]
+
+
+def wager_entries(analysis: StudAnalysis, combined: str = "all") -> list[WagerEntry]:
+    """Every wager of the round statistics, with its summary.json path: each strategy's ANTE + raise, the
+    progressive at each jackpot level, and ANTE + raise + progressive (`combined`: "all" strategies, or one name)."""
+    ratio = fraction_str(analysis.progressive_ratio).removesuffix("/1")
+    entries = [WagerEntry((name, "ANTE + raise", None), stats.main, f"/round_statistics/strategies/{name}/main")
+               for name, stats in analysis.statistics.items()]
+    entries += [WagerEntry(("(any)", "progressive", jackpot_key(level)), stats,
+                           f"/round_statistics/progressive/at_jackpot/{jackpot_key(level)}")
+                for level, stats in analysis.progressive_at]
+    for name, c in analysis.combined.items():
+        if combined != "all" and name != combined:
+            continue
+        for level, stats in c.at_levels:
+            entries.append(WagerEntry((name, f"ANTE + raise + progressive ({ratio} x ANTE)", jackpot_key(level)),
+                                      stats.combined,
+                                      f"/round_statistics/combined/strategies/{name}/at_jackpot/{jackpot_key(level)}",
+                                      detail=name == DETAILED_STRATEGY))
+    return entries
+
+
+def statistics_markdown(analysis: StudAnalysis) -> str:
+    """The PAR sheet's section on volatility: figures, the optimal distributions, functions of J, the settling."""
+    ratio = fraction_str(analysis.progressive_ratio).removesuffix("/1")
+    optimal = analysis.statistics["optimal"]
+    first_level, first_progressive = analysis.progressive_at[0]
+    _, first_combined = analysis.combined["optimal"].at_levels[0]
+    shown = wager_entries(analysis, DETAILED_STRATEGY)
+    out = ["## Volatility, hit frequency and the net result of a round\n",
+           f"Convention: {CONVENTION}. ANTE + raise is per ANTE. The progressive alone is per unit staked "
+           "(net = payment / stake - 1) and does not depend on the player's decision; combined play stakes the "
+           f"progressive at {ratio} x ANTE (an ANTE equal to the progressive's stake) and is per ANTE. Every "
+           "figure is derived from the exact distribution of the net result; the variance is exact and the "
+           "standard deviation (SD) is its square root, rendered by integer square roots.\n",
+           figures_markdown(shown, LABELS),
+           "\nAs exact functions of the jackpot J (X = the progressive's net per unit staked):\n",
+           markdown_table(["figure", "function of J"],
+                          [["E[X]", analysis.moments.mean_text], ["Var(X)", analysis.moments.variance_text]]
+                          + [row for name, c in analysis.combined.items() for row in (
+                              [f"Cov(ANTE + raise, X), {name}", c.functions.covariance],
+                              [f"Var(ANTE + raise + {ratio} X), {name}", c.functions.variance])], "ll"),
+           "\n### Net result of one round, optimal strategy\n",
+           "#### ANTE + raise (per ANTE)\n", distribution_markdown(optimal.main),
+           f"\n#### Progressive (per unit staked), jackpot {jackpot_key(first_level)}\n",
+           "Only the royal flush's value moves with the jackpot; every level is in `par_sheet.xlsx`.\n",
+           distribution_markdown(first_progressive),
+           f"\n#### ANTE + raise + progressive ({ratio} x ANTE, per ANTE), jackpot {jackpot_key(first_level)}\n",
+           distribution_markdown(first_combined.combined),
+           "\n### How fast the realised return settles\n",
+           "Half-width of the 95% interval of the realised return per unit wagered after N rounds, and the rounds "
+           f"after which it is within +-0.1 and +-0.01 percentage points ({SETTLING_RULE}; the 99% intervals are in "
+           "`par_sheet.xlsx` and `summary.json`).\n",
+           settling_markdown(shown, LABELS)]
+    return "\n".join(out)
+
+
+def statistics_csv_rows(analysis: StudAnalysis) -> list[list]:
+    """The PAR CSV's statistics section (docs/summary-fields.md): section "net_result" rows (strategy in
+    "action", wager and jackpot in "player_hand", net in "net_per_ante") and section "figure" rows (the
+    figure in "outcome", its exact value in "probability" and decimal in "probability_decimal")."""
+    rows = []
+    for row in csv_rows(wager_entries(analysis, DETAILED_STRATEGY)):
+        strategy, wager, jackpot = row["labels"]
+        wager = f"{wager} at jackpot {jackpot}" if jackpot else wager
+        if row["kind"] == "net_result":
+            contribution = row["value"] * row["probability"]
+            rows.append(["net_result", strategy, wager, "", row["count"], row["exact"], row["decimal"], "",
+                         row["name"], fraction_str(contribution), decimal_str(contribution)])
+        else:
+            rows.append(["figure", strategy, wager, row["name"], "" if row["count"] is None else row["count"],
+                         row["exact"], row["decimal"], "", "", "", ""])
+    return rows
 
 
 def progressive_summary(p: Progressive, prog) -> dict:
@@ -145,6 +274,7 @@ def par_csv(analysis: StudAnalysis, lines: list) -> str:
         rows.append(["progressive", "", CATEGORY_WORDS[line["category"]], line["pays"], line["combinations"],
                      fraction_str(p), decimal_str(p), "", "", line["contribution"],
                      "" if exact is None else decimal_str(exact)])
+    rows += statistics_csv_rows(analysis)
     return csv_text(PAR_HEADERS, rows)
 
 
@@ -214,7 +344,8 @@ def par_markdown(analysis: StudAnalysis, lines: list) -> str:
                                                         decimal_str(level, 2), percent_str(rtp, 4)]
                                                        for level, rtp in analysis.progressive.table]),
             "\nThe optimal decision of every situation class is in `strategy.bin.gz`; the rule in words and "
-            "its exceptions are in `strategy_rule.md`.\n"]
+            "its exceptions are in `strategy_rule.md`.\n",
+            statistics_markdown(analysis)]
     return "\n".join(out)
 
 
@@ -322,6 +453,14 @@ def report_content(analysis: StudAnalysis, par_sheet: str) -> ReportContent:
     figures = [Figure("figure_margin.svg", "EV of raising minus EV of folding over all situations", "margin_histogram",
                       {"margins": margins, "weights": table.weights / total, "action": "raise",
                        "title": "Raise-minus-fold margin, optimal strategy"})]
+    optimal = analysis.statistics["optimal"]
+    first_level, first_progressive = analysis.progressive_at[0]
+    figures.append(Figure("figure_net_distribution.svg", "Net result of one round, optimal strategy (probability, "
+                          "log scale)", "net_distribution",
+                          distribution_figure([WagerEntry(("ANTE + raise, optimal strategy (per ANTE)",), optimal.main, ""),
+                                               WagerEntry((f"progressive per unit staked, jackpot "
+                                                           f"{jackpot_key(first_level)}",), first_progressive, "")],
+                                              "Net result of one round")))
     if prog.break_even is not None:
         figures.append(Figure("figure_progressive.svg", "Progressive RTP as a function of the jackpot",
                               "rtp_against_jackpot", {"points": rtp_points(prog), "break_even": prog.break_even,
@@ -365,8 +504,40 @@ def strategy_file_bytes(analysis: StudAnalysis, decisions: np.ndarray | None = N
 
 
 
+def workbook_sheets(analysis: StudAnalysis, lines: list) -> list:
+    """The PAR workbook's sheets (the publisher adds the rules analysed)."""
+    total, hands = analysis.total_deals, analysis.progressive.hands
+    rows = []
+    for line in lines:
+        p = Fraction(line["combinations"], total)
+        rows.append(["ANTE + raise", line["action"], CATEGORY_WORDS[line["category"]], line["outcome"],
+                     line["combinations"], p, line["wagered"], line["net"], p * line["net"]])
+    for line in analysis.progressive.lines:
+        rows.append(["progressive (per hand)", "", CATEGORY_WORDS[line["category"]], line["pays"],
+                     line["combinations"], Fraction(line["combinations"], hands), None, None,
+                     line["contribution_exact"]])
+    outcomes = Table(["Bet", "Action", "Player's hand", "Outcome", "Combinations", ("Probability", EXACT),
+                      ("Wagered per ANTE", EXACT), ("Net per ANTE", EXACT), ("Contribution", EXACT)], rows)
+    entries = wager_entries(analysis)
+    titles = ["Strategy", "Wager", "Jackpot"]
+    combined_rows = []
+    for name, c in analysis.combined.items():
+        for level, stats in c.at_levels:
+            combined_rows.append([name, jackpot_key(level),
+                                  f"/round_statistics/combined/strategies/{name}/at_jackpot/{jackpot_key(level)}",
+                                  stats.main.mean, stats.side.mean, stats.covariance,
+                                  stats.combined.mean, stats.combined.variance, stats.combined.rtp,
+                                  c.functions.covariance, c.functions.variance])
+    combined = Table(["Strategy", "Jackpot", "summary.json", ("EV ANTE + raise", EXACT), ("EV progressive", EXACT),
+                      ("Covariance", EXACT), ("EV combined", EXACT), ("Variance combined", EXACT), ("RTP", EXACT),
+                      "Covariance as a function of J", "Variance as a function of J"], combined_rows)
+    return [("Outcomes", outcomes), ("Net distribution", distribution_table(entries, titles)),
+            ("Wager figures", figures_table(entries, titles)), ("Combined play", combined),
+            ("Settling", settling_table(entries, titles))]
+
+
 def outputs(analysis: StudAnalysis) -> Outputs:
-    """Every file of the rule set's results folder, and its report content."""
+    """Every file of the rule set's results folder, its report content and its workbook's sheets."""
     lines = par_lines(analysis)
     par_sheet = par_markdown(analysis, lines)
     files = {
@@ -382,4 +553,4 @@ def outputs(analysis: StudAnalysis) -> Outputs:
         files["basic_strategy.md"] = basic_strategy.stud_basic_strategy_markdown(
             analysis.priced, analysis.basic, {"rule_in_words": features.from_stud_rule(analysis.rule_check.rule)})
         files["strategy_basic.bin.gz"] = strategy_file_bytes(analysis, analysis.strategies["basic"].play.astype(np.uint8))
-    return Outputs(summary(analysis), files, report_content(analysis, par_sheet))
+    return Outputs(summary(analysis), files, report_content(analysis, par_sheet), workbook_sheets(analysis, lines))

@@ -91,3 +91,62 @@ def rtp_at(rtp_text: str, jackpot) -> Fraction:
     jackpot = Fraction(jackpot)
     return _fraction(rtp.subs({symbol: sympy.Rational(jackpot.numerator, jackpot.denominator)
                                for symbol in rtp.free_symbols}))
+
+
+# --- volatility: the progressive's moments, and its covariance with ANTE + raise, as functions of J ---
+
+def net_expression(prog: Progressive, category: int) -> sympy.Expr:
+    """The net result per unit staked of a hand of this category, a function of J (`Progressive.net` symbolically)."""
+    share, pays, stake = (sympy.Rational(x.numerator, x.denominator)
+                          for x in (prog.jackpot_share[category], prog.pays[category], prog.stake))
+    returned = share * JACKPOT + pays + (stake if prog.stake_returned and prog.wins(category) else 0)
+    return sympy.expand(returned / stake - 1)
+
+
+@dataclass
+class ProgressiveMoments:
+    """Exact functions of J: the progressive's mean and variance per unit staked (X = payment / stake - 1)."""
+
+    mean: sympy.Expr
+    variance: sympy.Expr
+    mean_text: str
+    variance_text: str
+
+
+def progressive_moments(prog: Progressive, counts: list) -> ProgressiveMoments:
+    """E[X](J) and Var[X](J) over the deck's five-card hands (`counts` per category): linear and quadratic in J."""
+    hands = sum(counts)
+    nets = [net_expression(prog, c) for c in range(N_CATEGORIES)]
+    mean = sympy.expand(sum(sympy.Rational(counts[c], hands) * nets[c] for c in range(N_CATEGORIES)))
+    variance = sympy.expand(sum(sympy.Rational(counts[c], hands) * nets[c] ** 2 for c in range(N_CATEGORIES))
+                            - mean ** 2)
+    return ProgressiveMoments(mean, variance, str(mean), str(variance))
+
+
+@dataclass
+class CombinedFunctions:
+    """ANTE + raise with the progressive staked r x ANTE under one strategy, as exact functions of J (per ANTE)."""
+
+    covariance: str              # Cov(ANTE + raise net per ANTE, X per unit staked)
+    mean: str                    # E[main + r X]
+    variance: str                # Var(main) + r^2 Var(X) + 2 r Cov
+    rtp: str                     # 1 + E[main + r X] / (E[ANTE + raise] + r)
+
+
+def combined_functions(moments: ProgressiveMoments, prog: Progressive, main_by_category: list, main_mean: Fraction,
+                       main_variance: Fraction, mean_wagered: Fraction, ratio: Fraction) -> CombinedFunctions:
+    """Cov(main, X)(J) = sum_c E[main; category c] X_c(J) - E[main] E[X](J), and the combined mean and variance.
+
+    `main_by_category[c]` is E[main x 1{the player's category is c}] (counted from the joint
+    rows of the strategy's deals); the progressive depends on the category alone.
+    """
+    def rational(x):
+        x = Fraction(x)
+        return sympy.Rational(x.numerator, x.denominator)
+    r = rational(ratio)
+    covariance = sympy.expand(sum(rational(main_by_category[c]) * net_expression(prog, c) for c in range(N_CATEGORIES))
+                              - rational(main_mean) * moments.mean)
+    mean = sympy.expand(rational(main_mean) + r * moments.mean)
+    variance = sympy.expand(rational(main_variance) + r ** 2 * moments.variance + 2 * r * covariance)
+    rtp = sympy.expand(1 + mean / (rational(mean_wagered) + r))
+    return CombinedFunctions(str(covariance), str(mean), str(variance), str(rtp))

@@ -9,6 +9,7 @@ that (a prefix tuple sorts below all its extensions).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from fractions import Fraction
 from itertools import combinations
 
@@ -112,3 +113,33 @@ def situation_classes(cards) -> tuple[np.ndarray, np.ndarray]:
     keys[:, HAND] = np.broadcast_to(np.arange(52, dtype=np.uint8), up_ok.shape)[up_ok]
     weights = (orbit[:, None] * group_size[:, card_suit]).astype(np.uint8)[up_ok]
     return keys, weights
+
+
+def progressive_net(prog, category: int, jackpot) -> Fraction:
+    """The progressive's net per unit staked for a hand of this category at jackpot J, from the rule file's
+    fields: (its share of J + its fixed amount + the stake when returned with a win) / stake - 1."""
+    share, pays = prog.jackpot_share[category], prog.pays[category]
+    returned = share * Fraction(jackpot) + pays
+    if prog.stake_returned and (share or pays):
+        returned += prog.stake
+    return returned / prog.stake - 1
+
+
+def settle_every_round(game: dict, rules, raise_, jackpot) -> Counter:
+    """(ANTE + raise net per ANTE, progressive net per unit staked) -> rounds, over every deal of `game`.
+
+    `game`: whole_game's output (every hand, up card and dealer completion, dealt out);
+    raise_(hand, up, counts) decides.  A raised hand is settled by the rule file's paytable
+    (the one settlement); a fold loses the ANTE; the progressive is paid on the player's five
+    cards whatever he decides.
+    """
+    rounds = Counter()
+    for (hand, up), counts in game.items():
+        category = five_card_value(hand)[0]
+        side = progressive_net(rules.progressive, category, jackpot)
+        if raise_(hand, up, counts):
+            for result, n in enumerate(counts):
+                rounds[rules.paytable.net(category, result), side] += n
+        else:
+            rounds[Fraction(-1), side] += sum(counts)
+    return rounds

@@ -58,6 +58,10 @@ class Progressive:
             return Fraction(0)
         return self.payment(category, jackpot) + (self.stake if self.stake_returned else 0)
 
+    def net(self, category: int, jackpot) -> Fraction:
+        """Net result per unit staked of a hand of this category at jackpot J (exact; J in the stake's currency)."""
+        return self.returned(category, Fraction(jackpot)) / self.stake - 1
+
 
 @dataclass(frozen=True)
 class StudRules:

@@ -1,16 +1,22 @@
 """Casino Hold'em analysis: count the situations once, price them, evaluate every reported strategy."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
+import numpy as np
+
+from analyzer.core.errors import InvariantError
 from analyzer.core.exact import exact_sum
 from analyzer.core.rules import RuleFile
 from analyzer.games.casino_holdem import features
 from analyzer.games.casino_holdem.count import SituationTable
-from analyzer.games.casino_holdem.price import Priced, figures, price, strategies
-from analyzer.games.casino_holdem.rules import HoldemRules
+from analyzer.games.casino_holdem.price import HoldemStrategy, Priced, figures, price, strategies
+from analyzer.games.casino_holdem.rules import AA_HANDS, HoldemRules
+from analyzer.poker.statistics import PlayStatistics, round_outcomes, with_side_bet
 from analyzer.strategy.language import Strategy
+
+AA_BONUS = "aa_bonus"              # the side bet's component in the round statistics
 
 
 @dataclass
@@ -22,6 +28,14 @@ class HoldemAnalysis:
     priced: Priced
     strategies: dict             # name -> HoldemStrategy
     basic: Strategy              # the committed basic strategy (a rule list)
+    statistics: dict             # name -> PlayStatistics: ANTE + CALL, the AA Bonus alone, both together
+    aa_ratio: Fraction           # AA Bonus stake per ANTE in combined play (and the jointly optimal strategy)
+    cache: dict = field(default_factory=dict, repr=False)    # what the outputs derive more than once (PAR lines)
+
+    @property
+    def count(self) -> SituationTable:
+        """What `game.count` returned for this analysis (shared by rule sets on one deck and qualifier)."""
+        return self.priced.table
 
     @property
     def table(self) -> SituationTable:
@@ -47,4 +61,27 @@ def analyse(rule_file: RuleFile, rules: HoldemRules, table: SituationTable,
     st["call_on_aa_win_basic"] = figures(priced, "call_on_aa_win_basic",
                                          "call whenever the AA Bonus wins, otherwise the basic strategy",
                                          basic_call | (priced.aa_return > 0))
-    return HoldemAnalysis(rule_file, rules, priced, st, basic)
+    ratio = st["joint_optimal"].aa_ratio
+    statistics = {name: play_statistics(table, rules, priced.aa_hand, f.call, ratio, table.derived)
+                  for name, f in st.items()}
+    for name, f in st.items():
+        check_statistics(f, statistics[name])
+    return HoldemAnalysis(rule_file, rules, priced, st, basic, statistics, ratio)
+
+
+def play_statistics(table: SituationTable, rules: HoldemRules, aa_hand: np.ndarray, call: np.ndarray,
+                    ratio: Fraction, cache: dict | None = None) -> PlayStatistics:
+    """Every deal of the table under a call/fold mask: ANTE + CALL, the AA Bonus (per unit; lost on a fold)
+    and both together with the AA Bonus staked `ratio` x ANTE.  `aa_hand`: each class's AA Bonus hand
+    (`price.aa_bonus_hands`); `cache`: where the grouped counts are kept (e.g. the table's `derived`)."""
+    outcomes = round_outcomes(table.weights, table.counts, table.continuations, call, rules.paytable,
+                              side=aa_hand, n_side=len(AA_HANDS), cache=cache)
+    aa_net = [rules.aa_return(name) - 1 for name in AA_HANDS]
+    outcomes = with_side_bet(outcomes, AA_BONUS, lambda hand, called: aa_net[hand] if called else -1)
+    return PlayStatistics.of(outcomes, AA_BONUS, ratio)
+
+
+def check_statistics(f: HoldemStrategy, stats: PlayStatistics) -> None:
+    """The round statistics, counted deal by deal, must give the strategy's EV, RTP and AA Bonus RTP."""
+    if stats.main.mean != f.ev or stats.main.rtp != f.rtp or stats.side.rtp != f.aa_rtp:
+        raise InvariantError(f"Casino Hold'em round statistics of {f.name!r} disagree with its EV or RTPs")

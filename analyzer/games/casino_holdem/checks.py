@@ -11,12 +11,17 @@ from fractions import Fraction
 
 import numpy as np
 
+from analyzer.core.distribution import compare_summaries, summary_distribution
+from analyzer.core.errors import InputError
 from analyzer.core.exact import integer_array, parse_fraction_str
-from analyzer.core.sampling import Tally, batches, deal
+from analyzer.core.sampling import batches, deal, Tally, Target
+from analyzer.games.casino_holdem.analysis import play_statistics
+from analyzer.games.casino_holdem.count import SituationTable
 from analyzer.games.casino_holdem.price import aa_bonus_hands
 from analyzer.games.casino_holdem.rules import AA_HANDS, HoldemRules
 from analyzer.poker.checks import check_decision_table, spot_check
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, outcomes
+from analyzer.poker.strategy_file import played_masks
 from cython_ext import handeval, holdem_enum
 
 
@@ -76,4 +81,40 @@ def check(report, rules: HoldemRules, summary: dict, strategy, samples: int, rou
     tallies = simulate(strategy, rules, rounds, seed, progress)
     exact = {"ante_and_call": parse_fraction_str(stored["ev_per_ante"]["exact"]),
              "aa_bonus": parse_fraction_str(stored["aa_bonus_rtp"]["exact"]) - 1}
-    return {bet: (tally, exact[bet]) for bet, tally in tallies.items()}
+    statistics = summary["round_statistics"]["strategies"]["optimal"]
+    wager = {"ante_and_call": statistics["main"], "aa_bonus": statistics["aa_bonus"]}
+    return {bet: Target(tally, exact[bet], parse_fraction_str(wager[bet]["variance"]["exact"]),
+                        summary_distribution(wager[bet])) for bet, tally in tallies.items()}
+
+
+def check_statistics(report, rules: HoldemRules, summary: dict, folder, table: SituationTable, strategy=None) -> None:
+    """The round statistics of the strategy files' decisions, re-derived from the counts, against summary.json.
+
+    Every deal of `table` is settled under the rule file with the decisions the strategy files
+    code (optimal; basic), the AA Bonus staked as summary.json says; every wager's figures must
+    equal the stored ones exactly.  Grouped counts already summed on these very counts for the
+    same decisions (the publishing run's) are reused from the table's cache; a fresh count has none.
+    `strategy`: strategy.bin.gz as the advisor's reader loaded it (its decision codes are used
+    rather than decoding the file again).
+    """
+    stored = summary["round_statistics"]
+    ratio = parse_fraction_str(stored["aa_bonus_stake_per_ante"]["exact"])
+    try:
+        masks = played_masks(folder, table.keys, None if strategy is None else
+                             {"optimal": (strategy.packed, strategy.decisions)})
+    except InputError as error:
+        report.add("round statistics re-derived", False, str(error))
+        return
+    aa_hand = aa_bonus_hands(table.keys)
+    pairs = []
+    for name, call in masks.items():
+        stats = play_statistics(table, rules, aa_hand, call, ratio, table.derived)
+        entry = stored["strategies"].get(name, {})
+        for key, wager in (("main", stats.main), ("aa_bonus", stats.side), ("combined", stats.combined)):
+            pairs.append((f"{name} {key}", wager.as_summary(context=False), entry.get(key)))
+        covariance = {"exact": f"{stats.covariance.numerator}/{stats.covariance.denominator}"}
+        if entry.get("covariance_main_aa_bonus", {}).get("exact") != covariance["exact"]:
+            pairs.append((f"{name} covariance", covariance, entry.get("covariance_main_aa_bonus")))
+    passed, detail = compare_summaries(pairs)
+    report.add("round statistics re-derived", passed and bool(masks),
+               f"from {', '.join(masks) or 'no'} strategy file decisions and every counted deal: {detail}")

@@ -34,7 +34,7 @@ class SituationTable:
     continuations: int        # continuations of every situation
     n_flops: int = 0          # canonical flops and boards of the deck (how the work was split)
     n_boards: int = 0
-    derived: dict = field(default_factory=dict, repr=False)   # what is computed from the keys once (features)
+    derived: dict = field(default_factory=dict, repr=False)   # computed from the keys and counts once (features, statistics)
 
     def __len__(self):
         return len(self.keys)

@@ -6,7 +6,7 @@ the games and `analyzer.publish.pipeline` drives them.
 from __future__ import annotations
 
 from analyzer.games.casino_holdem.analysis import analyse
-from analyzer.games.casino_holdem.checks import check
+from analyzer.games.casino_holdem.checks import check, check_statistics
 from analyzer.games.casino_holdem.design import problem as design_problem
 from analyzer.games.casino_holdem.count import SituationTable, count_situations
 from analyzer.games.casino_holdem.outputs import key_figures, outputs
@@ -15,7 +15,7 @@ from analyzer.poker.hands import CATEGORIES
 from analyzer.poker.strategy_file import check_ev_column
 
 __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "outputs", "key_figures", "check",
-           "table_arrays", "table_from_arrays", "design_problem"]
+           "table_arrays", "table_from_arrays", "design_problem", "check_statistics"]
 
 
 def check_limits(rule_file, rules: HoldemRules) -> None:

@@ -6,10 +6,14 @@ from pathlib import Path
 
 import numpy as np
 
+from analyzer.core.distribution import CONVENTION, SETTLING_RULE, summary_context
 from analyzer.core.errors import InvariantError
 from analyzer.core.exact import decimal_str, exact_sum, figure, fraction_str, percent_str, published_check
 from analyzer.core.outputs import Figure, KeyFigure, Outputs, ReportContent
-from analyzer.core.tables import csv_text, demote, markdown_table, thousands
+from analyzer.core.tables import EXACT, ROOT, Table, csv_text, demote, markdown_table, thousands
+from analyzer.core.wager_tables import (WagerEntry, csv_rows, distribution_figure, distribution_markdown,
+                                        distribution_table, figures_markdown, figures_table, settling_markdown,
+                                        settling_table)
 from analyzer.games.casino_holdem import basic as basic_strategy
 from analyzer.games.casino_holdem.analysis import HoldemAnalysis
 from analyzer.games.casino_holdem.price import HoldemStrategy
@@ -91,11 +95,88 @@ def summary(analysis: HoldemAnalysis) -> dict:
                       for key, value in comparisons.items()},
         "published_note": ("the operator's basic strategy is unknown: basic_* and call_on_aa_win_* compare the "
                            "operator's figures with this project's basic strategy (basic_strategy.md)"),
+        "round_statistics": round_statistics_summary(analysis),
     }
 
 
+WAGERS = {"main": "ANTE + CALL", "aa_bonus": "AA Bonus", "combined": "ANTE + CALL + AA Bonus"}
+WAGER_DEFINITIONS = {
+    "main": "ANTE + CALL: net per ANTE (a fold -1, a push 0); wagered ANTE on a fold, ANTE + CALL on a call",
+    "aa_bonus": "the AA Bonus alone: net per unit staked on it, staked every round, lost on a fold",
+    "combined": "ANTE + CALL with the AA Bonus staked aa_bonus_stake_per_ante x ANTE: net per ANTE; wagered "
+                "ANTE (+ CALL on a call) + the AA Bonus stake",
+}
+
+
+def round_statistics_summary(analysis: HoldemAnalysis) -> dict:
+    """summary.json's round_statistics: every strategy's wagers, each from its exact net-result distribution."""
+    strategies = {}
+    for name, stats in analysis.statistics.items():
+        strategies[name] = {"main": stats.main.as_summary(context=False), "aa_bonus": stats.side.as_summary(context=False),
+                            "combined": stats.combined.as_summary(context=False),
+                            "covariance_main_aa_bonus": figure(stats.covariance)}
+    return {**summary_context(), "wagers": WAGER_DEFINITIONS,
+            "aa_bonus_stake_per_ante": figure(analysis.aa_ratio),
+            "covariance_main_aa_bonus": "Cov(ANTE + CALL net per ANTE, AA Bonus net per unit), counted from the "
+                                        "joint distribution of the two in one round",
+            "strategies": strategies}
+
+
+def wager_entries(analysis: HoldemAnalysis, strategies=None) -> list[WagerEntry]:
+    """Every (strategy, wager) of the round statistics, in summary order, with its summary.json path."""
+    entries = []
+    for name, stats in analysis.statistics.items():
+        if strategies is not None and name not in strategies:
+            continue
+        for key, wager in (("main", stats.main), ("aa_bonus", stats.side), ("combined", stats.combined)):
+            entries.append(WagerEntry((name, wager_label(key, analysis)), wager,
+                                      f"/round_statistics/strategies/{name}/{key}"))
+    return entries
+
+
+def wager_label(key: str, analysis: HoldemAnalysis) -> str:
+    if key == "combined":
+        return f"{WAGERS[key]} ({fraction_str(analysis.aa_ratio).removesuffix('/1')} x ANTE)"
+    return WAGERS[key]
+
+
+def statistics_markdown(analysis: HoldemAnalysis) -> str:
+    """The PAR sheet's section on volatility: every strategy's figures, the optimal distributions, the settling."""
+    ratio = fraction_str(analysis.aa_ratio).removesuffix("/1")
+    optimal = analysis.statistics["optimal"]
+    out = ["## Volatility, hit frequency and the net result of a round\n",
+           f"Convention: {CONVENTION}. ANTE + CALL is per ANTE; the AA Bonus alone is per unit staked on it "
+           f"(staked every round, lost on a fold); combined play stakes the AA Bonus at {ratio} x ANTE and is per "
+           "ANTE. Every figure is derived from the exact distribution of the net result over every deal; the "
+           "variance is exact and the standard deviation (SD) is its square root, rendered by integer square "
+           "roots. SD per unit wagered divides by the average amount wagered.\n",
+           figures_markdown(wager_entries(analysis), ["strategy", "wager"]),
+           "\nCovariance of ANTE + CALL (per ANTE) and the AA Bonus (per unit) in one round, counted from their "
+           "joint distribution:\n",
+           markdown_table(["strategy", "covariance (exact)", "covariance"],
+                          [[name, fraction_str(s.covariance), decimal_str(s.covariance)]
+                           for name, s in analysis.statistics.items()], "lrr"),
+           "\n### Net result of one round, optimal strategy\n",
+           "#### ANTE + CALL (per ANTE)\n", distribution_markdown(optimal.main),
+           "\n#### AA Bonus (per unit staked)\n", distribution_markdown(optimal.side),
+           f"\n#### ANTE + CALL + AA Bonus ({ratio} x ANTE, per ANTE)\n", distribution_markdown(optimal.combined),
+           "\n### How fast the realised return settles\n",
+           f"Half-width of the 95% interval of the realised return per unit wagered after N rounds, and the rounds "
+           f"after which it is within +-0.1 and +-0.01 percentage points ({SETTLING_RULE}; the 99% intervals are in "
+           "`par_sheet.xlsx` and `summary.json`).\n",
+           settling_markdown(wager_entries(analysis), ["strategy", "wager"])]
+    return "\n".join(out)
+
+
 def par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]:
-    """PAR lines of the main game: fold, then each called (final hand, outcome) with its count."""
+    """PAR lines of the main game: fold, then each called (final hand, outcome) with its count (made once)."""
+    key = ("par_lines", strategy)
+    if key not in analysis.cache:
+        analysis.cache[key] = _par_lines(analysis, strategy)
+    return analysis.cache[key]
+
+
+def _par_lines(analysis: HoldemAnalysis, strategy: str) -> list[dict]:
     rules, table, f = analysis.rules, analysis.table, analysis.strategies[strategy]
     call, w = f.call, table.weights
     lines = [{"hand": "(any)", "outcome": "fold", "combinations": exact_sum(w[~call]) * table.continuations,
@@ -112,7 +193,14 @@ def par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]
 
 
 def aa_par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]:
-    """PAR lines of the AA Bonus (per raw situation): each AA hand, called or folded."""
+    """PAR lines of the AA Bonus (per raw situation): each AA hand, called or folded (made once)."""
+    key = ("aa_par_lines", strategy)
+    if key not in analysis.cache:
+        analysis.cache[key] = _aa_par_lines(analysis, strategy)
+    return analysis.cache[key]
+
+
+def _aa_par_lines(analysis: HoldemAnalysis, strategy: str) -> list[dict]:
     rules, priced, f = analysis.rules, analysis.priced, analysis.strategies[strategy]
     w = analysis.table.weights
     lines = []
@@ -179,6 +267,7 @@ def par_markdown(analysis: HoldemAnalysis, lines: list, aa_lines: list) -> str:
                                "returned", "contribution to RTP"], rows, "llrrrrr"))
     out.append("\n## Strategies compared\n")
     out.append(strategies_table(st))
+    out.append("\n" + statistics_markdown(analysis))
     return "\n".join(out)
 
 
@@ -193,8 +282,26 @@ def par_csv(analysis: HoldemAnalysis, lines: list, aa_lines: list) -> str:
         rows.append(["aa_bonus", line["hand"], line["action"], line["combinations"], fraction_str(p),
                      decimal_str(p), "1/1", fraction_str(line["returned"]), fraction_str(contribution),
                      decimal_str(contribution)])
+    rows += statistics_csv_rows(analysis)
     return csv_text(["bet", "hand", "outcome", "combinations", "probability", "probability_decimal",
                      "wagered", "net_or_returned", "contribution", "contribution_decimal"], rows)
+
+
+def statistics_csv_rows(analysis: HoldemAnalysis) -> list[list]:
+    """The PAR CSV's statistics section (docs/summary-fields.md): bet "net_result" rows (strategy in "hand",
+    wager in "outcome", net in "net_or_returned") and bet "figure" rows (the figure in "outcome", its exact
+    value in "probability" and decimal in "probability_decimal")."""
+    rows = []
+    for row in csv_rows(wager_entries(analysis)):
+        strategy, wager = row["labels"]
+        if row["kind"] == "net_result":
+            contribution = row["value"] * row["probability"]
+            rows.append(["net_result", strategy, wager, row["count"], row["exact"], row["decimal"], "",
+                         row["name"], fraction_str(contribution), decimal_str(contribution)])
+        else:
+            rows.append(["figure", strategy, f"{wager}: {row['name']}", "" if row["count"] is None else row["count"],
+                         row["exact"], row["decimal"], "", "", "", ""])
+    return rows
 
 
 def strategy_file_bytes(analysis: HoldemAnalysis, decisions: np.ndarray | None = None) -> bytes:
@@ -272,12 +379,45 @@ def report_content(analysis: HoldemAnalysis, par_sheet: str, three_rows: list) -
     margins = priced.ev_call / priced.denominator + 1                  # floats for the plot only
     figures = [Figure("figure_margin.svg", "EV of calling minus EV of folding over all situations", "margin_histogram",
                       {"margins": margins, "weights": table.weights / total, "action": "call",
-                       "title": "Call-minus-fold margin, optimal strategy"})]
+                       "title": "Call-minus-fold margin, optimal strategy"}),
+               Figure("figure_net_distribution.svg", "Net result of one round, optimal strategy (probability, "
+                      "log scale)", "net_distribution",
+                      distribution_figure(wager_entries(analysis, ["optimal"]),
+                                          "Net result of one round, optimal strategy"))]
     return ReportContent(key_figures(analysis), method, strategy, par_sheet, figures)
 
 
+def workbook_sheets(analysis: HoldemAnalysis) -> list:
+    """The PAR workbook's sheets (the publisher adds the rules analysed)."""
+    outcome_rows = []
+    total = analysis.total_deals
+    for line in par_lines(analysis):
+        p = Fraction(line["combinations"], total)
+        outcome_rows.append(["ANTE + CALL", line["hand"], line["outcome"], line["combinations"], p,
+                             line["wagered"], line["net"], p * line["net"]])
+    for line in aa_par_lines(analysis):
+        p = Fraction(line["combinations"], analysis.total_weight)
+        outcome_rows.append(["AA Bonus (per situation)", line["hand"], line["action"], line["combinations"], p,
+                             Fraction(1), line["returned"] - 1, p * (line["returned"] - 1)])
+    outcomes = Table(["Bet", "Hand", "Outcome", "Combinations", ("Probability", EXACT), ("Wagered", EXACT),
+                      ("Net", EXACT), ("Contribution to EV", EXACT)], outcome_rows)
+    entries = wager_entries(analysis)
+    combined = Table(["Strategy", "summary.json", ("AA Bonus stake per ANTE", EXACT), ("EV ANTE + CALL", EXACT),
+                      ("EV AA Bonus", EXACT), ("Covariance", EXACT), ("EV combined", EXACT),
+                      ("Variance combined", EXACT), ("SD combined", ROOT), ("Mean wagered", EXACT), ("RTP", EXACT),
+                      ("SD per unit wagered", ROOT)],
+                     [[name, f"/round_statistics/strategies/{name}/combined", analysis.aa_ratio, s.main.mean,
+                       s.side.mean, s.covariance, s.combined.mean, s.combined.variance, s.combined.variance,
+                       s.combined.mean_wagered, s.combined.rtp,
+                       s.combined.variance / s.combined.mean_wagered ** 2]
+                      for name, s in analysis.statistics.items()])
+    return [("Outcomes", outcomes), ("Net distribution", distribution_table(entries, ["Strategy", "Wager"])),
+            ("Wager figures", figures_table(entries, ["Strategy", "Wager"])), ("Combined play", combined),
+            ("Settling", settling_table(entries, ["Strategy", "Wager"]))]
+
+
 def outputs(analysis: HoldemAnalysis) -> Outputs:
-    """Every file of the rule set's results folder, and its report content."""
+    """Every file of the rule set's results folder, its report content and its workbook's sheets."""
     lines, aa_lines = par_lines(analysis), aa_par_lines(analysis)
     par_sheet = par_markdown(analysis, lines, aa_lines)
     three_rows = basic_strategy.three_strategy_table(analysis.priced, analysis.basic)
@@ -289,4 +429,4 @@ def outputs(analysis: HoldemAnalysis) -> Outputs:
         "basic_strategy.md": basic_strategy.basic_strategy_markdown(analysis.priced, analysis.basic, three_rows),
         "strategy_basic.bin.gz": strategy_file_bytes(analysis, analysis.strategies["basic"].call.astype(np.uint8)),
     }
-    return Outputs(summary(analysis), files, report_content(analysis, par_sheet, three_rows))
+    return Outputs(summary(analysis), files, report_content(analysis, par_sheet, three_rows), workbook_sheets(analysis))

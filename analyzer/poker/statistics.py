@@ -1,0 +1,208 @@
+"""The exact distribution of one poker round under a strategy, from a counted table (both poker games).
+
+A poker game's count gives, per situation class, its weight (raw situations) and how
+many of its continuations end in each final category x outcome.  A strategy is a
+play/fold mask over the classes.  A side bet whose result is fixed per class (Casino
+Hold'em's AA Bonus: the first five cards; Caribbean Stud's progressive: the player's
+category) is described by a side class per class.  `round_outcomes` turns these into
+`RoundOutcomes` over every deal, with the components
+
+- "main": the net result of ANTE + play bet per ANTE (a fold is -1, a push 0),
+- "wagered": ANTE + play bet per ANTE (1 on a fold),
+- "played": 1 when the player played, 0 when he folded,
+- "side": the side class of the deal (0 when there is no side bet),
+
+each row counted in deals (situations x continuations).  `with_side_bet` adds the side
+bet's net from its class and the decision; `analyzer.core.distribution.WagerStatistics`
+derives every PAR figure from the rows.
+
+The grouped sums are exact: every count and weight is non-negative, so no partial sum
+exceeds the bound `weight.max() x counts.max() x cells x rows`; int64 is used only when
+that bound fits (always, for a 52-card deck), and Python integers otherwise.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable
+
+import numpy as np
+
+from analyzer.core.distribution import RoundOutcomes, WagerStatistics
+from analyzer.core.exact import INT64_MAX, exact_group_sums
+from analyzer.poker.settlement import Paytable
+
+MAIN, WAGERED, PLAYED, SIDE = "main", "wagered", "played", "side"
+COMPONENTS = (MAIN, WAGERED, PLAYED, SIDE)
+CHUNK_ROWS = 1 << 16
+FEW_CELLS = 8                  # up to this many counts per class, sum column by column
+
+
+def grouped_counts(counts: np.ndarray, weights: np.ndarray, groups: np.ndarray, n_groups: int,
+                   mask: np.ndarray | None = None) -> np.ndarray:
+    """Exact sums of weight x counts by group, over the rows where `mask` holds (default every row).
+
+    counts: (m, ...) non-negative integer counts; weights: (m,) non-negative integers;
+    groups: (m,) ints in 0..n_groups-1.  Returns (n_groups, *counts.shape[1:]) sums, int64
+    when the bound in the module docstring proves they fit, else Python integers.  The rows
+    are read in contiguous chunks (no gathered copy of the counts).
+
+    >>> grouped_counts(np.array([[1, 2], [3, 4], [5, 6]]), np.array([1, 2, 3]), np.array([0, 1, 0]), 2).tolist()
+    [[16, 20], [6, 8]]
+    """
+    counts, weights, groups = np.asarray(counts), np.asarray(weights), np.asarray(groups)
+    m = len(weights)
+    mask = np.ones(m, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+    cells = int(np.prod(counts.shape[1:], dtype=np.int64))
+    shape = (n_groups,) + counts.shape[1:]
+    if m and (int(weights.min()) < 0 or int(counts.min()) < 0):
+        raise ValueError("grouped_counts sums non-negative counts and weights only")
+    bound = int(weights.max(initial=0)) * int(counts.max(initial=0)) * max(cells, 1) * m
+    if bound > INT64_MAX or counts.dtype == object or weights.dtype == object:
+        rows = np.flatnonzero(mask)
+        flat = counts.reshape(m, -1)
+        out = np.zeros((n_groups, cells), dtype=object)
+        for column in range(cells):
+            values = np.array([int(weights[i]) * int(flat[i, column]) for i in rows.tolist()], dtype=object)
+            out[:, column] = exact_group_sums(groups[rows], values, n_groups)
+        return out.reshape(shape)
+    out = np.zeros((n_groups, cells), dtype=np.int64)
+    if cells <= FEW_CELLS:
+        # a few columns (Caribbean Stud's four outcomes): one scatter-add per column is fastest
+        masked = np.where(mask, weights, 0).astype(np.int64)
+        columns = counts.reshape(m, -1) if counts.ndim != 2 else counts       # (m, outcomes): no copy
+        groups = groups.astype(np.intp, copy=False)
+        product = np.empty(m, dtype=np.int64)
+        for column in range(cells):
+            np.multiply(masked, columns[:, column], out=product)
+            sums = np.zeros(n_groups, dtype=np.int64)
+            np.add.at(sums, groups, product)                     # int64: the bound above proves it exact
+            out[:, column] = sums
+        return out.reshape(shape)
+    for start in range(0, m, CHUNK_ROWS):
+        stop = min(start + CHUNK_ROWS, m)
+        chunk_mask = mask[start:stop]
+        if not chunk_mask.any():
+            continue
+        product = counts[start:stop].reshape(stop - start, -1).astype(np.int64)
+        product *= weights[start:stop].astype(np.int64)[:, None]
+        chunk_groups = groups[start:stop]
+        for group in np.unique(chunk_groups[chunk_mask]).tolist():
+            out[group] += product[(chunk_groups == group) & chunk_mask].sum(axis=0)
+    return out.reshape(shape)
+
+
+def digest(array: np.ndarray) -> str:
+    """A fingerprint of an array's dtype, shape and contents (a cache key: equal arrays give equal sums)."""
+    array = np.ascontiguousarray(array)
+    return hashlib.sha256(f"{array.dtype.str}{array.shape}".encode() + array.tobytes()).hexdigest()
+
+
+def round_outcomes(weights: np.ndarray, counts: np.ndarray, continuations: int, play: np.ndarray,
+                   paytable: Paytable, *, category: np.ndarray | None = None, side: np.ndarray | None = None,
+                   n_side: int = 1, cache: dict | None = None) -> RoundOutcomes:
+    """Every deal of the table under the play mask, as rows (main, wagered, played, side) with deal counts.
+
+    counts: (m, categories, outcomes) when the final category varies (Casino Hold'em), or
+    (m, outcomes) with `category` (m,) the class's fixed category (Caribbean Stud); each
+    class's counts add up to `continuations`.  `side`: (m,) side class of each class in
+    0..n_side-1 (default: none).  `cache`: a dict kept with the counts (e.g. the table's
+    `derived`); the grouped sums, which depend only on the counts, the mask and the side
+    classes, are kept there under the mask's fingerprint.
+
+    >>> from analyzer.poker.settlement import Paytable
+    >>> pays = Paytable(Fraction(2), (Fraction(1),) * 10, (Fraction(1),) * 10, (Fraction(0),) * 10, (Fraction(1),) * 10)
+    >>> counts = np.array([[3, 1, 0, 2], [0, 0, 6, 0]])      # two classes, outcomes NQ / win / tie / lose
+    >>> rows = round_outcomes(np.array([1, 2]), counts, 6, np.array([True, False]), pays, category=np.array([1, 0]))
+    >>> [(tuple(int(v) for v in values), n) for values, n in rows.rows.items()]
+    [((-3, 3, 1, 0), 2), ((-1, 1, 0, 0), 12), ((1, 3, 1, 0), 3), ((3, 3, 1, 0), 1)]
+    """
+    weights, counts, play = np.asarray(weights), np.asarray(counts), np.asarray(play, dtype=bool)
+    n_categories = len(paytable.ante_wins)
+    if counts.ndim == 2 and category is None:
+        raise ValueError("(m, outcomes) counts need each class's fixed category")
+    side = np.zeros(len(weights), dtype=np.uint8) if side is None else np.asarray(side)
+    if n_side <= 256:
+        side = side.astype(np.uint8, copy=False)         # a small fingerprint to hash, and to scan
+    key = ("round_outcomes", digest(play), digest(side), n_side)
+    if cache is not None and key in cache:
+        folded_weight, played = cache[key]
+    else:
+        folded = np.flatnonzero(~play)
+        folded_weight = exact_group_sums(side[folded].astype(np.int64), weights[folded].astype(np.int64), n_side)
+        if counts.ndim == 3:
+            played = grouped_counts(counts, weights, side, n_side, play)                       # (s, c, o)
+        else:
+            groups = side.astype(np.int64) * n_categories + np.asarray(category).astype(np.int64)
+            played = grouped_counts(counts, weights, groups, n_side * n_categories, play)
+            played = played.reshape(n_side, n_categories, counts.shape[1])                  # (s, c, o)
+        if cache is not None:
+            cache[key] = (folded_weight, played)
+    nets = paytable.nets()
+    wagered_play = 1 + paytable.play_size
+    rows = []
+    for s in range(n_side):
+        rows.append(((-1, 1, 0, s), int(folded_weight[s]) * continuations))
+        for c in range(n_categories):
+            for o in range(played.shape[2]):
+                rows.append(((nets[c][o], wagered_play, 1, s), int(played[s, c, o])))
+    return RoundOutcomes(COMPONENTS, rows)
+
+
+def with_side_bet(outcomes: RoundOutcomes, name: str, net_of: Callable[[int, bool], object]) -> RoundOutcomes:
+    """The outcomes with a component `name` = net_of(side class, played), an exact number per unit staked.
+
+    >>> base = RoundOutcomes(COMPONENTS, {(-1, 1, 0, 0): 3, (2, 3, 1, 1): 1})
+    >>> with_side_bet(base, "aa", lambda s, played: 7 if played and s == 1 else -1).mean("aa")
+    Fraction(1, 1)
+    """
+    played_at, side_at = outcomes.index(PLAYED), outcomes.index(SIDE)
+    values = {}
+    rows = []
+    for row, count in outcomes.rows.items():
+        cell = (int(row[side_at]), bool(row[played_at]))
+        if cell not in values:
+            values[cell] = Fraction(net_of(*cell))
+        rows.append((row + (values[cell],), count))
+    return RoundOutcomes(outcomes.names + (name,), rows)
+
+
+COMBINED, WAGERED_COMBINED = "combined", "wagered_combined"
+
+
+def combined_play(outcomes: RoundOutcomes, side: str, stake) -> RoundOutcomes:
+    """Main and side bet together, the side bet staked `stake` x ANTE (the side bet's net per unit staked):
+    "combined" = main + stake x side per ANTE; "wagered_combined" = ANTE + play bet + stake."""
+    joint = outcomes.combine(COMBINED, {MAIN: 1, side: stake})
+    return joint.combine(WAGERED_COMBINED, {WAGERED: 1}, constant=stake)
+
+
+@dataclass(frozen=True)
+class PlayStatistics:
+    """One strategy's round statistics: the main game, and a side bet alone and combined with it.
+
+    `main` is per ANTE against ANTE + play bet; `side` per unit staked on the side bet (staked
+    every round); `combined` per ANTE with the side bet staked `side_stake` x ANTE;
+    `covariance` is Cov(main per ANTE, side per unit staked), counted from the joint rows.
+    """
+
+    outcomes: RoundOutcomes
+    main: WagerStatistics
+    side: WagerStatistics | None = None
+    combined: WagerStatistics | None = None
+    side_stake: Fraction | None = None
+    covariance: Fraction | None = None
+
+    @classmethod
+    def of(cls, outcomes: RoundOutcomes, side: str | None = None, stake=None,
+           main: WagerStatistics | None = None) -> "PlayStatistics":
+        """From rows of `round_outcomes` (with the side bet's component `side` added by `with_side_bet`);
+        `main`: the main game's statistics when already made from the same rows."""
+        main = main or WagerStatistics.from_outcomes(outcomes, MAIN, WAGERED)
+        if side is None:
+            return cls(outcomes, main)
+        stake = Fraction(stake)
+        combined = WagerStatistics.from_outcomes(combined_play(outcomes, side, stake), COMBINED, WAGERED_COMBINED)
+        return cls(outcomes, main, WagerStatistics.from_outcomes(outcomes, side, None), combined, stake,
+                   outcomes.covariance(MAIN, side))
