@@ -17,6 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from analyzer.core.exact import decimal_str, parse_fraction_str, percent_str
+from analyzer.core.roots import sqrt_decimal_str, surd_decimal_str
 from analyzer.core.tables import markdown_table, thousands
 
 BLOCK = re.compile(r"(<!-- figures:(?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /figures:(?P=name) -->)", re.S)
@@ -161,7 +162,44 @@ def basic_strategies(results: Path) -> str:
               f"{percent_str(std_he, 6)} (standard) per ANTE, {percent_str(op_gap, 5)} per ANTE above optimal.\n")
 
 
-RENDERERS = {"baccarat": baccarat, "casino-holdem": casino_holdem, "caribbean-stud": caribbean_stud,
+# Published standard deviations (rounded, per initial bet); the README shows exact minus published.
+PUBLISHED_SD = {("baccarat/operator", "banker"): "0.93", ("baccarat/operator", "player"): "0.95",
+                ("baccarat/operator", "tie"): "2.64", ("caribbean_stud/standard", "optimal"): "2.24"}
+
+
+def volatility(results: Path) -> str:
+    """Standard deviations, hit frequencies and rounds to settle of the main wagers, from round_statistics."""
+    rows = []
+
+    def row(label, folder, entry, published_key=None):
+        variance = parse_fraction_str(entry["standard_deviation"]["sqrt_of"])
+        published = PUBLISHED_SD.get((folder, published_key))
+        difference = "" if published is None else surd_decimal_str(-Fraction(published), 1, variance, 6)
+        versus = "" if published is None else f"{published} ({'' if difference.startswith('-') else '+'}{difference})"
+        settle = {r["tolerance_percentage_points"]: int(r["rounds"]) for r in entry["rounds_to_settle"]}
+        rows.append([label, sqrt_decimal_str(variance, 6),
+                     sqrt_decimal_str(parse_fraction_str(entry["sd_per_unit_wagered"]["sqrt_of"]), 6),
+                     percent_str(_x(entry["hit_frequency"]), 4), versus, thousands(settle["0.1"]),
+                     thousands(settle["0.01"])])
+    bets = _summary(results, "baccarat/operator")["round_statistics"]["bets"]
+    for bet in ("banker", "player", "tie"):
+        row(f"Baccarat {bet.upper()}", "baccarat/operator", bets[bet], bet)
+    holdem = _summary(results, "casino_holdem/operator")["round_statistics"]["strategies"]["optimal"]
+    row("Casino Hold'em ANTE + CALL, optimal", "casino_holdem/operator", holdem["main"])
+    row("Casino Hold'em AA Bonus alone, optimal", "casino_holdem/operator", holdem["aa_bonus"])
+    row("Casino Hold'em ANTE + CALL + AA Bonus (1 x ANTE)", "casino_holdem/operator", holdem["combined"])
+    for rule_set in ("standard", "operator"):
+        stud = _summary(results, f"caribbean_stud/{rule_set}")["round_statistics"]["strategies"]["optimal"]
+        row(f"Caribbean Stud ANTE + raise, optimal, {rule_set}", f"caribbean_stud/{rule_set}", stud["main"], "optimal")
+    return ("Per round, in units of the initial bet (ANTE; Baccarat: the stake); a fold counts -1 and a push 0. "
+            "The standard deviation is rendered from the exact variance by an integer square root; the rounds to "
+            "settle are those after which the realised house edge lies within the tolerance of the exact one "
+            "with 95% confidence (normal approximation).\n\n"
+            + markdown_table(["wager", "SD", "SD per unit wagered", "hit frequency", "published SD (exact - published)",
+                              "rounds to settle, 0.1 pp", "0.01 pp"], rows, "lrrrrrr"))
+
+
+RENDERERS = {"baccarat": baccarat, "volatility": volatility, "casino-holdem": casino_holdem, "caribbean-stud": caribbean_stud,
              "basic-strategies": basic_strategies}
 
 
