@@ -7,7 +7,8 @@ from fractions import Fraction
 import numpy as np
 
 from analyzer.core.exact import decimal_str, exact_dot, exact_sum, fraction_str, parse_fraction_str
-from analyzer.poker.strategy_file import EITHER
+from analyzer.core.sampling import Tally, batches, deal
+from analyzer.poker.strategy_file import EITHER, PLAY
 
 
 def check_decision_table(report, strategy, summary: dict, p_play_key: str, always_play: str) -> None:
@@ -60,3 +61,24 @@ def spot_check(report, strategy, cards, group_sizes: tuple, direct_ev, samples: 
     report.add("spot re-enumeration", not mismatches,
                f"{samples} random situations (seed {seed}), each dealt out over {dealt_over}"
                + ("" if not mismatches else f"; {len(mismatches)} differ, e.g. cards {mismatches[0]}"))
+
+
+def simulate(strategy, cards, rounds: int, seed: int, dealt: int, seen: int, settle, scale: int, bets: tuple,
+             label: str, progress=None) -> dict:
+    """A seeded Monte Carlo of whole rounds of a poker game, played with the stored strategy.
+
+    Each round deals the top `dealt` cards of a shuffled deck (`cards`); the strategy file
+    decides on the first `seen`; settle(dealt cards, play mask, scale) returns one array of
+    nets (integers over `scale`) per bet, in the order of `bets`.  Returns {bet: Tally}.
+    """
+    rng = np.random.Generator(np.random.PCG64(seed))
+    tallies = {bet: Tally(scale) for bet in bets}
+    bar = progress(total=rounds, desc=f"monte carlo: {label}", unit="round") if progress else None
+    for size in batches(rounds):
+        round_cards = deal(rng, size, cards, dealt)
+        play = strategy.decide_many(np.ascontiguousarray(round_cards[:, :seen]))["decision"] == PLAY
+        for bet, nets in zip(bets, settle(round_cards, play, scale)):
+            tallies[bet].add(nets)
+        bar and bar.update(size)
+    bar and bar.close()
+    return tallies

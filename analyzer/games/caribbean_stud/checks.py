@@ -15,12 +15,13 @@ import numpy as np
 from analyzer.core.distribution import compare_summaries, summary_distribution
 from analyzer.core.errors import InputError
 from analyzer.core.exact import decimal_str, figure, integer_array, parse_fraction_str
-from analyzer.core.sampling import batches, deal, Tally, Target
+from analyzer.core.sampling import Target
 from analyzer.games.caribbean_stud.analysis import combined, play_statistics, progressive_alone
 from analyzer.games.caribbean_stud.count import SituationCounts
 from analyzer.games.caribbean_stud.progressive import hand_category_counts, progressive_moments, rtp_at
 from analyzer.games.caribbean_stud.rules import StudRules
 from analyzer.poker.checks import check_decision_table, spot_check
+from analyzer.poker.checks import simulate as poker_simulate
 from analyzer.poker.hands import CATEGORIES
 from analyzer.poker.settlement import N_CATEGORIES, outcomes
 from analyzer.poker.strategy_file import played_masks
@@ -50,19 +51,9 @@ def settle(rules: StudRules, cards: np.ndarray, raise_: np.ndarray, scale: int) 
 
 def simulate(strategy, rules: StudRules, rounds: int, seed: int, progress=None) -> dict:
     """Play the stored strategy; tallies of ANTE + raise and of the progressive's fixed payouts."""
-    rng = np.random.Generator(np.random.PCG64(seed))
     scale = math.lcm(rules.paytable.net_matrix()[1], *(x.denominator for x in progressive_fixed_nets(rules)))
-    tallies = {"ante_and_raise": Tally(scale), "progressive_fixed_payouts": Tally(scale)}
-    bar = progress(total=rounds, desc="monte carlo: caribbean stud", unit="round") if progress else None
-    for size in batches(rounds):
-        cards = deal(rng, size, rules.cards, 10)
-        raise_ = strategy.decide_many(np.ascontiguousarray(cards[:, :6]))["decision"] == 1
-        main, side = settle(rules, cards, raise_, scale)
-        tallies["ante_and_raise"].add(main)
-        tallies["progressive_fixed_payouts"].add(side)
-        bar and bar.update(size)
-    bar and bar.close()
-    return tallies
+    return poker_simulate(strategy, rules.cards, rounds, seed, 10, 6, lambda cards, play, s: settle(rules, cards, play, s),
+                          scale, ("ante_and_raise", "progressive_fixed_payouts"), "caribbean stud", progress)
 
 
 def direct_ev(rules: StudRules, hand, up: int) -> Fraction:

@@ -14,12 +14,13 @@ import numpy as np
 from analyzer.core.distribution import compare_summaries, summary_distribution
 from analyzer.core.errors import InputError
 from analyzer.core.exact import integer_array, parse_fraction_str
-from analyzer.core.sampling import batches, deal, Tally, Target
+from analyzer.core.sampling import Target
 from analyzer.games.casino_holdem.analysis import play_statistics
 from analyzer.games.casino_holdem.count import SituationTable
 from analyzer.games.casino_holdem.price import aa_bonus_hands
 from analyzer.games.casino_holdem.rules import AA_HANDS, HoldemRules
 from analyzer.poker.checks import check_decision_table, spot_check
+from analyzer.poker.checks import simulate as poker_simulate
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, outcomes
 from analyzer.poker.strategy_file import played_masks
 from cython_ext import handeval, holdem_enum
@@ -45,19 +46,9 @@ def settle(rules: HoldemRules, cards: np.ndarray, call: np.ndarray, scale: int) 
 
 def simulate(strategy, rules: HoldemRules, rounds: int, seed: int, progress=None) -> dict:
     """Play the stored strategy; tallies of the main game (per ANTE) and the AA Bonus (per unit)."""
-    rng = np.random.Generator(np.random.PCG64(seed))
     scale = math.lcm(rules.paytable.net_matrix()[1], *(rules.aa_return(name).denominator for name in AA_HANDS))
-    tallies = {"ante_and_call": Tally(scale), "aa_bonus": Tally(scale)}
-    bar = progress(total=rounds, desc="monte carlo: casino hold'em", unit="round") if progress else None
-    for size in batches(rounds):
-        cards = deal(rng, size, rules.cards, 9)
-        call = strategy.decide_many(cards[:, :5])["decision"] == 1
-        main, aa = settle(rules, cards, call, scale)
-        tallies["ante_and_call"].add(main)
-        tallies["aa_bonus"].add(aa)
-        bar and bar.update(size)
-    bar and bar.close()
-    return tallies
+    return poker_simulate(strategy, rules.cards, rounds, seed, 9, 5, lambda cards, call, s: settle(rules, cards, call, s),
+                          scale, ("ante_and_call", "aa_bonus"), "casino hold'em", progress)
 
 
 def direct_ev(rules: HoldemRules, hole, flop) -> Fraction:
