@@ -46,7 +46,12 @@ class ReportContent:
 
 @dataclass
 class Outputs:
-    """One rule set's results: summary.json's content, the other files (name -> bytes or text), the report."""
+    """One rule set's results: summary.json's content, the other files, the report.
+
+    `files` maps each name to its bytes or text, or to a function of no arguments that
+    returns them: the pipeline calls it when it writes the file (so each output is
+    rendered once, when needed, and timed on its own).
+    """
 
     summary: dict
     files: dict

@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from analyzer.core import timing
 from analyzer.core.errors import InvariantError
 from analyzer.games.registry import Game
 from analyzer.publish import report, verify
@@ -48,29 +49,40 @@ def analyse(game: Game, rule_paths, run: Run) -> list:
     for rule_file, rules in loaded:
         key = json.dumps(game.module.count_fields(rules), sort_keys=True)
         if key not in counts:
-            counts[key] = game.module.count(rules, run.executor, run.progress)
-        analyses.append((rule_file, game.module.analyse(rule_file, rules, counts[key], **run.options)))
+            with timing.stage(f"{game.name} count"):
+                counts[key] = game.module.count(rules, run.executor, run.progress)
+        with timing.stage(f"{game.name} {rule_file.name} analyse"):
+            analyses.append((rule_file, game.module.analyse(rule_file, rules, counts[key], **run.options)))
     return analyses
 
 
 def publish(game: Game, rule_file, analysis, run: Run) -> Path:
     """Write one analysis's results folder: staged, verified, reported, then swapped in."""
-    outputs = game.module.outputs(analysis)
-    folder = ResultFolder(run.out_root, game.name, game.folder, rule_file, run.argv)
-    folder.add("summary.json", json_bytes(outputs.summary))
-    for name, data in outputs.files.items():
-        folder.add(name, data)
+    where = f"{game.name} {rule_file.name}"
+    with timing.stage(f"{where} outputs"):
+        outputs = game.module.outputs(analysis)
+        folder = ResultFolder(run.out_root, game.name, game.folder, rule_file, run.argv)
+        folder.add("summary.json", json_bytes(outputs.summary))
+        for name, data in outputs.files.items():
+            with timing.stage(name):
+                folder.add(name, data() if callable(data) else data)
 
     def finish(staging: Path) -> dict:
-        verification = verify.verify_folder(staging, run.checks, run.progress)
+        with timing.stage("verify"):
+            verification = verify.verify_folder(staging, run.checks, run.progress)
         if not verification.passed:
             failures = "; ".join(c.line() for c in verification.checks if not c.passed)
             raise InvariantError(f"verification failed before publishing {folder.target}: {failures}")
-        return report.build(outputs.report, folder, outputs.summary, verification)
-    return folder.publish(finish)
+        with timing.stage("report"):
+            return report.build(outputs.report, folder, outputs.summary, verification)
+    with timing.stage(f"{where} publish"):
+        return folder.publish(finish)
 
 
 def run_game(game: Game, rule_paths, run: Run) -> list[Published]:
     """Analyse and publish every rule file (default: the game's built-in rule sets)."""
-    return [Published(game, rule_file, analysis, publish(game, rule_file, analysis, run))
-            for rule_file, analysis in analyse(game, rule_paths, run)]
+    try:
+        return [Published(game, rule_file, analysis, publish(game, rule_file, analysis, run))
+                for rule_file, analysis in analyse(game, rule_paths, run)]
+    finally:
+        timing.write()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from analyzer.core import timing
 from analyzer.core.rules import RuleFile
 from analyzer.games.caribbean_stud import features
 from analyzer.games.caribbean_stud.basic import features_of
@@ -44,17 +45,23 @@ def rule_features(table: SituationCounts) -> Features:
 
 def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progress=None) -> StudAnalysis:
     """Prices, the rule in words (derived and checked on every class), the strategies and the progressive."""
-    priced = price(table, rules)
-    seen = rule_features(table)
-    rule_check = check_rule(derive_rule(seen, priced.gain), seen, priced.gain, table.raw_situations * priced.denominator)
-    st = simple_strategies(priced)
-    st["rule_in_words"] = priced.figures("rule_in_words", "the derived rule in words (strategy_rule.md)",
-                                         rule_check.raises)
-    basic = features.basic_strategy(rule_file.name)
-    if basic is not None:
-        st["basic"] = priced.figures("basic", "the basic strategy card (basic_strategy.md)",
-                                     basic.decide(features_of(table)) == features.ACTIONS.index("raise"))
+    with timing.stage("price"):
+        priced = price(table, rules)
+    with timing.stage("rule in words"):
+        seen = rule_features(table)
+        rule_check = check_rule(derive_rule(seen, priced.gain), seen, priced.gain,
+                                table.raw_situations * priced.denominator)
+    with timing.stage("strategies"):
+        st = simple_strategies(priced)
+        st["rule_in_words"] = priced.figures("rule_in_words", "the derived rule in words (strategy_rule.md)",
+                                             rule_check.raises)
+    with timing.stage("basic strategy"):
+        basic = features.basic_strategy(rule_file.name)
+        if basic is not None:
+            st["basic"] = priced.figures("basic", "the basic strategy card (basic_strategy.md)",
+                                         basic.decide(features_of(table)) == features.ACTIONS.index("raise"))
     key = ("progressive", rules.progressive)                 # rule sets often share the side bet
     if key not in table.derived:
-        table.derived[key] = progressive_figures(table, rules.progressive)
+        with timing.stage("progressive"):
+            table.derived[key] = progressive_figures(table, rules.progressive)
     return StudAnalysis(rule_file, rules, priced, rule_check, st, table.derived[key], basic)

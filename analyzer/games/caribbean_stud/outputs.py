@@ -371,15 +371,16 @@ def outputs(analysis: StudAnalysis) -> Outputs:
     par_sheet = par_markdown(analysis, lines)
     files = {
         "par_sheet.md": par_sheet,
-        "par_sheet.csv": par_csv(analysis, lines),
-        "progressive_rtp_by_jackpot.csv": progressive_csv(analysis),
-        "strategy_rule.md": strategy_rule_markdown(analysis),
-        "strategy_rule_exceptions.csv": strategy_rule_exceptions_csv(analysis),
-        "strategy.bin.gz": strategy_file_bytes(analysis),
+        "par_sheet.csv": lambda: par_csv(analysis, lines),
+        "progressive_rtp_by_jackpot.csv": lambda: progressive_csv(analysis),
+        "strategy_rule.md": lambda: strategy_rule_markdown(analysis),
+        "strategy_rule_exceptions.csv": lambda: strategy_rule_exceptions_csv(analysis),
+        "strategy.bin.gz": lambda: strategy_file_bytes(analysis),
     }
     if analysis.basic is not None:
-        files["basic_strategy.toml"] = Path(analysis.basic.source).read_bytes()
-        files["basic_strategy.md"] = basic_strategy.stud_basic_strategy_markdown(
+        files["basic_strategy.toml"] = lambda: Path(analysis.basic.source).read_bytes()
+        files["basic_strategy.md"] = lambda: basic_strategy.stud_basic_strategy_markdown(
             analysis.priced, analysis.basic, {"rule_in_words": features.from_stud_rule(analysis.rule_check.rule)})
-        files["strategy_basic.bin.gz"] = strategy_file_bytes(analysis, analysis.strategies["basic"].play.astype(np.uint8))
+        files["strategy_basic.bin.gz"] = lambda: strategy_file_bytes(analysis,
+                                                                     analysis.strategies["basic"].play.astype(np.uint8))
     return Outputs(summary(analysis), files, report_content(analysis, par_sheet))

@@ -282,10 +282,11 @@ def outputs(analysis: HoldemAnalysis) -> Outputs:
     par_sheet = par_markdown(analysis)
     files = {
         "par_sheet.md": par_sheet,
-        "par_sheet.csv": par_csv(analysis),
-        "strategy.bin.gz": strategy_file_bytes(analysis),
-        "basic_strategy.toml": Path(analysis.basic.source).read_bytes(),
-        "basic_strategy.md": basic_strategy.basic_strategy_markdown(analysis.priced, analysis.basic),
-        "strategy_basic.bin.gz": strategy_file_bytes(analysis, analysis.strategies["basic"].call.astype(np.uint8)),
+        "par_sheet.csv": lambda: par_csv(analysis),
+        "strategy.bin.gz": lambda: strategy_file_bytes(analysis),
+        "basic_strategy.toml": lambda: Path(analysis.basic.source).read_bytes(),
+        "basic_strategy.md": lambda: basic_strategy.basic_strategy_markdown(analysis.priced, analysis.basic),
+        "strategy_basic.bin.gz": lambda: strategy_file_bytes(analysis,
+                                                             analysis.strategies["basic"].call.astype(np.uint8)),
     }
     return Outputs(summary(analysis), files, report_content(analysis, par_sheet))
