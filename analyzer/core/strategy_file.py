@@ -34,11 +34,17 @@ class StrategyFileError(ValueError):
 
 
 def pack_keys(keys: np.ndarray) -> np.ndarray:
-    """Key rows (n, k <= 8 bytes) as unsigned integers ordered like their bytes (big-endian)."""
-    packed = np.zeros(len(keys), dtype=np.uint64)
-    for column in range(keys.shape[1]):
-        packed = (packed << np.uint64(8)) | keys[:, column].astype(np.uint64)
-    return packed
+    """Key rows (n, k <= 8 bytes) as unsigned integers ordered like their bytes (big-endian).
+
+    >>> pack_keys(np.array([[1, 2], [0, 255]], dtype=np.uint8)).tolist()
+    [258, 255]
+    """
+    keys = np.asarray(keys, dtype=np.uint8)
+    if keys.ndim != 2 or keys.shape[1] > 8:
+        raise ValueError("pack_keys: key rows of at most 8 bytes")
+    padded = np.zeros((len(keys), 8), dtype=np.uint8)      # the key bytes at the end: one big-endian word
+    padded[:, 8 - keys.shape[1]:] = keys
+    return padded.view(">u8").reshape(len(keys)).astype(np.uint64)
 
 
 def encode(header: dict, columns: dict[str, np.ndarray], compresslevel: int = 6) -> bytes:
