@@ -20,7 +20,7 @@ class Figure:
     file: str
     caption: str
     kind: str                    # the renderer's name in analyzer.publish.plots.RENDERERS
-    data: dict
+    data: dict                   # its arguments; a function of no arguments stands for a value made when drawn
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,26 @@ content gives the same bytes).  Decompressed it holds:
 
 Rows are sorted by their key bytes, ascending, so a reader can binary-search a key.
 docs/strategy-format.md is the full specification; this module is one reader and the
-writer.
+writers.
+
+Two writers make the same format.  `encode` compresses the whole decompressed stream in
+one go (small files: Baccarat's).  `Compressor` (for the poker games' files of millions of
+rows) compresses the header and every piece of every column as its own deflate segment,
+on a pool of threads (zlib releases the GIL), ending each but the last with a sync flush
+so that the segments, one after the other, are one deflate stream: the file is still one
+gzip member, read by any gzip reader.  A column array that several files hold (the keys,
+weights and EVs of a game's optimal and basic-strategy files) is compressed once.
 """
 from __future__ import annotations
 
 import gzip
 import io
 import json
+import os
+import struct
+import threading
+import zlib
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
@@ -53,6 +66,18 @@ def encode(header: dict, columns: dict[str, np.ndarray], compresslevel: int = 6)
     The header's "columns" entry is built here: name, dtype and width of each column.
     `compresslevel` (gzip, 1..9) trades size for time; readers do not depend on it.
     """
+    body = io.BytesIO()
+    body.write(_described(header, columns))
+    for name, array in columns.items():
+        body.write(np.ascontiguousarray(array.T if array.ndim == 2 else array).tobytes())
+    compressed = io.BytesIO()
+    with gzip.GzipFile(fileobj=compressed, mode="wb", compresslevel=compresslevel, mtime=0, filename="") as stream:
+        stream.write(body.getvalue())
+    return compressed.getvalue()
+
+
+def _described(header: dict, columns: dict[str, np.ndarray]) -> bytes:
+    """The magic line and the header line (with rows and columns filled in)."""
     rows = {len(array) for array in columns.values()}
     if len(rows) != 1:
         raise ValueError("strategy columns differ in length")
@@ -64,15 +89,93 @@ def encode(header: dict, columns: dict[str, np.ndarray], compresslevel: int = 6)
         width = array.shape[1] if array.ndim == 2 else 1
         described.append({"name": name, "dtype": dtype, "width": width})
     header = dict(header, format="tga-strategy", version=VERSION, rows=rows.pop(), columns=described)
-    body = io.BytesIO()
-    body.write(f"{MAGIC} {VERSION}\n".encode())
-    body.write(json.dumps(header, sort_keys=True, separators=(",", ":")).encode() + b"\n")
-    for name, array in columns.items():
-        body.write(np.ascontiguousarray(array.T if array.ndim == 2 else array).tobytes())
-    compressed = io.BytesIO()
-    with gzip.GzipFile(fileobj=compressed, mode="wb", compresslevel=compresslevel, mtime=0, filename="") as stream:
-        stream.write(body.getvalue())
-    return compressed.getvalue()
+    return (f"{MAGIC} {VERSION}\n".encode()
+            + json.dumps(header, sort_keys=True, separators=(",", ":")).encode() + b"\n")
+
+
+# The gzip member around a Compressor's deflate stream (RFC 1952): no file name, mtime 0,
+# no extra flags, OS unknown -- what `gzip.GzipFile(filename="", mtime=0)` writes.
+GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+PIECE_BYTES = 8 << 20          # columns are compressed in pieces of at most 8 MiB, each on a thread
+
+
+class Pending:
+    """A strategy file being compressed: `result()` waits for it and returns its bytes."""
+
+    def __init__(self, head: Future, pieces: list, crc: Future, size: int):
+        self._parts = [head, *pieces]
+        self._crc, self._size = crc, size
+
+    def result(self) -> bytes:
+        body = b"".join(part.result() for part in self._parts)
+        return GZIP_HEADER + body + struct.pack("<II", self._crc.result(), self._size & 0xFFFFFFFF)
+
+
+def _deflate(data, level: int, last: bool) -> bytes:
+    """Raw deflate of `data`; unless last, ending on a byte boundary without a final block."""
+    compressor = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
+    return compressor.compress(data) + compressor.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
+
+
+def _crc32(parts: list) -> int:
+    crc = 0
+    for part in parts:
+        crc = zlib.crc32(part, crc)
+    return crc
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _submit(function, *args) -> Future:
+    """Run on the writers' thread pool (one thread per core, started when first needed)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+            _POOL = ThreadPoolExecutor(cores, thread_name_prefix="strategy-file")
+    return _POOL.submit(function, *args)
+
+
+class Compressor:
+    """Writes strategy files on a pool of threads, each column array compressed once however many files hold it.
+
+    `encode(header, columns, levels)` starts a file and returns its `Pending` bytes at once.
+    A column is recognised by its array object, which the compressor keeps alive (so it
+    cannot be mistaken for another): the arrays must not change until every file is done.
+    `levels` gives a column's gzip level by name (default `level`); readers do not depend
+    on it.
+    """
+
+    def __init__(self, level: int = 6):
+        self.level = level
+        self._columns = {}             # (id(array), level, last) -> (array, planes, pieces, segments)
+
+    def _column(self, array: np.ndarray, level: int, last: bool) -> tuple[list, list]:
+        key = (id(array), level, last)
+        if key not in self._columns:
+            planes = np.ascontiguousarray(array.T if array.ndim == 2 else array)
+            data = memoryview(planes).cast("B")
+            pieces = [data[start:start + PIECE_BYTES] for start in range(0, len(data), PIECE_BYTES)] or [data]
+            segments = [_submit(_deflate, piece, level, last and i == len(pieces) - 1)
+                        for i, piece in enumerate(pieces)]
+            self._columns[key] = (array, planes, pieces, segments)
+        _, _, pieces, segments = self._columns[key]
+        return pieces, segments
+
+    def encode(self, header: dict, columns: dict[str, np.ndarray], levels: dict | None = None) -> Pending:
+        """Start the file for `columns` (name -> array, keys first), with `header` completed."""
+        head = _described(header, columns)
+        pieces, segments = [head], [_submit(_deflate, head, self.level, not columns)]
+        names = list(columns)
+        for name in names:
+            column_pieces, column_segments = self._column(columns[name], (levels or {}).get(name, self.level),
+                                                          name == names[-1])
+            pieces += column_pieces
+            segments += column_segments
+        crc = _submit(_crc32, pieces)
+        return Pending(segments[0], segments[1:], crc, sum(len(piece) for piece in pieces))
 
 
 def decode(data: bytes, source: str = "strategy file") -> tuple[dict, dict[str, np.ndarray]]:

@@ -1,8 +1,9 @@
 """A light recorder of how long each stage of a run takes, for benchmarks/bench_commands.py.
 
 Off unless the environment variable ANALYZER_TIMINGS names a file when this module is
-first imported: then `stage(name)` times its block (wall clock, `time.perf_counter`)
-and `write()` saves every stage recorded so far to that file as JSON.  Off, `stage`
+first imported: then `stage(name)` times its block (wall clock, `time.perf_counter`; the
+process's peak resident memory so far when it ends, and the page faults it took) and `write()` saves every stage
+recorded so far to that file as JSON.  Off, `stage`
 returns one shared do-nothing context manager and `write` returns at once, so the
 pipeline can name its stages at no cost.
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import time
 
 ENVIRONMENT = "ANALYZER_TIMINGS"
@@ -21,26 +23,30 @@ PATH = os.environ.get(ENVIRONMENT) or None
 
 _OFF = contextlib.nullcontext()
 _STARTED = time.perf_counter()
-_records: list = []          # {"stage", "start", "seconds"} in the order the stages ended
+_records: list = []          # {"stage", "start", "seconds", "peak_rss_mb", "page_faults"}, as the stages ended
 _open: list = []             # names of the stages running now (outermost first)
 
 
 class _Stage:
-    __slots__ = ("name", "start")
+    __slots__ = ("name", "start", "faults")
 
     def __init__(self, name: str):
         self.name = name
 
     def __enter__(self):
         _open.append(self.name)
+        self.faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
         self.start = time.perf_counter()
         return self
 
     def __exit__(self, *exc):
         seconds = time.perf_counter() - self.start
+        usage = resource.getrusage(resource.RUSAGE_SELF)
         name = " / ".join(_open)
         _open.pop()
-        _records.append({"stage": name, "start": round(self.start - _STARTED, 6), "seconds": round(seconds, 6)})
+        _records.append({"stage": name, "start": round(self.start - _STARTED, 6), "seconds": round(seconds, 6),
+                         "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),          # kB on Linux
+                         "page_faults": usage.ru_minflt - self.faults})
         return False
 
 

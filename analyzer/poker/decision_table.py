@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import INT64_MAX, as_int64_or_object, exact_dot, exact_sum
+from analyzer.core.exact import INT64_MAX, as_int64_or_object, exact_masked_sum, exact_sum
 
 CHUNK_ROWS = 1 << 16
 
@@ -45,6 +45,8 @@ def play_ev_numerators(counts_by_outcome, nets: np.ndarray, category=None) -> np
         return ev
     ev = np.zeros(len(counts), dtype=np.int64)
     term = np.empty(len(counts), dtype=np.int64)          # one scratch array, no temporaries
+    if len(category) and int(category.max()) >= len(nets64):
+        raise ValueError("a class's category is outside the paytable's categories")
     for o in range(counts.shape[1]):
         column = nets64[:, o]
         if (column == column[0]).all():                   # the same for every category: no lookup
@@ -52,7 +54,7 @@ def play_ev_numerators(counts_by_outcome, nets: np.ndarray, category=None) -> np
                 np.multiply(counts[:, o], column[0], out=term)
                 ev += term
         else:
-            np.take(column, category, out=term)
+            np.take(column, category, out=term, mode="clip")     # in range (checked): no buffered copy of term
             term *= counts[:, o]
             ev += term
     return ev
@@ -107,6 +109,9 @@ class DecisionTable:
     denominator: int
     play_size: Fraction          # the play bet per ANTE (figures' average wager)
     _gain: np.ndarray | None = field(default=None, repr=False)
+    _gain_bound: int = field(default=0, repr=False)
+    _total_weight: int | None = field(default=None, repr=False)
+    _optimal: tuple | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.weights)
@@ -117,11 +122,18 @@ class DecisionTable:
 
     @property
     def total_weight(self) -> int:
-        return exact_sum(self.weights)
+        if self._total_weight is None:
+            self._total_weight = exact_sum(self.weights)
+        return self._total_weight
 
     def optimal(self) -> tuple[np.ndarray, np.ndarray]:
-        """(play, tie): play where playing is strictly better than folding; tie where exactly equal."""
-        return self.ev_play > self.fold_numerator, self.ev_play == self.fold_numerator
+        """(play, tie): play where playing is strictly better than folding; tie where exactly equal.
+
+        Made once; the arrays are shared, not to be changed.
+        """
+        if self._optimal is None:
+            self._optimal = (self.ev_play > self.fold_numerator, self.ev_play == self.fold_numerator)
+        return self._optimal
 
     @property
     def gain(self) -> np.ndarray:
@@ -132,15 +144,21 @@ class DecisionTable:
             ev = as_int64_or_object(self.ev_play, bound)
             gain = np.add(ev, self.denominator)
             gain *= as_int64_or_object(self.weights, bound)
-            self._gain = gain
+            self._gain, self._gain_bound = gain, bound
         return self._gain
 
     def figures(self, name: str, description: str, play: np.ndarray) -> StrategyFigures:
-        """The exact figures of playing where `play` holds (folding elsewhere)."""
+        """The exact figures of playing where `play` holds (folding elsewhere).
+
+        The EV summed over every situation is sum(weight x EV of playing) over the played
+        classes plus (unplayed weight) x the fold numerator, which is the played classes'
+        gains plus (all the weight) x the fold numerator: one masked sum of `gain`.
+        """
         total = self.total_weight
-        played_weight = exact_sum(self.weights[play])
-        ev_sum = exact_dot(self.weights[play], self.ev_play[play]) \
-            + (total - played_weight) * self.fold_numerator
+        played_weight = exact_masked_sum(self.weights, play)
+        gain = self.gain
+        ev_sum = exact_masked_sum(gain, play, self._gain_bound if gain.dtype != object else None) \
+            + total * self.fold_numerator
         return StrategyFigures(name=name, description=description, play=play,
                                p_play=Fraction(played_weight, total),
                                ev=Fraction(ev_sum, total * self.denominator), play_size=self.play_size)

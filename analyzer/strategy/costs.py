@@ -47,7 +47,8 @@ def rule_costs(strategy: Strategy, values: dict, gain: np.ndarray, weights: np.n
     """
     which = strategy.first_rule(values)
     play = strategy.decide(values) == 1
-    lost = np.where(play, np.maximum(-gain, 0), np.maximum(gain, 0))
+    lost = np.negative(gain, where=play, out=gain.copy())           # what the rule's action gives up ...
+    np.maximum(lost, 0, out=lost)                                   # ... where it is the worse one
     w = weights.astype(np.int64)
     total = exact_sum(w)
     base_ev, base_rtp = figures_of(play)

@@ -1,4 +1,5 @@
-"""The Caribbean Stud progressive side bet: its RTP as an exact function of the jackpot J (sympy lives here).
+"""The Caribbean Stud progressive side bet: its RTP as an exact function of the jackpot J (sympy lives here,
+imported when a progressive is first built or read).
 
 The progressive is paid on the player's own five cards, whatever the dealer holds, so
 its figures need only how many of the deck's C(n, 5) hands fall in each category (from
@@ -7,10 +8,9 @@ break-even jackpot is solved exactly, and the rule file's jackpot levels are eva
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
-
-import sympy
 
 from analyzer.core.errors import InvariantError
 from analyzer.core.exact import decimal_str, exact_group_sums, percent_str
@@ -18,7 +18,13 @@ from analyzer.games.caribbean_stud.count import SituationCounts
 from analyzer.games.caribbean_stud.rules import Progressive
 from analyzer.poker.settlement import N_CATEGORIES
 
-JACKPOT = sympy.Symbol("J", positive=True)
+
+
+@functools.cache
+def _sympy():
+    """sympy and the jackpot symbol J, imported when a progressive's figures are first built or read."""
+    import sympy
+    return sympy, sympy.Symbol("J", positive=True)
 
 
 def hand_category_counts(table: SituationCounts) -> list[int]:
@@ -45,6 +51,7 @@ class ProgressiveFigures:
 
 def progressive_figures(table: SituationCounts, prog: Progressive) -> ProgressiveFigures:
     """RTP(J) = total returned / total staked as a linear function of J, and what follows from it."""
+    sympy, JACKPOT = _sympy()
     counts = hand_category_counts(table)
     hands = sum(counts)
     stake = sympy.Rational(prog.stake.numerator, prog.stake.denominator)
@@ -66,6 +73,7 @@ def progressive_figures(table: SituationCounts, prog: Progressive) -> Progressiv
 
 def progressive_lines(p: Progressive, counts: list, hands: int) -> list[dict]:
     """Each hand's PAR line; the contribution to RTP as text (a function of J for the jackpot hand)."""
+    sympy, JACKPOT = _sympy()
     stake = sympy.Rational(p.stake.numerator, p.stake.denominator)
     lines = []
     for c in range(N_CATEGORIES - 1, -1, -1):
@@ -87,17 +95,18 @@ def progressive_lines(p: Progressive, counts: list, hands: int) -> list[dict]:
 
 
 def _fraction(value) -> Fraction:
+    sympy, _ = _sympy()
     value = sympy.Rational(value)
     return Fraction(int(value.p), int(value.q))
 
 
 def rtp_points(figures: ProgressiveFigures, points: int = 101) -> list[tuple[Fraction, Fraction]]:
     """(J, RTP(J)) at evenly spaced jackpots from 0 to 5/4 of the largest level (or break-even), exactly."""
+    sympy, JACKPOT = _sympy()
     levels = sorted({level for level, _ in figures.table} | {figures.break_even})
     top = max(levels) * 5 // 4
     return [(Fraction(top * i, points - 1), _fraction(figures.rtp.subs(JACKPOT, sympy.Rational(int(top * i), points - 1))))
             for i in range(points)]
-
 
 
 def rtp_at(rtp_text: str, jackpot) -> Fraction:
@@ -106,6 +115,7 @@ def rtp_at(rtp_text: str, jackpot) -> Fraction:
     >>> rtp_at("J/324870 + 6091/15470", 0)
     Fraction(6091, 15470)
     """
+    sympy, _ = _sympy()
     rtp = sympy.sympify(rtp_text)
     jackpot = Fraction(jackpot)
     return _fraction(rtp.subs({symbol: sympy.Rational(jackpot.numerator, jackpot.denominator)

@@ -46,7 +46,7 @@ def analyse(rule_file: RuleFile, rules: HoldemRules, table: SituationTable,
         st = strategies(priced, aa_ratio)
     with timing.stage("basic strategy"):
         basic = features.basic_strategy()
-        basic_call = features.decisions(basic, table.keys)
+        basic_call = features.table_decisions(basic, table)
         st["basic"] = figures(priced, "basic", "the basic strategy card (basic_strategy.md)", basic_call)
         st["call_on_aa_win_basic"] = figures(priced, "call_on_aa_win_basic",
                                              "call whenever the AA Bonus wins, otherwise the basic strategy",

@@ -23,7 +23,7 @@ from analyzer.strategy.search import derive_basic
 
 def basic_figures(priced: Priced, strategy: Strategy, call: np.ndarray | None = None) -> HoldemStrategy:
     """Exact figures of a basic strategy (its decisions recomputed from the features unless given)."""
-    call = features.decisions(strategy, priced.table.keys) if call is None else call
+    call = features.table_decisions(strategy, priced.table) if call is None else call
     return figures(priced, strategy.name, strategy.title, call)
 
 
@@ -34,7 +34,7 @@ def holdem_rule_costs(priced: Priced, strategy: Strategy) -> list[RuleCost]:
     def figures_of(call):
         f = figures(priced, "x", "", call)
         return f.ev, f.rtp
-    return rule_costs(strategy, features.compute(table.keys), priced.decisions.gain, table.weights,
+    return rule_costs(strategy, features.of_table(table), priced.decisions.gain, table.weights,
                       priced.decisions.total_weight * priced.denominator, figures_of)
 
 
@@ -79,7 +79,7 @@ def three_strategy_table(priced: Priced, strategy: Strategy, published: dict | N
     shows no published figure (the rule file has no key for the third row's main RTP).
     """
     published = priced.rules.published if published is None else published
-    basic_call = features.decisions(strategy, priced.table.keys)
+    basic_call = features.table_decisions(strategy, priced.table)
     optimal, _ = priced.optimal_call()
     aa_wins = priced.aa_return > 0
     calls = {"basic": basic_call, "optimal": optimal, "call_on_aa_win_basic": basic_call | aa_wins}
@@ -167,5 +167,5 @@ SEEDED = ("starting from (and keeping) its first two rules, 'call with a pair or
 def derive(priced: Priced, rule_set: str, log=None, **parameters) -> Strategy:
     """The Casino Hold'em basic strategy derived from exact call margins (`analyzer.strategy.search`)."""
     p = dict(DERIVATION_PARAMETERS, **parameters)
-    return derive_basic(features.FEATURE_SET, features.compute(priced.table.keys), priced.decisions.gain,
+    return derive_basic(features.FEATURE_SET, features.of_table(priced.table), priced.decisions.gain,
                         priced.denominator * priced.decisions.total_weight, "Casino Hold'em basic strategy", p, log)

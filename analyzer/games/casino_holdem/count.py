@@ -25,6 +25,7 @@ from itertools import combinations
 
 import numpy as np
 
+from analyzer.core import timing
 from analyzer.core.errors import InvariantError
 from analyzer.core.exact import exact_sum
 from analyzer.core.execution import Chunk, Executor, Part, SerialExecutor, Totals, chunk_ranges, default_jobs
@@ -142,10 +143,11 @@ def count_situations(rules: HoldemRules, progress=None, executor: Executor | Non
     executor = executor or SerialExecutor(default_jobs())
     deck = rules.deck_mask
     qualifier_rank = handeval.dense_at_least(rules.qualifier_value)
-    board_class, board_perm, boards = holdem_enum.board_classes(deck)
-    every_flop = canonical_keys(np.array(list(combinations(rules.cards, 3)), dtype=np.uint8), (3,))
-    flops, flop_orbits = np.unique(every_flop, axis=0, return_counts=True)
-    classes = situation_classes(rules, flops, flop_orbits)
+    with timing.stage("classes"):
+        board_class, board_perm, boards = holdem_enum.board_classes(deck, max(1, executor.threads_per_chunk))
+        every_flop = canonical_keys(np.array(list(combinations(rules.cards, 3)), dtype=np.uint8), (3,))
+        flops, flop_orbits = np.unique(every_flop, axis=0, return_counts=True)
+        classes = situation_classes(rules, flops, flop_orbits)
     if exact_sum(classes.weights) != rules.raw_situations:
         raise InvariantError("Casino Hold'em situation classes do not cover every (hole, flop) situation exactly once")
     if len(rules.cards) == 52 and len(classes.keys) != FULL_DECK_CLASSES:
@@ -153,6 +155,22 @@ def count_situations(rules: HoldemRules, progress=None, executor: Executor | Non
                              f"expected {FULL_DECK_CLASSES:,}")
     use_board, use_perm = holdem_enum.flop_uses(flops, deck, board_class, board_perm)
     del board_class, board_perm
+    with timing.stage("both passes"):
+        counts = _both_passes(executor, deck, qualifier_rank, boards, flops, classes, use_board, use_perm, pieces,
+                              progress)
+    with timing.stage("class order"):
+        holdem_enum.permute_rows(counts, classes.rep_row)        # representatives' flop order -> class order
+        if not (counts.sum(axis=1, dtype=np.uint64) == rules.continuations).all():
+            raise InvariantError("a Casino Hold'em situation class does not count every continuation exactly once")
+    return SituationTable(keys=classes.keys, weights=classes.weights,
+                          counts=counts.reshape(-1, N_CATEGORIES, N_OUTCOMES), continuations=rules.continuations,
+                          n_flops=len(flops), n_boards=len(boards))
+
+
+def _both_passes(executor: Executor, deck: int, qualifier_rank: int, boards: np.ndarray, flops: np.ndarray,
+                 classes: Classes, use_board: np.ndarray, use_perm: np.ndarray, pieces: int | None,
+                 progress) -> np.ndarray:
+    """The representatives' counts, (n, COUNTS_PER_SITUATION) uint32 in flop order, by the executor's chunks."""
     shared = {"boards": boards, "perm_pairs": holdem_enum.perm_pair_table(), "rep_start": classes.rep_start,
               "rep_pair": classes.rep_pair}
     shape = (len(classes.keys), holdem_enum.COUNTS_PER_SITUATION)
@@ -166,26 +184,18 @@ def count_situations(rules: HoldemRules, progress=None, executor: Executor | Non
         executor.run([Chunk(_boards_in_place, (deck, qualifier_rank, a, b, (int(s), int(t)), threads), in_place=True)
                       for (a, b), s, t in zip(ranges, bounds, bounds[1:])],
                      totals, shared, progress, "casino hold'em: boards")
-        counts = totals["counts"]
-    else:
-        pieces = pieces or max(8, 4 * executor.workers)
-        pass1 = Totals({"results": ((len(boards), holdem_enum.PAIRS), np.uint64)})
-        executor.run([Chunk(_board_chunk, (deck, qualifier_rank, a, b, threads))
-                      for a, b in chunk_ranges(len(boards), pieces)],
-                     pass1, {"boards": boards}, progress, "casino hold'em pass 1: boards")
-        shared.update(results=pass1["results"], use_board=use_board, use_perm=use_perm)
-        del pass1
-        pass2 = Totals({"counts": (shape, np.uint32)})
-        executor.run([Chunk(_flop_chunk, (a, b, threads)) for a, b in chunk_ranges(len(flops), pieces)],
-                     pass2, shared, progress, "casino hold'em pass 2: flops")
-        counts = pass2["counts"]
-    del shared
-    holdem_enum.permute_rows(counts, classes.rep_row)            # representatives' flop order -> class order
-    if not (counts.sum(axis=1, dtype=np.uint64) == rules.continuations).all():
-        raise InvariantError("a Casino Hold'em situation class does not count every continuation exactly once")
-    return SituationTable(keys=classes.keys, weights=classes.weights,
-                          counts=counts.reshape(-1, N_CATEGORIES, N_OUTCOMES), continuations=rules.continuations,
-                          n_flops=len(flops), n_boards=len(boards))
+        return totals["counts"]
+    pieces = pieces or max(8, 4 * executor.workers)
+    pass1 = Totals({"results": ((len(boards), holdem_enum.PAIRS), np.uint64)})
+    executor.run([Chunk(_board_chunk, (deck, qualifier_rank, a, b, threads))
+                  for a, b in chunk_ranges(len(boards), pieces)],
+                 pass1, {"boards": boards}, progress, "casino hold'em pass 1: boards")
+    shared.update(results=pass1["results"], use_board=use_board, use_perm=use_perm)
+    del pass1
+    pass2 = Totals({"counts": (shape, np.uint32)})
+    executor.run([Chunk(_flop_chunk, (a, b, threads)) for a, b in chunk_ranges(len(flops), pieces)],
+                 pass2, shared, progress, "casino hold'em pass 2: flops")
+    return pass2["counts"]
 
 
 def _segments(use_board: np.ndarray, use_perm: np.ndarray, n_flops: int, ranges: list) -> dict:
