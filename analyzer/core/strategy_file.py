@@ -29,6 +29,7 @@ import io
 import json
 import os
 import struct
+import sys
 import threading
 import zlib
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -55,9 +56,11 @@ def pack_keys(keys: np.ndarray) -> np.ndarray:
     keys = np.asarray(keys, dtype=np.uint8)
     if keys.ndim != 2 or keys.shape[1] > 8:
         raise ValueError("pack_keys: key rows of at most 8 bytes")
-    padded = np.zeros((len(keys), 8), dtype=np.uint8)      # the key bytes at the end: one big-endian word
-    padded[:, 8 - keys.shape[1]:] = keys
-    return padded.view(">u8").reshape(len(keys)).astype(np.uint64)
+    packed = np.zeros(len(keys), dtype=np.uint64)
+    packed.view(np.uint8).reshape(len(keys), 8)[:, 8 - keys.shape[1]:] = keys   # the key bytes big-endian
+    if sys.byteorder == "little":
+        packed.byteswap(inplace=True)                       # ... read as a native word
+    return packed
 
 
 def encode(header: dict, columns: dict[str, np.ndarray], compresslevel: int = 6) -> bytes:

@@ -2,7 +2,7 @@
 
 Off unless the environment variable ANALYZER_TIMINGS names a file when this module is
 first imported: then `stage(name)` times its block (wall clock, `time.perf_counter`; the
-process's peak resident memory so far when it ends, and the page faults it took) and `write()` saves every stage
+process's resident memory when it ends and its peak so far, and the page faults it took) and `write()` saves every stage
 recorded so far to that file as JSON.  Off, `stage`
 returns one shared do-nothing context manager and `write` returns at once, so the
 pipeline can name its stages at no cost.
@@ -23,7 +23,7 @@ PATH = os.environ.get(ENVIRONMENT) or None
 
 _OFF = contextlib.nullcontext()
 _STARTED = time.perf_counter()
-_records: list = []          # {"stage", "start", "seconds", "peak_rss_mb", "page_faults"}, as the stages ended
+_records: list = []          # {"stage", "start", "seconds", "rss_mb", "peak_rss_mb", "page_faults"}, as they ended
 _open: list = []             # names of the stages running now (outermost first)
 
 
@@ -45,9 +45,18 @@ class _Stage:
         name = " / ".join(_open)
         _open.pop()
         _records.append({"stage": name, "start": round(self.start - _STARTED, 6), "seconds": round(seconds, 6),
-                         "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),          # kB on Linux
+                         "rss_mb": _rss_mb(), "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),   # kB on Linux
                          "page_faults": usage.ru_minflt - self.faults})
         return False
+
+
+def _rss_mb() -> float | None:
+    """The resident memory now (Linux: /proc/self/statm), or None where it cannot be read."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return round(int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 20, 1)
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def stage(name: str):

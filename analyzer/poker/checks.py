@@ -18,7 +18,7 @@ def check_decision_table(report, strategy, summary: dict, p_play_key: str, alway
     plays every hand.  The always-play EV weighs every stored EV, so no single value can
     change unseen.
     """
-    weights = strategy.weights.astype(np.int64)
+    weights = strategy.weights                  # the exact sums below widen it as they go
     play, fold = strategy.ev_play, strategy.ev_fold
     plays = play > fold
     expected_codes = np.where(play == fold, EITHER, plays.astype(np.uint8))

@@ -43,20 +43,24 @@ def play_ev_numerators(counts_by_outcome, nets: np.ndarray, category=None) -> np
         for start in range(0, len(flat), CHUNK_ROWS):       # a chunk at a time: no whole int64 copy
             ev[start:start + CHUNK_ROWS] = flat[start:start + CHUNK_ROWS].astype(np.int64) @ nets64.reshape(-1)
         return ev
-    ev = np.zeros(len(counts), dtype=np.int64)
-    term = np.empty(len(counts), dtype=np.int64)          # one scratch array, no temporaries
     if len(category) and int(category.max()) >= len(nets64):
         raise ValueError("a class's category is outside the paytable's categories")
-    for o in range(counts.shape[1]):
-        column = nets64[:, o]
-        if (column == column[0]).all():                   # the same for every category: no lookup
-            if column[0]:
-                np.multiply(counts[:, o], column[0], out=term)
-                ev += term
-        else:
-            np.take(column, category, out=term, mode="clip")     # in range (checked): no buffered copy of term
-            term *= counts[:, o]
-            ev += term
+    ev = np.empty(len(counts), dtype=np.int64)
+    term = np.empty(min(len(counts), CHUNK_ROWS), dtype=np.int64)      # scratch for one chunk of rows
+    for start in range(0, len(counts), CHUNK_ROWS):
+        rows = slice(start, start + CHUNK_ROWS)
+        total, part = ev[rows], term[:len(ev[rows])]
+        total[:] = 0
+        for o in range(counts.shape[1]):
+            column = nets64[:, o]
+            if (column == column[0]).all():               # the same for every category: no lookup
+                if column[0]:
+                    np.multiply(counts[rows, o], column[0], out=part)
+                    total += part
+            else:
+                np.take(column, category[rows], out=part, mode="clip")   # in range (checked): no buffered copy
+                part *= counts[rows, o]
+                total += part
     return ev
 
 
@@ -143,7 +147,10 @@ class DecisionTable:
                      + self.denominator) * int(self.weights.max(initial=0))
             ev = as_int64_or_object(self.ev_play, bound)
             gain = np.add(ev, self.denominator)
-            gain *= as_int64_or_object(self.weights, bound)
+            if gain.dtype == object:
+                gain *= self.weights.astype(object)
+            else:
+                np.multiply(gain, self.weights, out=gain)     # the weights widened a buffer at a time
             self._gain, self._gain_bound = gain, bound
         return self._gain
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from analyzer.core import timing
 from analyzer.core.rules import RuleFile
 from analyzer.games.caribbean_stud import features
-from analyzer.games.caribbean_stud.basic import features_of
+from analyzer.games.caribbean_stud.basic import raises_of
 from analyzer.games.caribbean_stud.count import SituationCounts
 from analyzer.games.caribbean_stud.price import Priced, price, simple_strategies
 from analyzer.games.caribbean_stud.progressive import ProgressiveFigures, progressive_figures
@@ -59,7 +59,7 @@ def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progr
         basic = features.basic_strategy(rule_file.name)
         if basic is not None:
             st["basic"] = priced.figures("basic", "the basic strategy card (basic_strategy.md)",
-                                         basic.decide(features_of(table)) == features.ACTIONS.index("raise"))
+                                         raises_of(basic, table))
     key = ("progressive", rules.progressive)                 # rule sets often share the side bet
     if key not in table.derived:
         with timing.stage("progressive"):

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from analyzer.core.exact import decimal_str, fraction_str, percent_str
 from analyzer.core.tables import markdown_table
 from analyzer.games.caribbean_stud import features
@@ -36,11 +38,10 @@ class StudRow:
 
 def stud_strategy_table(priced: Priced, strategies: dict) -> list[StudRow]:
     """Optimal play beside rule lists ({name: Strategy}), exact: house edge, RTP, and the gaps to optimal."""
-    values = features_of(priced.table)
     optimal = priced.figures("optimal", "raise exactly when raising beats folding", priced.optimal()[0])
     rows = [StudRow("optimal", optimal.description, None, optimal, Fraction(0), Fraction(0))]
     for name, strategy in strategies.items():
-        f = priced.figures(name, strategy.title, strategy.decide(values) == 1)
+        f = priced.figures(name, strategy.title, raises_of(strategy, priced.table))
         rows.append(StudRow(name, strategy.title, len(strategy.rules), f, optimal.ev - f.ev, optimal.rtp - f.rtp))
     return rows
 
@@ -72,6 +73,17 @@ def features_of(table) -> dict:
     if "basic_features" not in table.derived:
         table.derived["basic_features"] = features.compute(table.keys)
     return table.derived["basic_features"]
+
+
+def raises_of(strategy: Strategy, table) -> np.ndarray:
+    """Where a rule list raises, on every class of a count (decided once per rule list and count).
+
+    The rule list is kept with its decisions, so that it stays the one they belong to.
+    """
+    key = ("raises", id(strategy))
+    if key not in table.derived:
+        table.derived[key] = (strategy, strategy.decide(features_of(table)) == features.ACTIONS.index("raise"))
+    return table.derived[key][1]
 
 
 # --- deriving it -----------------------------------------------------------------------------------------

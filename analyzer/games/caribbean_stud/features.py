@@ -17,7 +17,7 @@ from analyzer.core.errors import InvariantError
 from analyzer.games.caribbean_stud import rule_in_words as sr
 from analyzer.poker.hands import CATEGORIES, HAND_WORDS, ONE_PAIR, RANK_LETTERS, RANK_PLURAL, RANK_SINGULAR
 from analyzer.strategy.language import (Condition, Count, Feature, FeatureSet, Flag, Named, Rule, Strategy,
-                                        load_strategy, ordered_templates)
+                                        computed_in_chunks, load_strategy, ordered_templates)
 from cython_ext import handeval
 
 GAME = "caribbean-stud"
@@ -76,6 +76,11 @@ def compute(keys: np.ndarray) -> dict:
     >>> int(f["hand"][0]), int(f["ace_king"][0]), int(f["up_pairs"][0]), int(f["up_below_fourth"][0])
     (0, 1, 0, 0)
     """
+    return computed_in_chunks(_compute_rows, keys)
+
+
+def _compute_rows(keys: np.ndarray) -> dict:
+    """compute() on one chunk of rows."""
     keys = np.ascontiguousarray(keys, dtype=np.uint8)
     hand_cards = np.ascontiguousarray(keys[:, :5])
     # Column by column (numpy's sorts and reductions along a short row are slow): the five

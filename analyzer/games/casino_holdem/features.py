@@ -16,8 +16,8 @@ import numpy as np
 
 from analyzer.core.errors import InvariantError
 from analyzer.poker.hands import CATEGORIES, HAND_WORDS, ONE_PAIR, RANK_LETTERS, RANK_PLURAL, RANK_SINGULAR
-from analyzer.strategy.language import (Count, Feature, FeatureSet, Flag, Named, Strategy, load_strategy,
-                                        ordered_templates)
+from analyzer.strategy.language import (Count, Feature, FeatureSet, Flag, Named, Strategy, computed_in_chunks,
+                                        load_strategy, ordered_templates)
 from cython_ext import handeval
 
 GAME = "casino-holdem"
@@ -120,6 +120,11 @@ def compute(keys: np.ndarray) -> dict:
     >>> int(f["hand"][0]), int(f["overcards"][0]), int(f["pair_rank"][0])
     (0, 2, -1)
     """
+    return computed_in_chunks(_compute_rows, keys)
+
+
+def _compute_rows(keys: np.ndarray) -> dict:
+    """compute() on one chunk of rows."""
     keys = np.ascontiguousarray(keys, dtype=np.uint8)
     n = len(keys)
     # Column by column: numpy's reductions along a short row are slow, so every count or
