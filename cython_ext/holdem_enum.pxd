@@ -7,8 +7,8 @@ from cython_ext._types cimport card_t, uint8_t, uint16_t, uint32_t, uint64_t, N_
 cdef enum:
     N_PAIRS = 1326            # C(52, 2) two-card holdings of a 52-card deck, indexed by pair_index
     N_COUNTS = N_CATEGORIES * N_OUTCOMES   # 40 counters per situation, category-major
-    FIELD_BITS = 10           # one outcome's count in its lane of a BoardResult; the category above
-    CATEGORY_FIELD_BITS = 4   # the dealer-wins count
+    FIELD_BITS = 10           # one outcome's count in its lane of a BoardResult; above the dealer-wins
+                              # count, the offset of the category's counters (category x N_OUTCOMES)
 
 # Index of the two-card set {a, b}, a != b: colex order C(a, 2) + C(b, 1) for a > b, 0 .. 1325.
 cdef inline int pair_index(int a, int b) noexcept nogil:
@@ -19,12 +19,14 @@ cdef inline int pair_index(int a, int b) noexcept nogil:
 # A board result is, for one player hole pair on one board, the counts of dealer hole
 # pairs by outcome and the player's final category: one 16-bit lane per outcome code
 # (_types.pxd), the count in its low FIELD_BITS = 10 bits (a deck of at most 52 cards leaves
-# at most C(45, 2) = 990 dealer pairs), the category in bits 10..13 of the dealer-wins lane.
+# at most C(45, 2) = 990 dealer pairs); bits 10..15 of the dealer-wins lane hold where the
+# category's counters start among a situation's, category x N_OUTCOMES (at most 36 < 64).
 # Pass 2 reads the four lanes with one vector load, widening, mask and add.  Arrays of board
 # results are uint64 arrays to numpy (one 8-byte entry per result); the kernels read and
 # write them only as BoardResult.
 cdef struct BoardResult:
-    uint16_t lane[N_OUTCOMES]     # lane[outcome]: count (bits 0..9); lane[DEALER_WINS] bits 10..13: category
+    uint16_t lane[N_OUTCOMES]     # lane[outcome]: count (bits 0..9); lane[DEALER_WINS] bits 10..15:
+                                  # category x N_OUTCOMES
 
 ctypedef uint64_t board_result_t  # the numpy-visible container of one BoardResult
 

@@ -211,7 +211,7 @@ cdef void evaluate_board(const card_t* board, uint64_t deck, int qualifier_rank,
             result.lane[DEALER_NOT_QUALIFIED] = <uint16_t>not_qualified
             result.lane[PLAYER_WINS] = <uint16_t>win
             result.lane[PUSH_TIE] = <uint16_t>tie
-            result.lane[DEALER_WINS] = <uint16_t>(lose | (holes[h].category << FIELD_BITS))
+            result.lane[DEALER_WINS] = <uint16_t>(lose | ((holes[h].category * N_OUTCOMES) << FIELD_BITS))
         for h in range(i, j):
             work.below_by_card[holes[h].high] += 1
             work.below_by_card[holes[h].low] += 1
@@ -226,17 +226,17 @@ cdef inline void accumulate_use(const BoardResult* row, const uint16_t* renamed,
     """Add one board's results into the counters of a flop's representatives.
 
     counts[j * N_COUNTS + category * N_OUTCOMES + outcome] for the representative hole
-    pairs rep_pair[0..n_reps-1], read from the board's row through the renaming.  A hole
+    pairs rep_pair[j], j = 0..n_reps-1, read from the board's row through the renaming.  A hole
     pair holding the turn or the river reads a zero entry (evaluate_board clears the pairs
     holding a board card) and adds nothing.
     """
     cdef Py_ssize_t j
     cdef const BoardResult* r
-    cdef uint32_t* a
     for j in range(n_reps):
         r = &row[renamed[rep_pair[j]]]
-        a = counts + j * N_COUNTS + (r.lane[DEALER_WINS] >> FIELD_BITS) * N_OUTCOMES
-        add_lanes(a, r.lane, FIELD_MASK)          # a[outcome] += r.lane[outcome] & FIELD_MASK, all four
+        # a[outcome] += r.lane[outcome] & FIELD_MASK, all four, a = the category's counters
+        add_lanes(counts + ((<unsigned int>r.lane[DEALER_WINS]) >> FIELD_BITS), r.lane, FIELD_MASK)
+        counts += N_COUNTS
 
 
 # --- Python-facing entry points: validate, then run without the GIL ---------------------

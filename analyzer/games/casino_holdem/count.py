@@ -36,7 +36,7 @@ from cython_ext import handeval, holdem_enum
 from cython_ext.isomorphism import canonical_keys
 
 FULL_DECK_CLASSES = 1_286_792          # (hole, flop) suit classes of the 52-card deck
-BOARDS_PER_CHUNK = 8_192               # in-process pass 1 scratch: 8,192 x 1,326 x 8 bytes = 87 MB
+BOARDS_PER_CHUNK = 4_096               # in-process pass 1 scratch: 4,096 x 1,326 x 8 bytes = 43 MB
 
 
 @dataclass
