@@ -159,7 +159,7 @@ class Compressor:
         key = (id(array), level, last)
         if key not in self._columns:
             planes = np.ascontiguousarray(array.T if array.ndim == 2 else array)
-            data = memoryview(planes).cast("B")
+            data = memoryview(planes.reshape(-1).view(np.uint8))          # the planes' bytes, in order
             pieces = [data[start:start + PIECE_BYTES] for start in range(0, len(data), PIECE_BYTES)] or [data]
             segments = [_submit(_deflate, piece, level, last and i == len(pieces) - 1)
                         for i, piece in enumerate(pieces)]

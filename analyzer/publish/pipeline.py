@@ -9,6 +9,7 @@ held while a rule set still needs it).
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,16 +56,31 @@ def analyse(game: Game, rule_paths, run: Run):
         if key not in counts:
             with timing.stage(f"{game.name} count"):
                 counts[key] = game.module.count(rules, run.executor, run.progress)
-        count = counts[key] if key in keys[index + 1:] else counts.pop(key)     # held while still needed
-        with timing.stage(f"{game.name} {rule_file.name} analyse"):
-            analysis = game.module.analyse(rule_file, rules, count, **run.options)
-        del count
-        yield rule_file, analysis
-        del analysis                                   # not held while the next rule set is analysed
+        # This frame keeps neither the analysis nor (after the last rule set that needs it) the count:
+        # both go when the caller lets go of the analysis.
+        yield rule_file, _analysed(game, rule_file, rules,
+                                   counts[key] if key in keys[index + 1:] else counts.pop(key), run)
 
 
-def publish(game: Game, rule_file, analysis, run: Run) -> Path:
-    """Write one analysis's results folder: staged, verified, reported, then swapped in."""
+def _analysed(game: Game, rule_file, rules, count, run: Run):
+    with timing.stage(f"{game.name} {rule_file.name} analyse"):
+        return game.module.analyse(rule_file, rules, count, **run.options)
+
+
+@dataclass
+class Staged:
+    """One analysis's results, made and held without the analysis: files, summary, report content with
+    its figures drawn."""
+
+    game: Game
+    folder: ResultFolder
+    summary: dict
+    report: object               # the game's ReportContent
+    svgs: dict                   # figure file -> SVG text
+
+
+def stage(game: Game, rule_file, analysis, run: Run) -> Staged:
+    """Everything of an analysis's results folder that needs the analysis: its files and figures."""
     where = f"{game.name} {rule_file.name}"
     with timing.stage(f"{where} outputs"):
         outputs = game.module.outputs(analysis)
@@ -73,27 +89,49 @@ def publish(game: Game, rule_file, analysis, run: Run) -> Path:
         for name, data in outputs.files.items():
             with timing.stage(name):
                 folder.add(name, data() if callable(data) else data)
+        with timing.stage("figures"):
+            svgs = report.figures(outputs.report)
+    # drawn: the report needs the figures' names and captions, no longer their data (which would hold the analysis)
+    content = dataclasses.replace(outputs.report, figures=[dataclasses.replace(figure, data={})
+                                                           for figure in outputs.report.figures])
+    return Staged(game, folder, outputs.summary, content, svgs)
 
-    def finish(staging: Path) -> dict:
+
+def finish(staged: Staged, run: Run) -> Path:
+    """Verify the staged folder, add its report, and swap it in."""
+    folder = staged.folder
+
+    def verified_report(staging: Path) -> dict:
         with timing.stage("verify"):
             verification = verify.verify_folder(staging, run.checks, run.progress)
         if not verification.passed:
             failures = "; ".join(c.line() for c in verification.checks if not c.passed)
             raise InvariantError(f"verification failed before publishing {folder.target}: {failures}")
         with timing.stage("report"):
-            return report.build(outputs.report, folder, outputs.summary, verification)
-    with timing.stage(f"{where} publish"):
-        return folder.publish(finish)
+            return report.build(staged.report, folder, staged.summary, verification, staged.svgs)
+    with timing.stage(f"{staged.game.name} {folder.rules.name} publish"):
+        return folder.publish(verified_report)
+
+
+def publish(game: Game, rule_file, analysis, run: Run) -> Path:
+    """Write one analysis's results folder: staged, verified, reported, then swapped in."""
+    return finish(stage(game, rule_file, analysis, run), run)
 
 
 def run_game(game: Game, rule_paths, run: Run) -> list[Published]:
-    """Analyse and publish every rule file (default: the game's built-in rule sets)."""
+    """Analyse and publish every rule file (default: the game's built-in rule sets).
+
+    Each analysis is let go once its files and figures are made, before its folder is
+    verified (the verification reads the files, not the analysis) and before the next
+    rule set is analysed, unless the run keeps analyses.
+    """
     published = []
     try:
         for rule_file, analysis in analyse(game, rule_paths, run):
-            folder = publish(game, rule_file, analysis, run)
-            published.append(Published(game, rule_file, analysis if run.keep_analyses else None, folder))
-            del analysis                               # the next rule set's analysis does not meet this one
+            staged = stage(game, rule_file, analysis, run)
+            kept = analysis if run.keep_analyses else None
+            del analysis
+            published.append(Published(game, rule_file, kept, finish(staged, run)))
         return published
     finally:
         timing.write()

@@ -51,7 +51,7 @@ def rule_costs(strategy: Strategy, values: dict, gain: np.ndarray, weights: np.n
     which = _first_rule(held, n)
     codes = [strategy.features.actions.index(r.action) for r in strategy.rules] \
         + [strategy.features.actions.index(strategy.default)]
-    play = np.isin(which, [i for i, code in enumerate(codes) if code == 1])
+    play = np.array([code == 1 for code in codes])[which]
     total = exact_sum(weights)
     base_ev, base_rtp = figures_of(play)
     out = []
@@ -64,11 +64,13 @@ def rule_costs(strategy: Strategy, values: dict, gain: np.ndarray, weights: np.n
             # the list without this rule: the same tests, this one left out
             struck = _first_rule(held[:index] + held[index + 1:], n)
             struck_codes = codes[:index] + codes[index + 1:]
-            ev, rtp = figures_of(np.isin(struck, [i for i, code in enumerate(struck_codes) if code == 1]))
+            ev, rtp = figures_of(np.array([code == 1 for code in struck_codes])[struck])
             ev_if, rtp_if = ev - base_ev, rtp - base_rtp
         # on the classes this rule decides, its action gives up what the other action gains over it
-        g = gain[mine]
-        lost = np.maximum(-g if codes[index] == 1 else g, 0)
+        lost = gain[mine]                                  # a copy: negated and floored in place
+        if codes[index] == 1:
+            np.negative(lost, out=lost)
+        np.maximum(lost, 0, out=lost)
         decided = exact_sum(weights[mine])
         out.append(RuleCost(
             number=index + 1 if index < len(strategy.rules) else None, words=words, action=action,
