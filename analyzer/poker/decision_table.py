@@ -64,6 +64,14 @@ def play_ev_numerators(counts_by_outcome, nets: np.ndarray, category=None) -> np
     return ev
 
 
+def float_margins(ev_play: np.ndarray, denominator: int) -> np.ndarray:
+    """EV of playing minus EV of folding per class, in ANTEs, as floats for a plot only (never a figure):
+    ev_play / denominator + 1, the addition made in place (one array)."""
+    margins = ev_play / denominator
+    margins += 1
+    return margins
+
+
 @dataclass
 class StrategyFigures:
     """Exact figures of one play/fold strategy, per ANTE unless said otherwise."""

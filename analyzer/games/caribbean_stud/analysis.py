@@ -37,10 +37,13 @@ class StudAnalysis:
 
 
 def rule_features(table: SituationCounts) -> Features:
-    """What the rule in words reads of each class (made once per count, shared by the rule sets)."""
-    if "rule_features" not in table.derived:
-        table.derived["rule_features"] = Features.of(table.keys, table.player_category, table.player_rank)
-    return table.derived["rule_features"]
+    """What the rule in words reads of each class.
+
+    Made for each rule set and not kept: it is only read while the rule is derived and
+    checked, and holding it (about 60 MB on the full deck) for the next rule set would cost
+    more memory than making it again costs time.
+    """
+    return Features.of(table.keys, table.player_category, table.player_rank)
 
 
 def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progress=None) -> StudAnalysis:
@@ -51,6 +54,7 @@ def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progr
         seen = rule_features(table)
         rule_check = check_rule(derive_rule(seen, priced.gain), seen, priced.gain,
                                 table.raw_situations * priced.denominator)
+        del seen
     with timing.stage("strategies"):
         st = simple_strategies(priced)
         st["rule_in_words"] = priced.figures("rule_in_words", "the derived rule in words (strategy_rule.md)",
@@ -59,7 +63,7 @@ def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progr
         basic = features.basic_strategy(rule_file.name)
         if basic is not None:
             st["basic"] = priced.figures("basic", "the basic strategy card (basic_strategy.md)",
-                                         raises_of(basic, table))
+                                         raises_of(basic, priced))
     key = ("progressive", rules.progressive)                 # rule sets often share the side bet
     if key not in table.derived:
         with timing.stage("progressive"):

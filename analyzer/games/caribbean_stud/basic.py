@@ -22,7 +22,7 @@ def stud_rule_costs(priced: Priced, strategy: Strategy) -> list[RuleCost]:
     def figures_of(raise_):
         f = priced.figures("x", "", raise_)
         return f.ev, f.rtp
-    return rule_costs(strategy, features_of(table), priced.gain, table.weights,
+    return rule_costs(strategy, features_of(priced), priced.gain, table.weights,
                       table.raw_situations * priced.denominator, figures_of)
 
 
@@ -41,7 +41,7 @@ def stud_strategy_table(priced: Priced, strategies: dict) -> list[StudRow]:
     optimal = priced.figures("optimal", "raise exactly when raising beats folding", priced.optimal()[0])
     rows = [StudRow("optimal", optimal.description, None, optimal, Fraction(0), Fraction(0))]
     for name, strategy in strategies.items():
-        f = priced.figures(name, strategy.title, raises_of(strategy, priced.table))
+        f = priced.figures(name, strategy.title, raises_of(strategy, priced))
         rows.append(StudRow(name, strategy.title, len(strategy.rules), f, optimal.ev - f.ev, optimal.rtp - f.rtp))
     return rows
 
@@ -68,22 +68,23 @@ def stud_basic_strategy_markdown(priced: Priced, strategy: Strategy, others: dic
     return "\n".join(out)
 
 
-def features_of(table) -> dict:
-    """The basic-strategy features of every class of a count (computed once per count, shared by rule sets)."""
-    if "basic_features" not in table.derived:
-        table.derived["basic_features"] = features.compute(table.keys)
-    return table.derived["basic_features"]
+def features_of(priced: Priced) -> dict:
+    """The basic-strategy features of every class (computed once per rule set, kept with its pricing: they
+    go with the rule set's analysis, not held for the next one)."""
+    if "basic_features" not in priced.derived:
+        priced.derived["basic_features"] = features.compute(priced.table.keys)
+    return priced.derived["basic_features"]
 
 
-def raises_of(strategy: Strategy, table) -> np.ndarray:
-    """Where a rule list raises, on every class of a count (decided once per rule list and count).
+def raises_of(strategy: Strategy, priced: Priced) -> np.ndarray:
+    """Where a rule list raises, on every class (decided once per rule list and rule set).
 
     The rule list is kept with its decisions, so that it stays the one they belong to.
     """
     key = ("raises", id(strategy))
-    if key not in table.derived:
-        table.derived[key] = (strategy, strategy.decide(features_of(table)) == features.ACTIONS.index("raise"))
-    return table.derived[key][1]
+    if key not in priced.derived:
+        priced.derived[key] = (strategy, strategy.decide(features_of(priced)) == features.ACTIONS.index("raise"))
+    return priced.derived[key][1]
 
 
 # --- deriving it -----------------------------------------------------------------------------------------
@@ -95,6 +96,6 @@ DERIVATION_PARAMETERS = {"max_rules": 4, "max_conditions": 4, "beam": 8, "penalt
 def derive(priced: Priced, rule_set: str, log=None, **parameters) -> Strategy:
     """A Caribbean Stud basic strategy derived from exact raise margins (`analyzer.strategy.search`)."""
     p = dict(DERIVATION_PARAMETERS, **parameters)
-    return derive_basic(features.FEATURE_SET, features_of(priced.table), priced.gain,
+    return derive_basic(features.FEATURE_SET, features_of(priced), priced.gain,
                         priced.denominator * priced.table.raw_situations,
                         f"Caribbean Stud basic strategy ({rule_set} rule set)", p, log)

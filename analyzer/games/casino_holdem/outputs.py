@@ -15,6 +15,7 @@ from analyzer.games.casino_holdem import basic as basic_strategy
 from analyzer.games.casino_holdem.analysis import HoldemAnalysis
 from analyzer.games.casino_holdem.price import HoldemStrategy
 from analyzer.games.casino_holdem.rules import AA_HANDS, GAME
+from analyzer.poker.decision_table import float_margins
 from analyzer.poker.hands import CATEGORY_WORDS, qualifier_words
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, OUTCOME_WORDS
 from analyzer.poker.strategy_file import encode_decision_table, encode_decision_tables
@@ -283,7 +284,7 @@ def report_content(analysis: HoldemAnalysis, par_sheet: str) -> ReportContent:
           "file `strategy_basic.bin.gz`); `basic_strategy.md` adds the exact cost of each rule.\n\n"
           + demote(demote(card_and_table)))
     figures = [Figure("figure_margin.svg", "EV of calling minus EV of folding over all situations", "margin_histogram",
-                      {"margins": lambda: priced.ev_call / priced.denominator + 1,      # floats for the plot only,
+                      {"margins": lambda: float_margins(priced.ev_call, priced.denominator),   # for the plot only,
                        "weights": lambda: table.weights / total, "action": "call",      # made when it is drawn
                        "title": "Call-minus-fold margin, optimal strategy"})]
     return ReportContent(key_figures(analysis), method, strategy, par_sheet, figures)
