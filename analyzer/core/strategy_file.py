@@ -16,7 +16,8 @@ writers.
 
 Two writers make the same format.  `encode` compresses the whole decompressed stream in
 one go (small files: Baccarat's).  `Compressor` (for the poker games' files of millions of
-rows) compresses the header and every piece of every column as its own deflate segment,
+rows) compresses the header and every piece of every column (at most PIECE_BYTES of one
+plane, made when a thread takes it up) as its own deflate segment,
 on a pool of threads (zlib releases the GIL), ending each but the last with a sync flush
 so that the segments, one after the other, are one deflate stream: the file is still one
 gzip member, read by any gzip reader.  A column array that several files hold (the keys,
@@ -114,16 +115,42 @@ class Pending:
         return GZIP_HEADER + body + struct.pack("<II", self._crc.result(), self._size & 0xFFFFFFFF)
 
 
-def _deflate(data, level: int, last: bool) -> bytes:
-    """Raw deflate of `data`; unless last, ending on a byte boundary without a final block."""
+class _Piece:
+    """Rows start..stop-1 of one plane of a column: its bytes are made when a thread needs them
+    (a copy of that much only, for a plane of a wider column), never for the whole column at once."""
+
+    __slots__ = ("array", "plane", "start", "stop")
+
+    def __init__(self, array: np.ndarray, plane: int, start: int, stop: int):
+        self.array, self.plane, self.start, self.stop = array, plane, start, stop
+
+    def __len__(self) -> int:
+        return (self.stop - self.start) * self.array.itemsize
+
+    def data(self):
+        rows = self.array[self.start:self.stop]
+        return memoryview(np.ascontiguousarray(rows if rows.ndim == 1 else rows[:, self.plane]).view(np.uint8))
+
+
+def _pieces(array: np.ndarray) -> list:
+    """A column's bytes in file order (plane after plane), as pieces of at most PIECE_BYTES."""
+    rows = max(1, PIECE_BYTES // array.itemsize)
+    planes = array.shape[1] if array.ndim == 2 else 1
+    return [_Piece(array, plane, start, min(start + rows, len(array)))
+            for plane in range(planes) for start in range(0, len(array), rows)] or [_Piece(array, 0, 0, 0)]
+
+
+def _deflate(piece, level: int, last: bool) -> bytes:
+    """Raw deflate of a piece (bytes or _Piece); unless last, ending on a byte boundary without a final block."""
     compressor = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
+    data = piece.data() if isinstance(piece, _Piece) else piece
     return compressor.compress(data) + compressor.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
 
 
-def _crc32(parts: list) -> int:
+def _crc32(pieces: list) -> int:
     crc = 0
-    for part in parts:
-        crc = zlib.crc32(part, crc)
+    for piece in pieces:
+        crc = zlib.crc32(piece.data() if isinstance(piece, _Piece) else piece, crc)
     return crc
 
 
@@ -153,18 +180,16 @@ class Compressor:
 
     def __init__(self, level: int = 6):
         self.level = level
-        self._columns = {}             # (id(array), level, last) -> (array, planes, pieces, segments)
+        self._columns = {}             # (id(array), level, last) -> (array, pieces, segments)
 
     def _column(self, array: np.ndarray, level: int, last: bool) -> tuple[list, list]:
         key = (id(array), level, last)
         if key not in self._columns:
-            planes = np.ascontiguousarray(array.T if array.ndim == 2 else array)
-            data = memoryview(planes.reshape(-1).view(np.uint8))          # the planes' bytes, in order
-            pieces = [data[start:start + PIECE_BYTES] for start in range(0, len(data), PIECE_BYTES)] or [data]
+            pieces = _pieces(array)
             segments = [_submit(_deflate, piece, level, last and i == len(pieces) - 1)
                         for i, piece in enumerate(pieces)]
-            self._columns[key] = (array, planes, pieces, segments)
-        _, _, pieces, segments = self._columns[key]
+            self._columns[key] = (array, pieces, segments)
+        _, pieces, segments = self._columns[key]
         return pieces, segments
 
     def encode(self, header: dict, columns: dict[str, np.ndarray], levels: dict | None = None) -> Pending:
