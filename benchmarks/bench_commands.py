@@ -99,7 +99,8 @@ def summarise(runs: list[dict]) -> dict:
     stages = {name: round(statistics.median(run["stages"].get(name, 0.0) for run in runs), 3) for name in names}
     outside = [run["wall_s"] - sum(s for name, s in run["stages"].items() if " / " not in name) for run in runs]
     wall = statistics.median(run["wall_s"] for run in runs)
-    return {"median_wall_s": round(wall, 3), "median_peak_rss_mb": round(statistics.median(r["peak_rss_mb"] for r in runs), 1),
+    return {"median_wall_s": round(wall, 3),
+            "median_peak_rss_mb": round(statistics.median(r["peak_rss_mb"] for r in runs), 1),
             "wall_s": [r["wall_s"] for r in runs], "peak_rss_mb": [r["peak_rss_mb"] for r in runs],
             "startup_imports_exit_s": round(statistics.median(outside), 3), "stages_median_s": stages}
 

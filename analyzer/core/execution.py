@@ -6,9 +6,10 @@ total (`Part`).  The merge adds every part into its total with exact integer ari
 so the result does not depend on how the work was split, in which order chunks finish,
 or where they ran.  Where the chunks run in this process (`Executor.in_process`), a
 chunk may instead add its results straight into the totals' arrays (`Chunk.in_place`):
-nothing is copied, and its kernel's threads write their own parts of the final arrays.  Data every chunk of a stage reads (e.g. the board table of Casino
-Hold'em's second pass) is handed over once per worker: through shared memory to local
-processes, scattered to Dask workers.
+nothing is copied, and its kernel's threads write their own parts of the final arrays.
+Data every chunk of a stage reads (e.g. the board table of Casino Hold'em's second pass
+on processes) is handed over once per worker: through shared memory to local processes,
+scattered to Dask workers.
 
 Failures cost only the chunks they hit: a Dask chunk whose worker died is rerun, shared
 data lost with every worker that held it is scattered again from this process's copy, and
@@ -492,8 +493,9 @@ def make_executor(jobs: int | None = None, scheduler: str | None = None) -> Exec
     this process with every core as kernel threads.
 
     The default is threads rather than processes because on one machine it is measurably
-    faster (no 1.4 GB table to hand to other processes; see benchmarks/bench_scaling.py);
-    both use every core, and all give identical results.  Raises InputError, in one line
+    faster and smaller: in this process Casino Hold'em's chunks stream their board results
+    into the final counts in place, where processes need the whole 1.4 GB table of them
+    (see benchmarks/bench_scaling.py); both use every core, and all give identical results.  Raises InputError, in one line
     naming the option, for --jobs outside 1..max_jobs(), --jobs with --scheduler, a
     --scheduler that is not an address or scheduler file, or a scheduler out of reach.
     """

@@ -88,4 +88,5 @@ RENDERERS = {"margin_histogram": margin_histogram, "rtp_against_jackpot": rtp_ag
 def render(figure) -> str:
     """The SVG text of a described figure (a data value given as a function of no arguments is made
     now: large arrays drawn only once need not be held until then)."""
-    return RENDERERS[figure.kind](**{name: value() if callable(value) else value for name, value in figure.data.items()})
+    return RENDERERS[figure.kind](**{name: value() if callable(value) else value
+                                     for name, value in figure.data.items()})

@@ -152,7 +152,8 @@ def _compute_rows(keys: np.ndarray) -> dict:
     board_middle = flop[0] + flop[1] + flop[2] - board_low - board_high
     overcards = _count_true(h > board_high for h in hole).astype(np.int16)
 
-    suit_counts, hole_suit_counts, flop_suit_counts = _suit_counts(suits), _suit_counts(suits[:2]), _suit_counts(suits[2:])
+    suit_counts, hole_suit_counts = _suit_counts(suits), _suit_counts(suits[:2])
+    flop_suit_counts = _suit_counts(suits[2:])
     most_of_one_suit = np.maximum.reduce(suit_counts)
     flush_draw = most_of_one_suit == 4
     draw_suit = np.argmax(np.stack(suit_counts, axis=1), axis=1)      # the first suit with the most cards

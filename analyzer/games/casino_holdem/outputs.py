@@ -215,8 +215,8 @@ def strategy_files(analysis: HoldemAnalysis) -> dict:
     background threads: name -> Pending bytes."""
     return encode_decision_tables(**STRATEGY_FILE, rule_file=analysis.rule_file, keys=analysis.table.keys,
                                   table=analysis.priced.decisions,
-                                  decisions={"strategy.bin.gz": None,
-                                             "strategy_basic.bin.gz": analysis.strategies["basic"].call.astype(np.uint8)})
+                                  decisions={"strategy.bin.gz": None, "strategy_basic.bin.gz":
+                                             analysis.strategies["basic"].call.astype(np.uint8)})
 
 
 def key_figures(analysis: HoldemAnalysis) -> list[KeyFigure]:

@@ -52,7 +52,8 @@ class Priced:
         if self._aa_weighted is None:
             bound = int(self.table.weights.max(initial=0)) * max(abs(int(self.aa_return.max(initial=0))),
                                                                 abs(int(self.aa_return.min(initial=0))))
-            self._aa_weighted = as_int64_or_object(self.table.weights, bound) * as_int64_or_object(self.aa_return, bound)
+            self._aa_weighted = (as_int64_or_object(self.table.weights, bound)
+                                 * as_int64_or_object(self.aa_return, bound))
         return self._aa_weighted
 
     @property
