@@ -35,6 +35,7 @@ extensions = [
     Extension(
         f"cython_ext.{Path(source).stem}",
         [source],
+        include_dirs=["cython_ext"],                # the C helpers beside the kernels (_lanes.h)
         extra_compile_args=["-O3"] + OPENMP + POPCOUNT,
         extra_link_args=OPENMP,
     )

@@ -1,8 +1,17 @@
-"""Median-of-runs timing shared by the benchmark scripts."""
+"""Median-of-runs timing shared by the benchmark scripts.
+
+Importing it makes the in-process benchmarks measure the checkout they live in: its root
+goes first on sys.path, unless PYTHONPATH names the code to measure.
+"""
 import os
 import platform
 import statistics
+import sys
 import time
+from pathlib import Path
+
+if not os.environ.get("PYTHONPATH"):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def median_seconds(function, runs: int) -> tuple[float, list[float]]:
@@ -24,4 +33,6 @@ def machine() -> str:
                     break
     except OSError:
         pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+    import analyzer
+    return (f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}; "
+            f"measuring {Path(analyzer.__file__).parent}")

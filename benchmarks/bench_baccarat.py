@@ -7,17 +7,19 @@ import random
 
 from _timing import machine, median_seconds
 
-from analyzer import baccarat
+from analyzer.games import registry
+from analyzer.games.baccarat import price
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
-    rule_file, rules = baccarat.load_rules()
+    game = registry.game("baccarat")
+    rule_file, rules = game.load_rules()
     print(machine())
 
-    full, _ = median_seconds(lambda: baccarat.analyse(rule_file, rules), args.runs)
+    full, _ = median_seconds(lambda: game.module.analyse(rule_file, rules, game.module.count(rules)), args.runs)
     print(f"full 8-deck analysis (11 shoe enumerations, figures, stake table): median {full * 1e3:.1f} ms "
           f"over {args.runs} runs (target < 100 ms)")
 
@@ -30,7 +32,7 @@ def main():
             shoe[value] -= 1
         shoes.append(tuple(shoe))
     it = iter(shoes * args.runs)
-    per_query, _ = median_seconds(lambda: baccarat.shoe_query(next(it), rules), len(shoes) * args.runs)
+    per_query, _ = median_seconds(lambda: price.shoe_query(next(it), rules), len(shoes) * args.runs)
     print(f"depleted-shoe query (EV of all three bets, exact): median {per_query * 1e6:.0f} us "
           f"over {len(shoes) * args.runs} random shoes (target < 1000 us)")
 

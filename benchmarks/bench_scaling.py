@@ -9,18 +9,20 @@ import argparse
 
 from _timing import machine, median_seconds
 
-from analyzer import baccarat, caribbean_stud, casino_holdem, stud_situations
-from analyzer.execution import DaskExecutor, LocalExecutor, SerialExecutor
+from analyzer.core.execution import DaskExecutor, LocalExecutor, SerialExecutor
+from analyzer.games import registry
+from analyzer.games.baccarat import count as baccarat
+from analyzer.games.caribbean_stud import count as caribbean_stud
+from analyzer.games.casino_holdem import count as casino_holdem
 
 
 def workloads():
-    _, holdem_rules = casino_holdem.load_rules()
-    _, stud_rules = caribbean_stud.load_rules()
-    _, bac_rules = baccarat.load_rules()
+    _, holdem_rules = registry.game("casino-holdem").load_rules()
+    _, stud_rules = registry.game("caribbean-stud").load_rules()
+    _, bac_rules = registry.game("baccarat").load_rules()
     return {
         "casino-holdem": lambda ex: casino_holdem.count_situations(holdem_rules, None, ex),
-        "caribbean-stud": lambda ex: (stud_situations.clear_cache(),
-                                      stud_situations.count_classes(stud_rules.cards, stud_rules.qualifier_rank, ex)),
+        "caribbean-stud": lambda ex: caribbean_stud.count_classes(stud_rules.cards, stud_rules.qualifier_rank, ex),
         "baccarat": lambda ex: baccarat.count_shoes(baccarat.analysis_shoes(bac_rules), bac_rules, ex),
     }
 

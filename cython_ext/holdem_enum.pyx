@@ -6,18 +6,25 @@ Algorithm, in two passes over the deck:
    then one sweep in rank order counts, by card removal, how many dealer hole pairs
    disjoint from each player pair are below it, equal, and not qualifying (totals
    minus the pairs holding either of the player's cards).
-2. Flops.  For each canonical flop and each turn/river pair, the board's class and the
-   suit renaming onto it are looked up, and every player hole pair gathers its counts
-   from the class's row (through the renaming), adding them to the situation's
-   (category x outcome) counters.  Each situation thus sums 1,081 x 990 = 1,070,190
-   continuations.
+2. Situations.  A board's result serves every (canonical flop, turn/river) whose five
+   cards it is under some suit renaming: its *uses* (`flop_uses`: 1,755 x 1,176 of them
+   on the full deck).  Only one (canonical flop, hole pair) per situation class is
+   counted, its *representative*: for each use, every representative hole pair of the
+   flop gathers its board counts (through the renaming) and adds them to the class's
+   (category x outcome) counters (`accumulate_uses`).  Each situation thus sums 1,081 x
+   990 = 1,070,190 continuations.
+Pass 2 can consume the boards a range at a time, as pass 1 produces them: the uses are
+grouped by the range of their board and then by flop, and the threads share out one
+range's flops, so no two threads write one counter and no whole table of board results
+is ever held.
 All counters are integers: a board result is at most 990 per field (10 bits); a
-situation counter is at most 1,070,190 (uint32).
+situation counter receives at most one board result per turn/river pair, so it stays
+at most 1,070,190 (uint32).
 """
 import itertools
 
 from cython.parallel cimport parallel, prange, threadid
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 import numpy as np
 
@@ -28,12 +35,15 @@ from cython_ext._types cimport (card_t, rankmask_t, int32_t, int64_t, uint8_t, u
 from cython_ext.handeval cimport eval_masks, dense_rank, hand_category, handval_t
 from cython_ext.isomorphism cimport suit_renaming
 
+
+cdef extern from "_lanes.h" nogil:
+    void add_lanes(uint32_t* counters, const uint16_t* lanes, uint16_t mask) noexcept
+
 cdef enum:
     HOLE_CARDS = 2
     FLOP_CARDS = 3
     N_BOARDS = 2598960        # C(52, 5): colex indices of 5-card sets
     FIELD_MASK = (1 << FIELD_BITS) - 1
-    CATEGORY_MASK = (1 << CATEGORY_FIELD_BITS) - 1
     RADIX_LOW_BITS = 7        # dense ranks < 8192 sort in two counting passes: 7 + 6 bits
     RADIX_LOW = 128
     RADIX_HIGH = 64
@@ -42,7 +52,6 @@ cdef enum:
     N_RENAMING_CODES = 1 << (SUIT_BITS * N_SUITS)
 
 cdef binomial_table_t BINOMIAL             # C(n, k) for colex indices
-cdef uint64_t PAIR_CARDS[N_PAIRS]          # card mask of each pair index
 
 
 cdef struct Hole:
@@ -78,9 +87,25 @@ cdef inline int renaming_code(const uint8_t* new_suit) noexcept nogil:
     return code
 
 
-cdef inline board_result_t result_field(int32_t count, int outcome) noexcept nogil:
-    """A count in the board-result field of an outcome code."""
-    return (<board_result_t>count) << (outcome * FIELD_BITS)
+cdef inline void merge_board(const card_t* flop, int t, int r, int* five) noexcept nogil:
+    """The five cards, ascending, of an ascending flop and a turn/river pair t < r not in it."""
+    cdef int i = 0, k = 0
+    while k < FLOP_CARDS and flop[k] < t:
+        five[i] = flop[k]
+        i += 1
+        k += 1
+    five[i] = t
+    i += 1
+    while k < FLOP_CARDS and flop[k] < r:
+        five[i] = flop[k]
+        i += 1
+        k += 1
+    five[i] = r
+    i += 1
+    while k < FLOP_CARDS:
+        five[i] = flop[k]
+        i += 1
+        k += 1
 
 
 cdef void radix_sort(Hole* src, Hole* dst, int n, int32_t* bucket) noexcept nogil:
@@ -111,7 +136,7 @@ cdef void radix_sort(Hole* src, Hole* dst, int n, int32_t* bucket) noexcept nogi
 
 
 cdef void evaluate_board(const card_t* board, uint64_t deck, int qualifier_rank,
-                         board_result_t* row, void* work_) noexcept nogil:
+                         BoardResult* row, void* work_) noexcept nogil:
     cdef BoardWork* work = <BoardWork*>work_
     cdef Hole* holes = work.holes
     cdef rankmask_t masks[N_SUITS]
@@ -122,9 +147,13 @@ cdef void evaluate_board(const card_t* board, uint64_t deck, int qualifier_rank,
     cdef int32_t unqualified = 0, below = 0, n_dealer
     cdef int32_t less, equal, not_qualified, win, tie, lose
     cdef handval_t value
+    cdef BoardResult* result
     masks_of(board, HAND, masks)
     for i in range(HAND):
         board_mask |= (<uint64_t>1) << board[i]
+        for j in range(N_CARDS):             # pairs holding a board card: no situation of this board
+            if j != board[i]:
+                memset(&row[pair_index(board[i], j)], 0, sizeof(BoardResult))
     for i in range(N_CARDS):
         if (deck >> i) & 1 and not (board_mask >> i) & 1:
             rest[n_rest] = i
@@ -178,10 +207,11 @@ cdef void evaluate_board(const card_t* board, uint64_t deck, int qualifier_rank,
                 win = less - not_qualified
                 tie = equal
                 lose = n_dealer - less - equal
-            row[holes[h].pair] = (result_field(not_qualified, DEALER_NOT_QUALIFIED)
-                                  | result_field(win, PLAYER_WINS) | result_field(tie, PUSH_TIE)
-                                  | result_field(lose, DEALER_WINS)
-                                  | (<board_result_t>holes[h].category << CATEGORY_BIT))
+            result = &row[holes[h].pair]
+            result.lane[DEALER_NOT_QUALIFIED] = <uint16_t>not_qualified
+            result.lane[PLAYER_WINS] = <uint16_t>win
+            result.lane[PUSH_TIE] = <uint16_t>tie
+            result.lane[DEALER_WINS] = <uint16_t>(lose | ((holes[h].category * N_OUTCOMES) << FIELD_BITS))
         for h in range(i, j):
             work.below_by_card[holes[h].high] += 1
             work.below_by_card[holes[h].low] += 1
@@ -191,82 +221,27 @@ cdef void evaluate_board(const card_t* board, uint64_t deck, int qualifier_rank,
         i = j
 
 
-cdef void accumulate_flop(const card_t* flop, uint64_t deck, const int32_t* board_class,
-                          const uint8_t* board_perm, const uint16_t* perm_pairs,
-                          const board_result_t* results, uint32_t* acc) noexcept nogil:
-    """Add every turn/river of one flop into acc[pair_index * N_COUNTS + category * N_OUTCOMES + outcome]."""
-    cdef uint64_t flop_mask = 0, blocked, v
-    cdef int five[HAND]
-    cdef int t, r, i, k, p, f0 = flop[0], f1 = flop[1], f2 = flop[2]
-    cdef int sorted_flop[FLOP_CARDS]
-    cdef const board_result_t* row
-    cdef const uint16_t* renamed
-    cdef uint32_t* a
-    cdef uint64_t index
-    # ascending flop
-    if f0 > f1:
-        f0, f1 = f1, f0
-    if f1 > f2:
-        f1, f2 = f2, f1
-    if f0 > f1:
-        f0, f1 = f1, f0
-    sorted_flop[0] = f0
-    sorted_flop[1] = f1
-    sorted_flop[2] = f2
-    flop_mask = ((<uint64_t>1) << f0) | ((<uint64_t>1) << f1) | ((<uint64_t>1) << f2)
-    for t in range(N_CARDS):
-        if not (deck >> t) & 1 or (flop_mask >> t) & 1:
-            continue
-        for r in range(t + 1, N_CARDS):
-            if not (deck >> r) & 1 or (flop_mask >> r) & 1:
-                continue
-            # merge the ascending flop with t < r
-            i = 0
-            k = 0
-            while k < FLOP_CARDS and sorted_flop[k] < t:
-                five[i] = sorted_flop[k]
-                i += 1
-                k += 1
-            five[i] = t
-            i += 1
-            while k < FLOP_CARDS and sorted_flop[k] < r:
-                five[i] = sorted_flop[k]
-                i += 1
-                k += 1
-            five[i] = r
-            i += 1
-            while k < FLOP_CARDS:
-                five[i] = sorted_flop[k]
-                i += 1
-                k += 1
-            index = colex5(BINOMIAL, five[0], five[1], five[2], five[3], five[4])
-            row = results + <size_t>board_class[index] * N_PAIRS
-            renamed = perm_pairs + <size_t>board_perm[index] * N_PAIRS
-            blocked = flop_mask | ((<uint64_t>1) << t) | ((<uint64_t>1) << r) | ~deck
-            for p in range(N_PAIRS):
-                if PAIR_CARDS[p] & blocked:
-                    continue
-                v = row[renamed[p]]
-                a = acc + p * N_COUNTS + ((v >> CATEGORY_BIT) & CATEGORY_MASK) * N_OUTCOMES
-                # Written out: gcc 12 gives this loop an extra instruction when the fields are
-                # read through an inline helper (or when `five` is a card_t array).
-                a[DEALER_NOT_QUALIFIED] += (v >> (DEALER_NOT_QUALIFIED * FIELD_BITS)) & FIELD_MASK
-                a[PLAYER_WINS] += (v >> (PLAYER_WINS * FIELD_BITS)) & FIELD_MASK
-                a[PUSH_TIE] += (v >> (PUSH_TIE * FIELD_BITS)) & FIELD_MASK
-                a[DEALER_WINS] += (v >> (DEALER_WINS * FIELD_BITS)) & FIELD_MASK
+cdef inline void accumulate_use(const BoardResult* row, const uint16_t* renamed, const uint16_t* rep_pair,
+                                Py_ssize_t n_reps, uint32_t* counts) noexcept nogil:
+    """Add one board's results into the counters of a flop's representatives.
+
+    counts[j * N_COUNTS + category * N_OUTCOMES + outcome] for the representative hole
+    pairs rep_pair[j], j = 0..n_reps-1, read from the board's row through the renaming.  A hole
+    pair holding the turn or the river reads a zero entry (evaluate_board clears the pairs
+    holding a board card) and adds nothing.
+    """
+    cdef Py_ssize_t j
+    cdef const BoardResult* r
+    for j in range(n_reps):
+        r = &row[renamed[rep_pair[j]]]
+        # a[outcome] += r.lane[outcome] & FIELD_MASK, all four, a = the category's counters
+        add_lanes(counts + ((<unsigned int>r.lane[DEALER_WINS]) >> FIELD_BITS), r.lane, FIELD_MASK)
+        counts += N_COUNTS
 
 
 # --- Python-facing entry points: validate, then run without the GIL ---------------------
 
-cdef void init_tables() noexcept nogil:
-    cdef int a, b
-    fill_binomials(BINOMIAL)
-    for a in range(N_CARDS):
-        for b in range(a):
-            PAIR_CARDS[pair_index(a, b)] = ((<uint64_t>1) << a) | ((<uint64_t>1) << b)
-
-
-init_tables()
+fill_binomials(BINOMIAL)
 
 PERMUTATIONS = list(itertools.permutations(range(N_SUITS)))
 
@@ -291,8 +266,47 @@ def perm_pair_table():
     return table
 
 
-def board_classes(uint64_t deck):
-    """Suit classes of the deck's 5-card boards.
+cdef void classify_boards_from(int i0, const int* cards, int n, const int* code_to_perm,
+                               int32_t* canonical_of, uint8_t* perm) noexcept nogil:
+    """canonical_of and perm for every board of the deck whose lowest card is cards[i0]."""
+    cdef int i1, i2, i3, i4, j
+    cdef card_t c[HAND]
+    cdef card_t renamed[HAND]
+    cdef uint64_t signature[N_SUITS]
+    cdef uint8_t new_suit[N_SUITS]
+    cdef uint64_t index
+    for i1 in range(i0 + 1, n):
+        for i2 in range(i1 + 1, n):
+            for i3 in range(i2 + 1, n):
+                for i4 in range(i3 + 1, n):
+                    c[0] = cards[i0]
+                    c[1] = cards[i1]
+                    c[2] = cards[i2]
+                    c[3] = cards[i3]
+                    c[4] = cards[i4]
+                    masks_of(c, HAND, signature)
+                    suit_renaming(signature, new_suit)
+                    for j in range(HAND):
+                        renamed[j] = with_suit(c[j], new_suit)
+                    sort_ascending(renamed, HAND)
+                    index = board_index(c)
+                    canonical_of[index] = <int32_t>board_index(renamed)
+                    perm[index] = <uint8_t>code_to_perm[renaming_code(new_suit)]
+
+
+cdef void decode_colex5(uint64_t index, card_t* cards) noexcept nogil:
+    """The five cards (ascending) of the 5-card set with this colex index."""
+    cdef int k, c
+    for k in range(HAND, 0, -1):
+        c = k - 1
+        while BINOMIAL[c + 1][k] <= index:
+            c += 1
+        cards[k - 1] = <card_t>c
+        index -= BINOMIAL[c][k]
+
+
+def board_classes(uint64_t deck, int threads=1):
+    """Suit classes of the deck's 5-card boards (found by `threads` threads).
 
     Returns (board_class int32[N_BOARDS], board_perm uint8[N_BOARDS], boards uint8[n, 5]):
     for a board's colex index, its class (-1 if not in the deck) and the index in
@@ -310,12 +324,11 @@ def board_classes(uint64_t deck):
     cdef int32_t[::1] canonical_of
     cdef int code_to_perm[N_RENAMING_CODES]
     cdef int cards[N_CARDS]
-    cdef int n = 0, i0, i1, i2, i3, i4, s, j
-    cdef card_t c[HAND]
-    cdef card_t renamed[HAND]
-    cdef uint64_t signature[N_SUITS]
+    cdef int n = 0, i0, s, j
     cdef uint8_t new_suit[N_SUITS]
-    cdef uint64_t index
+    cdef Py_ssize_t i
+    if threads < 1:
+        raise ValueError("board_classes: threads must be at least 1")
     for j in range(N_RENAMING_CODES):
         code_to_perm[j] = -1
     for j in range(N_PERMUTATIONS):
@@ -332,44 +345,20 @@ def board_classes(uint64_t deck):
     perm = perm_array
     canonical_of = canonical_array
     with nogil:
-        for i0 in range(n):
-            for i1 in range(i0 + 1, n):
-                for i2 in range(i1 + 1, n):
-                    for i3 in range(i2 + 1, n):
-                        for i4 in range(i3 + 1, n):
-                            c[0] = cards[i0]
-                            c[1] = cards[i1]
-                            c[2] = cards[i2]
-                            c[3] = cards[i3]
-                            c[4] = cards[i4]
-                            masks_of(c, HAND, signature)
-                            suit_renaming(signature, new_suit)
-                            for j in range(HAND):
-                                renamed[j] = with_suit(c[j], new_suit)
-                            sort_ascending(renamed, HAND)
-                            index = board_index(c)
-                            canonical_of[index] = <int32_t>board_index(renamed)
-                            perm[index] = <uint8_t>code_to_perm[renaming_code(new_suit)]
+        for i0 in prange(n, schedule="dynamic", chunksize=1, num_threads=threads):
+            classify_boards_from(i0, cards, n, code_to_perm, &canonical_of[0], &perm[0])
     canonical_indices = np.unique(canonical_array[canonical_array >= 0])
     numbering = np.full(N_BOARDS, -1, dtype=np.int32)
     numbering[canonical_indices] = np.arange(len(canonical_indices), dtype=np.int32)
     in_deck = canonical_array >= 0
     class_array[in_deck] = numbering[canonical_array[in_deck]]
-    return class_array, perm_array, _decode_colex5(canonical_indices)
-
-
-def _decode_colex5(indices):
-    """Cards (ascending) of 5-card sets from their colex indices."""
-    out = np.zeros((len(indices), HAND), dtype=np.uint8)
-    from math import comb
-    for row, index in enumerate(indices.tolist()):
-        for k in range(HAND, 0, -1):
-            c = k - 1
-            while comb(c + 1, k) <= index:
-                c += 1
-            out[row, k - 1] = c
-            index -= comb(c, k)
-    return out
+    boards_array = np.empty((len(canonical_indices), HAND), dtype=np.uint8)
+    cdef const int64_t[::1] indices = canonical_indices.astype(np.int64)
+    cdef uint8_t[:, ::1] boards = boards_array
+    with nogil:
+        for i in range(boards.shape[0]):
+            decode_colex5(<uint64_t>indices[i], &boards[i, 0])
+    return class_array, perm_array, boards_array
 
 
 def evaluate_boards(const card_t[:, ::1] boards, uint64_t deck, int qualifier_rank,
@@ -388,31 +377,169 @@ def evaluate_boards(const card_t[:, ::1] boards, uint64_t deck, int qualifier_ra
     work = np.empty((threads, board_work_size()), dtype=np.uint8)
     with nogil, parallel(num_threads=threads):
         for i in prange(start, stop, schedule="dynamic", chunksize=16):
-            evaluate_board(&boards[i, 0], deck, qualifier_rank, &results[i, 0], &work[threadid(), 0])
+            evaluate_board(&boards[i, 0], deck, qualifier_rank, <BoardResult*>&results[i, 0],
+                           &work[threadid(), 0])
     return None
 
 
-def accumulate_flops(const card_t[:, ::1] flops, uint64_t deck, const int32_t[::1] board_class,
-                     const uint8_t[::1] board_perm, const uint16_t[:, ::1] perm_pairs,
-                     const board_result_t[:, ::1] results, uint32_t[:, ::1] counts,
-                     Py_ssize_t start, Py_ssize_t stop, int threads):
-    """Pass 2 for flops start..stop-1: counts[flop, pair_index * 40 + category * 4 + outcome].
+def flop_uses(const card_t[:, ::1] flops, uint64_t deck, const int32_t[::1] board_class,
+              const uint8_t[::1] board_perm):
+    """Every (canonical flop, turn/river pair) of the deck: its board's class and the renaming onto it.
 
-    board_class, board_perm: from board_classes(deck); perm_pairs: perm_pair_table();
-    results: every canonical board's row from evaluate_boards; counts: (len(flops),
-    PAIRS * COUNTS_PER_SITUATION), rows start..stop-1 added to.  Raises ValueError on
-    mismatched shapes.
+    flops: canonical flops, cards of the deck; board_class, board_perm: from
+    board_classes(deck).  Returns (use_board int32[n_flops * per_flop], use_perm
+    uint8[...]), flop after flop, the turn/river pairs (t < r, neither in the flop) of
+    each in ascending order; per_flop = C(n - 3, 2) for a deck of n cards.  Raises
+    ValueError on mismatched shapes or a flop card outside the deck.
+
+    >>> board_class, board_perm, boards = board_classes((1 << 8) - 1)
+    >>> use_board, use_perm = flop_uses(np.array([[0, 1, 2]], dtype=np.uint8), (1 << 8) - 1, board_class, board_perm)
+    >>> len(use_board), int(use_board.min()) >= 0                  # C(5, 2) turn/river pairs, all boards of the deck
+    (10, True)
     """
-    cdef Py_ssize_t i
-    if flops.shape[1] != FLOP_CARDS or counts.shape[1] != N_PAIRS * N_COUNTS or counts.shape[0] != flops.shape[0] \
-            or board_class.shape[0] != N_BOARDS or board_perm.shape[0] != N_BOARDS \
-            or perm_pairs.shape[0] != N_PERMUTATIONS or perm_pairs.shape[1] != N_PAIRS \
-            or results.shape[1] != N_PAIRS or not 0 <= start <= stop <= flops.shape[0] or threads < 1:
-        raise ValueError("accumulate_flops: shapes do not match")
+    cdef Py_ssize_t f, u = 0, n_flops = flops.shape[0]
+    cdef int n = 0, t, r, i, k
+    cdef int cards[N_CARDS]
+    cdef int five[HAND]
+    cdef card_t sorted_flop[FLOP_CARDS]
+    cdef uint64_t flop_mask, index
+    cdef Py_ssize_t per_flop
+    if flops.shape[1] != FLOP_CARDS or board_class.shape[0] != N_BOARDS or board_perm.shape[0] != N_BOARDS:
+        raise ValueError("flop_uses: shapes do not match")
+    for i in range(N_CARDS):
+        if (deck >> i) & 1:
+            cards[n] = i
+            n += 1
+    for f in range(n_flops):
+        for k in range(FLOP_CARDS):
+            if flops[f, k] >= N_CARDS or not (deck >> flops[f, k]) & 1:
+                raise ValueError("flop_uses: a flop card is not in the deck")
+    per_flop = (n - FLOP_CARDS) * (n - FLOP_CARDS - 1) // 2
+    use_board_array = np.empty(n_flops * per_flop, dtype=np.int32)
+    use_perm_array = np.empty(n_flops * per_flop, dtype=np.uint8)
+    cdef int32_t[::1] use_board = use_board_array
+    cdef uint8_t[::1] use_perm = use_perm_array
     with nogil:
-        for i in prange(start, stop, schedule="dynamic", chunksize=1, num_threads=threads):
-            accumulate_flop(&flops[i, 0], deck, &board_class[0], &board_perm[0], &perm_pairs[0, 0],
-                            &results[0, 0], &counts[i, 0])
+        for f in range(n_flops):
+            for k in range(FLOP_CARDS):
+                sorted_flop[k] = flops[f, k]
+            sort_ascending(sorted_flop, FLOP_CARDS)
+            flop_mask = 0
+            for k in range(FLOP_CARDS):
+                flop_mask |= (<uint64_t>1) << sorted_flop[k]
+            for t in range(n):
+                if (flop_mask >> cards[t]) & 1:
+                    continue
+                for r in range(t + 1, n):
+                    if (flop_mask >> cards[r]) & 1:
+                        continue
+                    merge_board(sorted_flop, cards[t], cards[r], five)
+                    index = colex5(BINOMIAL, five[0], five[1], five[2], five[3], five[4])
+                    use_board[u] = board_class[index]
+                    use_perm[u] = board_perm[index]
+                    u += 1
+    return use_board_array, use_perm_array
+
+
+def accumulate_uses(const board_result_t[:, ::1] results, Py_ssize_t first_board,
+                    const uint16_t[:, ::1] perm_pairs, const int32_t[::1] use_board, const uint8_t[::1] use_perm,
+                    const int64_t[::1] segment_start, const int32_t[::1] segment_flop,
+                    const int64_t[::1] rep_start, const uint16_t[::1] rep_pair,
+                    uint32_t[:, ::1] counts, Py_ssize_t first_row, int threads):
+    """Pass 2 for some uses: add each use's board results into its flop's representatives' counters.
+
+    Segment k is the uses segment_start[k]..segment_start[k+1]-1 (of use_board, use_perm),
+    all of flop segment_flop[k]; flop f's representatives are the hole pairs rep_pair[j]
+    (pair_index), j = rep_start[f]..rep_start[f+1]-1, counted in row j - first_row of
+    counts (representatives in flop order).  results holds the board results of boards
+    first_board.. (pass 1, evaluate_boards); perm_pairs: perm_pair_table().  counts:
+    (rows, COUNTS_PER_SITUATION), added to.
+
+    The segments are shared out among `threads` threads, a segment at a time; they must
+    name distinct flops, so that no two threads write one counter.  Raises ValueError,
+    before counting anything, on mismatched shapes, a use whose board is not in results, a
+    representative outside counts, or a flop named by two segments.
+    """
+    cdef Py_ssize_t k, u, n_segments = segment_flop.shape[0], n_flops = rep_start.shape[0] - 1
+    cdef Py_ssize_t n_boards = results.shape[0], n_rows = counts.shape[0]
+    cdef int32_t f
+    cdef int bad = 0
+    if results.shape[1] != N_PAIRS or counts.shape[1] != N_COUNTS or perm_pairs.shape[0] != N_PERMUTATIONS \
+            or perm_pairs.shape[1] != N_PAIRS or segment_start.shape[0] != n_segments + 1 \
+            or use_perm.shape[0] != use_board.shape[0] or n_flops < 0 or threads < 1:
+        raise ValueError("accumulate_uses: shapes do not match")
+    seen_array = np.zeros(max(n_flops, 1), dtype=np.uint8)
+    cdef uint8_t[::1] seen = seen_array
+    with nogil:
+        for k in range(n_segments):
+            f = segment_flop[k]
+            if f < 0 or f >= n_flops or seen[f] or segment_start[k] < 0 or segment_start[k] > segment_start[k + 1] \
+                    or segment_start[k + 1] > use_board.shape[0] or rep_start[f] < first_row \
+                    or rep_start[f] > rep_start[f + 1] or rep_start[f + 1] > first_row + n_rows \
+                    or rep_start[f + 1] > rep_pair.shape[0]:
+                bad = 1
+                break
+            seen[f] = 1
+            for u in range(segment_start[k], segment_start[k + 1]):
+                if use_board[u] < first_board or use_board[u] >= first_board + n_boards \
+                        or use_perm[u] >= N_PERMUTATIONS:
+                    bad = 1
+            for u in range(rep_start[f], rep_start[f + 1]):
+                if rep_pair[u] >= N_PAIRS:
+                    bad = 1
+    if bad:
+        raise ValueError("accumulate_uses: a segment's flop, uses or representatives are out of range")
+    with nogil:
+        for k in prange(n_segments, schedule="dynamic", chunksize=1, num_threads=threads):
+            f = segment_flop[k]
+            for u in range(segment_start[k], segment_start[k + 1]):
+                accumulate_use(<const BoardResult*>&results[use_board[u] - first_board, 0],
+                               &perm_pairs[use_perm[u], 0], &rep_pair[rep_start[f]], rep_start[f + 1] - rep_start[f],
+                               &counts[rep_start[f] - first_row, 0])
+    return None
+
+
+def permute_rows(uint32_t[:, ::1] rows, const int32_t[::1] destination):
+    """Move row i of `rows` to row destination[i], for every i, in place (two spare rows of memory).
+
+    destination must be a permutation of 0..len(rows)-1; ValueError otherwise (rows untouched).
+
+    >>> rows = np.array([[0], [1], [2]], dtype=np.uint32)
+    >>> permute_rows(rows, np.array([2, 0, 1], dtype=np.int32)); rows.ravel().tolist()
+    [1, 2, 0]
+    """
+    cdef Py_ssize_t n = rows.shape[0], width = rows.shape[1], i, j, target
+    cdef int bad = 0
+    if destination.shape[0] != n:
+        raise ValueError("permute_rows: one destination per row")
+    visited_array = np.zeros(n, dtype=np.uint8)
+    spare_array = np.empty((2, max(width, 1)), dtype=np.uint32)
+    cdef uint8_t[::1] visited = visited_array
+    cdef uint32_t[:, ::1] spare = spare_array
+    with nogil:
+        for i in range(n):                                   # a permutation: every row is some row's destination
+            if destination[i] < 0 or destination[i] >= n or visited[destination[i]]:
+                bad = 1
+                break
+            visited[destination[i]] = 1
+        if not bad and n > 0:
+            memset(&visited[0], 0, n)
+    if bad:
+        raise ValueError("permute_rows: the destinations are not a permutation of the rows")
+    with nogil:
+        for i in range(n):
+            if visited[i]:
+                continue
+            # carry row i along its cycle: i -> destination[i] -> ...
+            memcpy(&spare[0, 0], &rows[i, 0], width * sizeof(uint32_t))
+            j = i
+            while not visited[j]:
+                visited[j] = 1
+                target = destination[j]
+                memcpy(&spare[1, 0], &rows[target, 0], width * sizeof(uint32_t))
+                memcpy(&rows[target, 0], &spare[0, 0], width * sizeof(uint32_t))
+                memcpy(&spare[0, 0], &spare[1, 0], width * sizeof(uint32_t))
+                j = target
     return None
 
 

@@ -4,9 +4,12 @@ A game's work is a list of chunks.  A chunk is a module-level function and its (
 picklable) arguments; it returns integer arrays, each placed at an offset of a named
 total (`Part`).  The merge adds every part into its total with exact integer arithmetic,
 so the result does not depend on how the work was split, in which order chunks finish,
-or where they ran.  Data every chunk of a stage reads (e.g. the board table of Casino
-Hold'em's second pass) is handed over once per worker: through shared memory to local
-processes, scattered to Dask workers.
+or where they ran.  Where the chunks run in this process (`Executor.in_process`), a
+chunk may instead add its results straight into the totals' arrays (`Chunk.in_place`):
+nothing is copied, and its kernel's threads write their own parts of the final arrays.
+Data every chunk of a stage reads (e.g. the board table of Casino Hold'em's second pass
+on processes) is handed over once per worker: through shared memory to local processes,
+scattered to Dask workers.
 
 Failures cost only the chunks they hit: a Dask chunk whose worker died is rerun, shared
 data lost with every worker that held it is scattered again from this process's copy, and
@@ -37,15 +40,26 @@ from analyzer.core.errors import InputError, InvariantError
 
 @dataclass(frozen=True)
 class Chunk:
-    """function(shared, *args) -> list of Part; `shared` is the stage's read-only arrays (or {})."""
+    """function(shared, *args) -> list of Part; `shared` is the stage's read-only arrays (or {}).
+
+    An in-place chunk is function(shared, out, *args) -> None instead: it adds its results
+    into `out` (name -> the whole total's array) itself, and is responsible for their
+    bounds (its totals' dtypes must hold every sum).  Only executors that run chunks in
+    this process (`in_process`) accept it.
+    """
 
     function: Callable
     args: tuple = ()
+    in_place: bool = False
 
 
 @dataclass
 class Part:
-    """A piece of a named total: `values` added at `offset` along the first axis."""
+    """A piece of a named total: `values` added at `offset` along the first axis.
+
+    The part is handed over with its array: a part that is the whole total (offset 0,
+    the total's shape and dtype) may become the total itself, uncopied.
+    """
 
     name: str
     values: np.ndarray
@@ -63,6 +77,10 @@ class Totals:
         for part in parts:
             if part.name not in self.arrays:
                 shape, dtype = self.shapes[part.name]
+                if part.offset == 0 and part.values.shape == tuple(shape) and part.values.dtype == dtype \
+                        and part.values.flags.writeable:
+                    self.arrays[part.name] = part.values        # the first part is the whole total: no copy
+                    continue
                 self.arrays[part.name] = np.zeros(shape, dtype=dtype)
             total = self.arrays[part.name]
             view = total[part.offset:part.offset + len(part.values)]
@@ -85,6 +103,10 @@ class Totals:
             self.arrays[name] = np.zeros(shape, dtype=dtype)
         return self.arrays[name]
 
+    def every_array(self) -> dict:
+        """Every total's array (zero where nothing was added yet), for in-place chunks to add into."""
+        return {name: self[name] for name in self.shapes}
+
 
 def chunk_ranges(n: int, pieces: int) -> list[tuple[int, int]]:
     """Split range(n) into at most `pieces` contiguous ranges of near-equal size."""
@@ -100,10 +122,16 @@ class Executor:
 
     workers = 1
     threads_per_chunk = 1
+    in_process = False           # chunks run in this process: in-place chunks are accepted
 
     def run(self, chunks: list[Chunk], totals: Totals, shared: dict | None = None, progress=None,
             label: str = "chunks") -> Totals:
         raise NotImplementedError
+
+    def _refuse_in_place(self, chunks: list[Chunk]) -> None:
+        if any(chunk.in_place for chunk in chunks):
+            raise ValueError(f"{type(self).__name__} runs chunks in other processes: in-place chunks need an "
+                             "executor whose chunks run in this process")
 
     def close(self) -> None:
         pass
@@ -112,13 +140,18 @@ class Executor:
 class SerialExecutor(Executor):
     """Every chunk in this process, one after the other (kernels may still use `threads`)."""
 
+    in_process = True
+
     def __init__(self, threads: int = 1):
         self.threads_per_chunk = threads
 
     def run(self, chunks, totals, shared=None, progress=None, label="chunks"):
         bar = progress(total=len(chunks), desc=label, unit="chunk") if progress else None
         for chunk in chunks:
-            totals.add(chunk.function(shared or {}, *chunk.args))
+            if chunk.in_place:
+                chunk.function(shared or {}, totals.every_array(), *chunk.args)
+            else:
+                totals.add(chunk.function(shared or {}, *chunk.args))
             bar and bar.update()
         bar and bar.close()
         return totals
@@ -184,6 +217,7 @@ class LocalExecutor(Executor):
         self.workers = jobs or default_jobs()
 
     def run(self, chunks, totals, shared=None, progress=None, label="chunks"):
+        self._refuse_in_place(chunks)
         if self.workers == 1 or len(chunks) == 1:
             return SerialExecutor().run(chunks, totals, shared, progress, label)
         inputs, outputs = _SharedArrays(), _SharedArrays()
@@ -276,6 +310,7 @@ class DaskExecutor(Executor):
         self.handovers = 0                             # times shared data was scattered
 
     def run(self, chunks, totals, shared=None, progress=None, label="chunks"):
+        self._refuse_in_place(chunks)
         started = time.monotonic()
         handed = self._hand_over(shared, label, started) if shared and chunks else {}
         finished = queue.SimpleQueue()                 # futures, as each completes (done callbacks)
@@ -458,8 +493,9 @@ def make_executor(jobs: int | None = None, scheduler: str | None = None) -> Exec
     this process with every core as kernel threads.
 
     The default is threads rather than processes because on one machine it is measurably
-    faster (no 1.4 GB table to hand to other processes; see benchmarks/bench_scaling.py);
-    both use every core, and all give identical results.  Raises InputError, in one line
+    faster and smaller: in this process Casino Hold'em's chunks stream their board results
+    into the final counts in place, where processes need the whole 1.4 GB table of them
+    (see benchmarks/bench_scaling.py); both use every core, and all give identical results.  Raises InputError, in one line
     naming the option, for --jobs outside 1..max_jobs(), --jobs with --scheduler, a
     --scheduler that is not an address or scheduler file, or a scheduler out of reach.
     """

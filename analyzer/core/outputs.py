@@ -89,7 +89,7 @@ class Figure:
     file: str
     caption: str
     kind: str                    # the renderer's name in analyzer.publish.plots.RENDERERS
-    data: dict
+    data: dict                   # its arguments; a function of no arguments stands for a value made when drawn
 
 
 @dataclass(frozen=True)
@@ -115,8 +115,13 @@ class ReportContent:
 
 @dataclass
 class Outputs:
-    """One rule set's results: summary.json's content, the other files (name -> bytes or text), the report,
-    and the PAR workbook's sheets ((name, analyzer.core.tables.Table), in order; the publisher adds the rules)."""
+    """One rule set's results: summary.json's content, the other files, the report, the workbook's sheets.
+
+    `files` maps each name to its bytes or text, or to a function of no arguments that
+    returns them: the pipeline calls it when it writes the file (so each output is
+    rendered once, when needed, and timed on its own).  `sheets` are the PAR workbook's
+    ((name, analyzer.core.tables.Table), in order; the publisher adds the rules).
+    """
 
     summary: dict
     files: dict

@@ -12,13 +12,28 @@ content gives the same bytes).  Decompressed it holds:
 
 Rows are sorted by their key bytes, ascending, so a reader can binary-search a key.
 docs/strategy-format.md is the full specification; this module is one reader and the
-writer.
+writers.
+
+Two writers make the same format.  `encode` compresses the whole decompressed stream in
+one go (small files: Baccarat's).  `Compressor` (for the poker games' files of millions of
+rows) compresses the header and every piece of every column (at most PIECE_BYTES of one
+plane, made when a thread takes it up) as its own deflate segment,
+on a pool of threads (zlib releases the GIL), ending each but the last with a sync flush
+so that the segments, one after the other, are one deflate stream: the file is still one
+gzip member, read by any gzip reader.  A column array that several files hold (the keys,
+weights and EVs of a game's optimal and basic-strategy files) is compressed once.
 """
 from __future__ import annotations
 
 import gzip
 import io
 import json
+import os
+import struct
+import sys
+import threading
+import zlib
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
@@ -34,10 +49,18 @@ class StrategyFileError(ValueError):
 
 
 def pack_keys(keys: np.ndarray) -> np.ndarray:
-    """Key rows (n, k <= 8 bytes) as unsigned integers ordered like their bytes (big-endian)."""
+    """Key rows (n, k <= 8 bytes) as unsigned integers ordered like their bytes (big-endian).
+
+    >>> pack_keys(np.array([[1, 2], [0, 255]], dtype=np.uint8)).tolist()
+    [258, 255]
+    """
+    keys = np.asarray(keys, dtype=np.uint8)
+    if keys.ndim != 2 or keys.shape[1] > 8:
+        raise ValueError("pack_keys: key rows of at most 8 bytes")
     packed = np.zeros(len(keys), dtype=np.uint64)
-    for column in range(keys.shape[1]):
-        packed = (packed << np.uint64(8)) | keys[:, column].astype(np.uint64)
+    packed.view(np.uint8).reshape(len(keys), 8)[:, 8 - keys.shape[1]:] = keys   # the key bytes big-endian
+    if sys.byteorder == "little":
+        packed.byteswap(inplace=True)                       # ... read as a native word
     return packed
 
 
@@ -47,6 +70,18 @@ def encode(header: dict, columns: dict[str, np.ndarray], compresslevel: int = 6)
     The header's "columns" entry is built here: name, dtype and width of each column.
     `compresslevel` (gzip, 1..9) trades size for time; readers do not depend on it.
     """
+    body = io.BytesIO()
+    body.write(_described(header, columns))
+    for name, array in columns.items():
+        body.write(np.ascontiguousarray(array.T if array.ndim == 2 else array).tobytes())
+    compressed = io.BytesIO()
+    with gzip.GzipFile(fileobj=compressed, mode="wb", compresslevel=compresslevel, mtime=0, filename="") as stream:
+        stream.write(body.getvalue())
+    return compressed.getvalue()
+
+
+def _described(header: dict, columns: dict[str, np.ndarray]) -> bytes:
+    """The magic line and the header line (with rows and columns filled in)."""
     rows = {len(array) for array in columns.values()}
     if len(rows) != 1:
         raise ValueError("strategy columns differ in length")
@@ -58,15 +93,117 @@ def encode(header: dict, columns: dict[str, np.ndarray], compresslevel: int = 6)
         width = array.shape[1] if array.ndim == 2 else 1
         described.append({"name": name, "dtype": dtype, "width": width})
     header = dict(header, format="tga-strategy", version=VERSION, rows=rows.pop(), columns=described)
-    body = io.BytesIO()
-    body.write(f"{MAGIC} {VERSION}\n".encode())
-    body.write(json.dumps(header, sort_keys=True, separators=(",", ":")).encode() + b"\n")
-    for name, array in columns.items():
-        body.write(np.ascontiguousarray(array.T if array.ndim == 2 else array).tobytes())
-    compressed = io.BytesIO()
-    with gzip.GzipFile(fileobj=compressed, mode="wb", compresslevel=compresslevel, mtime=0, filename="") as stream:
-        stream.write(body.getvalue())
-    return compressed.getvalue()
+    return (f"{MAGIC} {VERSION}\n".encode()
+            + json.dumps(header, sort_keys=True, separators=(",", ":")).encode() + b"\n")
+
+
+# The gzip member around a Compressor's deflate stream (RFC 1952): no file name, mtime 0,
+# no extra flags, OS unknown -- what `gzip.GzipFile(filename="", mtime=0)` writes.
+GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+PIECE_BYTES = 8 << 20          # columns are compressed in pieces of at most 8 MiB, each on a thread
+
+
+class Pending:
+    """A strategy file being compressed: `result()` waits for it and returns its bytes."""
+
+    def __init__(self, head: Future, pieces: list, crc: Future, size: int):
+        self._parts = [head, *pieces]
+        self._crc, self._size = crc, size
+
+    def result(self) -> bytes:
+        body = b"".join(part.result() for part in self._parts)
+        return GZIP_HEADER + body + struct.pack("<II", self._crc.result(), self._size & 0xFFFFFFFF)
+
+
+class _Piece:
+    """Rows start..stop-1 of one plane of a column: its bytes are made when a thread needs them
+    (a copy of that much only, for a plane of a wider column), never for the whole column at once."""
+
+    __slots__ = ("array", "plane", "start", "stop")
+
+    def __init__(self, array: np.ndarray, plane: int, start: int, stop: int):
+        self.array, self.plane, self.start, self.stop = array, plane, start, stop
+
+    def __len__(self) -> int:
+        return (self.stop - self.start) * self.array.itemsize
+
+    def data(self):
+        rows = self.array[self.start:self.stop]
+        return memoryview(np.ascontiguousarray(rows if rows.ndim == 1 else rows[:, self.plane]).view(np.uint8))
+
+
+def _pieces(array: np.ndarray) -> list:
+    """A column's bytes in file order (plane after plane), as pieces of at most PIECE_BYTES."""
+    rows = max(1, PIECE_BYTES // array.itemsize)
+    planes = array.shape[1] if array.ndim == 2 else 1
+    return [_Piece(array, plane, start, min(start + rows, len(array)))
+            for plane in range(planes) for start in range(0, len(array), rows)] or [_Piece(array, 0, 0, 0)]
+
+
+def _deflate(piece, level: int, last: bool) -> bytes:
+    """Raw deflate of a piece (bytes or _Piece); unless last, ending on a byte boundary without a final block."""
+    compressor = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
+    data = piece.data() if isinstance(piece, _Piece) else piece
+    return compressor.compress(data) + compressor.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
+
+
+def _crc32(pieces: list) -> int:
+    crc = 0
+    for piece in pieces:
+        crc = zlib.crc32(piece.data() if isinstance(piece, _Piece) else piece, crc)
+    return crc
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _submit(function, *args) -> Future:
+    """Run on the writers' thread pool (one thread per core, started when first needed)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+            _POOL = ThreadPoolExecutor(cores, thread_name_prefix="strategy-file")
+    return _POOL.submit(function, *args)
+
+
+class Compressor:
+    """Writes strategy files on a pool of threads, each column array compressed once however many files hold it.
+
+    `encode(header, columns, levels)` starts a file and returns its `Pending` bytes at once.
+    A column is recognised by its array object, which the compressor keeps alive (so it
+    cannot be mistaken for another): the arrays must not change until every file is done.
+    `levels` gives a column's gzip level by name (default `level`); readers do not depend
+    on it.
+    """
+
+    def __init__(self, level: int = 6):
+        self.level = level
+        self._columns = {}             # (id(array), level, last) -> (array, pieces, segments)
+
+    def _column(self, array: np.ndarray, level: int, last: bool) -> tuple[list, list]:
+        key = (id(array), level, last)
+        if key not in self._columns:
+            pieces = _pieces(array)
+            segments = [_submit(_deflate, piece, level, last and i == len(pieces) - 1)
+                        for i, piece in enumerate(pieces)]
+            self._columns[key] = (array, pieces, segments)
+        _, pieces, segments = self._columns[key]
+        return pieces, segments
+
+    def encode(self, header: dict, columns: dict[str, np.ndarray], levels: dict | None = None) -> Pending:
+        """Start the file for `columns` (name -> array, keys first), with `header` completed."""
+        head = _described(header, columns)
+        pieces, segments = [head], [_submit(_deflate, head, self.level, not columns)]
+        names = list(columns)
+        for name in names:
+            column_pieces, column_segments = self._column(columns[name], (levels or {}).get(name, self.level),
+                                                          name == names[-1])
+            pieces += column_pieces
+            segments += column_segments
+        crc = _submit(_crc32, pieces)
+        return Pending(segments[0], segments[1:], crc, sum(len(piece) for piece in pieces))
 
 
 def decode(data: bytes, source: str = "strategy file") -> tuple[dict, dict[str, np.ndarray]]:

@@ -1,7 +1,9 @@
 """Verification shared by the poker games: a strategy file's decisions and totals, from its own rows."""
 from __future__ import annotations
 
+import os
 import random
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 
 import numpy as np
@@ -19,7 +21,7 @@ def check_decision_table(report, strategy, summary: dict, p_play_key: str, alway
     plays every hand.  The always-play EV weighs every stored EV, so no single value can
     change unseen.
     """
-    weights = strategy.weights.astype(np.int64)
+    weights = strategy.weights                  # the exact sums below widen it as they go
     play, fold = strategy.ev_play, strategy.ev_fold
     plays = play > fold
     expected_codes = np.where(play == fold, EITHER, plays.astype(np.uint8))
@@ -49,15 +51,20 @@ def spot_check(report, strategy, cards, group_sizes: tuple, direct_ev, samples: 
     """
     rng = random.Random(seed)
     action = strategy.actions[1]
-    mismatches = []
+    deals = []
     for _ in range(samples):
         dealt = rng.sample(cards, sum(group_sizes))
         groups, start = [], 0
         for size in group_sizes:
             groups.append(dealt[start:start + size])
             start += size
-        if direct_ev(*groups) != strategy.decide_cards(groups).ev[action]:
-            mismatches.append(dealt)
+        deals.append((dealt, groups))
+    # The direct dealing runs in compiled code without the GIL: the situations share the cores.
+    with ThreadPoolExecutor(max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                                else os.cpu_count() or 1)) as pool:
+        direct = list(pool.map(lambda deal: direct_ev(*deal[1]), deals))
+    mismatches = [dealt for (dealt, groups), ev in zip(deals, direct)
+                  if ev != strategy.decide_cards(groups).ev[action]]
     report.add("spot re-enumeration", not mismatches,
                f"{samples} random situations (seed {seed}), each dealt out over {dealt_over}"
                + ("" if not mismatches else f"; {len(mismatches)} differ, e.g. cards {mismatches[0]}"))

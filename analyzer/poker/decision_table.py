@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import INT64_MAX, as_int64_or_object, exact_dot, exact_sum
+from analyzer.core.exact import INT64_MAX, as_int64_or_object, exact_masked_sum, exact_sum
 
 CHUNK_ROWS = 1 << 16
 
@@ -43,19 +43,33 @@ def play_ev_numerators(counts_by_outcome, nets: np.ndarray, category=None) -> np
         for start in range(0, len(flat), CHUNK_ROWS):       # a chunk at a time: no whole int64 copy
             ev[start:start + CHUNK_ROWS] = flat[start:start + CHUNK_ROWS].astype(np.int64) @ nets64.reshape(-1)
         return ev
-    ev = np.zeros(len(counts), dtype=np.int64)
-    term = np.empty(len(counts), dtype=np.int64)          # one scratch array, no temporaries
-    for o in range(counts.shape[1]):
-        column = nets64[:, o]
-        if (column == column[0]).all():                   # the same for every category: no lookup
-            if column[0]:
-                np.multiply(counts[:, o], column[0], out=term)
-                ev += term
-        else:
-            np.take(column, category, out=term)
-            term *= counts[:, o]
-            ev += term
+    if len(category) and int(category.max()) >= len(nets64):
+        raise ValueError("a class's category is outside the paytable's categories")
+    ev = np.empty(len(counts), dtype=np.int64)
+    term = np.empty(min(len(counts), CHUNK_ROWS), dtype=np.int64)      # scratch for one chunk of rows
+    for start in range(0, len(counts), CHUNK_ROWS):
+        rows = slice(start, start + CHUNK_ROWS)
+        total, part = ev[rows], term[:len(ev[rows])]
+        total[:] = 0
+        for o in range(counts.shape[1]):
+            column = nets64[:, o]
+            if (column == column[0]).all():               # the same for every category: no lookup
+                if column[0]:
+                    np.multiply(counts[rows, o], column[0], out=part)
+                    total += part
+            else:
+                np.take(column, category[rows], out=part, mode="clip")   # in range (checked): no buffered copy
+                part *= counts[rows, o]
+                total += part
     return ev
+
+
+def float_margins(ev_play: np.ndarray, denominator: int) -> np.ndarray:
+    """EV of playing minus EV of folding per class, in ANTEs, as floats for a plot only (never a figure):
+    ev_play / denominator + 1, the addition made in place (one array)."""
+    margins = ev_play / denominator
+    margins += 1
+    return margins
 
 
 @dataclass
@@ -107,6 +121,9 @@ class DecisionTable:
     denominator: int
     play_size: Fraction          # the play bet per ANTE (figures' average wager)
     _gain: np.ndarray | None = field(default=None, repr=False)
+    _gain_bound: int = field(default=0, repr=False)
+    _total_weight: int | None = field(default=None, repr=False)
+    _optimal: tuple | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.weights)
@@ -117,11 +134,18 @@ class DecisionTable:
 
     @property
     def total_weight(self) -> int:
-        return exact_sum(self.weights)
+        if self._total_weight is None:
+            self._total_weight = exact_sum(self.weights)
+        return self._total_weight
 
     def optimal(self) -> tuple[np.ndarray, np.ndarray]:
-        """(play, tie): play where playing is strictly better than folding; tie where exactly equal."""
-        return self.ev_play > self.fold_numerator, self.ev_play == self.fold_numerator
+        """(play, tie): play where playing is strictly better than folding; tie where exactly equal.
+
+        Made once; the arrays are shared, not to be changed.
+        """
+        if self._optimal is None:
+            self._optimal = (self.ev_play > self.fold_numerator, self.ev_play == self.fold_numerator)
+        return self._optimal
 
     @property
     def gain(self) -> np.ndarray:
@@ -131,16 +155,25 @@ class DecisionTable:
                      + self.denominator) * int(self.weights.max(initial=0))
             ev = as_int64_or_object(self.ev_play, bound)
             gain = np.add(ev, self.denominator)
-            gain *= as_int64_or_object(self.weights, bound)
-            self._gain = gain
+            if gain.dtype == object:
+                gain *= self.weights.astype(object)
+            else:
+                np.multiply(gain, self.weights, out=gain)     # the weights widened a buffer at a time
+            self._gain, self._gain_bound = gain, bound
         return self._gain
 
     def figures(self, name: str, description: str, play: np.ndarray) -> StrategyFigures:
-        """The exact figures of playing where `play` holds (folding elsewhere)."""
+        """The exact figures of playing where `play` holds (folding elsewhere).
+
+        The EV summed over every situation is sum(weight x EV of playing) over the played
+        classes plus (unplayed weight) x the fold numerator, which is the played classes'
+        gains plus (all the weight) x the fold numerator: one masked sum of `gain`.
+        """
         total = self.total_weight
-        played_weight = exact_sum(self.weights[play])
-        ev_sum = exact_dot(self.weights[play], self.ev_play[play]) \
-            + (total - played_weight) * self.fold_numerator
+        played_weight = exact_masked_sum(self.weights, play)
+        gain = self.gain
+        ev_sum = exact_masked_sum(gain, play, self._gain_bound if gain.dtype != object else None) \
+            + total * self.fold_numerator
         return StrategyFigures(name=name, description=description, play=play,
                                p_play=Fraction(played_weight, total),
                                ev=Fraction(ev_sum, total * self.denominator), play_size=self.play_size)

@@ -11,10 +11,13 @@ once, and the count is kept in the count cache (`analyzer.core.count_cache`, und
 and the compiled kernels' own digests: another paytable on the same deck is priced from
 the cache without enumerating.  Each rule set is priced and analysed on that count, its
 outputs are written into a staging folder, verified there, given their report, and
-published atomically.
+published atomically.  One rule set is analysed and published before the next is
+analysed, so that only one analysis is held at a time (a count is held while a rule set
+still needs it).
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -22,7 +25,7 @@ from importlib import import_module
 from pathlib import Path
 
 import analyzer
-from analyzer.core import count_cache
+from analyzer.core import count_cache, timing
 from analyzer.core.errors import InputError, InvariantError
 from analyzer.core.outputs import WORKBOOK_NAME
 from analyzer.games.registry import Game
@@ -36,11 +39,11 @@ RULES_SHEET = "Rules analysed"
 
 @dataclass
 class Published:
-    """One analysed rule set: its analysis (in memory) and where its folder was published."""
+    """One analysed rule set: where its folder was published (and its analysis, if the run kept it)."""
 
     game: Game
     rule_file: object
-    analysis: object
+    analysis: object             # None unless Run.keep_analyses
     folder: Path
 
 
@@ -56,6 +59,7 @@ class Run:
     options: dict = field(default_factory=dict)     # the game's own options (e.g. aa_ratio)
     cache: Path | None = None                       # the count cache's folder; None: count afresh, keep nothing
     replace: bool = False                           # replace results of another rule file of the same rule set
+    keep_analyses: bool = False                     # run_game returns each analysis (held in memory)
 
 
 def kernel_digest(game: Game) -> str:
@@ -124,36 +128,81 @@ def prepare(jobs: list, run: Run) -> list:
     return prepared
 
 
-def analyse(game: Game, rule_paths, run: Run, loaded=None) -> list:
-    """(rule file, analysis) of every rule file (default: the game's built-in ones), counting once per count key."""
-    loaded = load(game, rule_paths) if loaded is None else loaded        # refuse bad files first
+def analyse(game: Game, rule_paths, run: Run, loaded=None):
+    """(rule file, analysis) of every rule file (default: the game's built-in ones), one at a time as each
+    is asked for, counting once per count key.  Every rule file is loaded (and a bad one refused)
+    before anything is counted; `loaded`: the rule files as `load` (or `prepare`) returned them."""
+    loaded = load(game, rule_paths) if loaded is None else loaded
+    keys = [json.dumps(game.module.count_fields(rules), sort_keys=True) for _, rules in loaded]
     counts = {}
-    analyses = []
-    for rule_file, rules in loaded:
-        key = json.dumps(game.module.count_fields(rules), sort_keys=True)
+    for index, ((rule_file, rules), key) in enumerate(zip(loaded, keys)):
         if key not in counts:
-            counts[key] = count(game, rules, run)
-        analyses.append((rule_file, game.module.analyse(rule_file, rules, counts[key], **run.options)))
-    return analyses
+            with timing.stage(f"{game.name} count"):
+                counts[key] = count(game, rules, run)
+        # This frame keeps neither the analysis nor (after the last rule set that needs it) the count:
+        # both go when the caller lets go of the analysis.
+        yield rule_file, _analysed(game, rule_file, rules,
+                                   counts[key] if key in keys[index + 1:] else counts.pop(key), run)
+
+
+def _analysed(game: Game, rule_file, rules, count, run: Run):
+    with timing.stage(f"{game.name} {rule_file.name} analyse"):
+        return game.module.analyse(rule_file, rules, count, **run.options)
+
+
+@dataclass
+class Staged:
+    """One analysis's results, made and held without the analysis: files, summary, report content with
+    its figures drawn."""
+
+    game: Game
+    folder: ResultFolder
+    summary: dict
+    report: object               # the game's ReportContent
+    svgs: dict                   # figure file -> SVG text
+    count: object                # what game.count returned (the verification re-derives the statistics on it)
+
+
+def stage(game: Game, rule_file, analysis, run: Run) -> Staged:
+    """Everything of an analysis's results folder that needs the analysis: its files and figures."""
+    where = f"{game.name} {rule_file.name}"
+    with timing.stage(f"{where} outputs"):
+        outputs = game.module.outputs(analysis)
+        folder = result_folder(game, rule_file, run)
+        folder.add("summary.json", json_bytes(outputs.summary))
+        for name, data in outputs.files.items():
+            with timing.stage(name):
+                folder.add(name, data() if callable(data) else data)
+        if outputs.sheets:
+            with timing.stage(WORKBOOK_NAME):
+                folder.add(WORKBOOK_NAME, par_workbook(outputs.sheets, rule_file))
+        with timing.stage("figures"):
+            svgs = report.figures(outputs.report)
+    # drawn: the report needs the figures' names and captions, no longer their data (which would hold the analysis)
+    content = dataclasses.replace(outputs.report, figures=[dataclasses.replace(figure, data={})
+                                                           for figure in outputs.report.figures])
+    return Staged(game, folder, outputs.summary, content, svgs, analysis.count)
+
+
+def finish(staged: Staged, run: Run) -> Path:
+    """Verify the staged folder, add its report, and swap it in."""
+    folder = staged.folder
+
+    def verified_report(staging: Path) -> dict:
+        with timing.stage("verify"):
+            verification = verify.verify_folder(staging, run.checks, run.progress, staged=True, counts=staged.count)
+        if not verification.passed:
+            failures = "; ".join(c.line() for c in verification.checks if not c.passed)
+            raise InvariantError(f"verification failed before publishing {folder.target}: {failures}")
+        with timing.stage("report"):
+            return report.build(staged.report, folder, staged.summary, verification, staged.svgs)
+    with timing.stage(f"{staged.game.name} {folder.rules.name} publish"):
+        return folder.publish(verified_report)
 
 
 def publish(game: Game, rule_file, analysis, run: Run) -> Path:
     """Write one analysis's results folder: staged, verified, reported, then swapped in."""
-    outputs = game.module.outputs(analysis)
-    folder = result_folder(game, rule_file, run)
-    folder.add("summary.json", json_bytes(outputs.summary))
-    for name, data in outputs.files.items():
-        folder.add(name, data)
-    if outputs.sheets:
-        folder.add(WORKBOOK_NAME, par_workbook(outputs.sheets, rule_file))
-
-    def finish(staging: Path) -> dict:
-        verification = verify.verify_folder(staging, run.checks, run.progress, staged=True, counts=analysis.count)
-        if not verification.passed:
-            failures = "; ".join(c.line() for c in verification.checks if not c.passed)
-            raise InvariantError(f"verification failed before publishing {folder.target}: {failures}")
-        return report.build(outputs.report, folder, outputs.summary, verification)
-    return folder.publish(finish)
+    return finish(stage(game, rule_file, analysis, run), run)
 
 
 def par_workbook(sheets: list, rule_file) -> bytes:
@@ -163,21 +212,31 @@ def par_workbook(sheets: list, rule_file) -> bytes:
                                                                                 f"file sha256 {rule_file.sha256}"})
 
 
+def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
+    """Analyse and publish one game's rule files, already loaded and checked by `prepare`.
+
+    Each analysis is let go once its files and figures are made, before its folder is
+    verified (the verification reads the files and the count, not the analysis) and before
+    the next rule set is analysed, unless the run keeps analyses.
+    """
+    published = []
+    try:
+        for rule_file, analysis in analyse(game, None, run, loaded):
+            staged = stage(game, rule_file, analysis, run)
+            kept = analysis if run.keep_analyses else None
+            del analysis
+            published.append(Published(game, rule_file, kept, finish(staged, run)))
+        return published
+    finally:
+        timing.write()
+
+
 def run_games(jobs: list, run: Run) -> list[Published]:
     """Analyse and publish every (game, rule paths) job (paths None: the game's built-in rule sets),
     after `prepare` has checked everything that could refuse the run."""
-    published = []
-    for game, loaded in prepare(jobs, run):
-        published += publish_prepared(game, loaded, run)
-    return published
+    return [published for game, loaded in prepare(jobs, run) for published in publish_prepared(game, loaded, run)]
 
 
 def run_game(game: Game, rule_paths, run: Run) -> list[Published]:
     """Analyse and publish every rule file (default: the game's built-in rule sets)."""
     return run_games([(game, rule_paths)], run)
-
-
-def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
-    """Analyse and publish one game's rule files, already loaded and checked by `prepare`."""
-    return [Published(game, rule_file, analysis, publish(game, rule_file, analysis, run))
-            for rule_file, analysis in analyse(game, None, run, loaded)]

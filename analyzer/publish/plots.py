@@ -9,17 +9,23 @@ from __future__ import annotations
 import io
 from fractions import Fraction
 
-import matplotlib
 import numpy as np
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 
 STYLE = {"svg.hashsalt": "table-game-analyzer", "svg.fonttype": "path", "font.size": 9,
          "axes.spines.top": False, "axes.spines.right": False}
 
 
+def _pyplot():
+    """matplotlib's pyplot on the Agg backend, imported when the first figure is drawn (not before:
+    a run that draws nothing, or has not drawn yet, does not pay for it)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
 def _svg(figure) -> str:
+    plt = _pyplot()
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
     plt.close(figure)
@@ -28,6 +34,7 @@ def _svg(figure) -> str:
 
 def margin_histogram(margins, weights, action: str, title: str) -> str:
     """Distribution of the (action minus fold) EV margin over situations, weighted by frequency."""
+    plt = _pyplot()
     with plt.rc_context(STYLE):
         figure, axes = plt.subplots(figsize=(7, 3.2))
         heights, edges = np.histogram(np.asarray(margins, dtype=float), bins=120, weights=np.asarray(weights, dtype=float))
@@ -43,6 +50,7 @@ def margin_histogram(margins, weights, action: str, title: str) -> str:
 
 def rtp_against_jackpot(points: list[tuple[Fraction, Fraction]], break_even: Fraction, title: str) -> str:
     """RTP of a progressive side bet as a function of the jackpot, with the break-even point."""
+    plt = _pyplot()
     with plt.rc_context(STYLE):
         figure, axes = plt.subplots(figsize=(7, 3.2))
         axes.plot([float(j) for j, _ in points], [float(r) * 100 for _, r in points], color="#4a6fa5")
@@ -58,6 +66,7 @@ def rtp_against_jackpot(points: list[tuple[Fraction, Fraction]], break_even: Fra
 
 def effect_of_removal(effects: dict, labels: list[str], bets: list[str], title: str) -> str:
     """Grouped bars: change of each bet's EV when one card of each value leaves the shoe."""
+    plt = _pyplot()
     with plt.rc_context(STYLE):
         figure, all_axes = plt.subplots(1, len(bets), figsize=(9, 3), sharex=True)
         for axes, bet in zip(all_axes, bets):
@@ -74,6 +83,7 @@ def effect_of_removal(effects: dict, labels: list[str], bets: list[str], title: 
 
 def design_curve(points, breakpoints, target, current, xlabel: str, title: str) -> str:
     """House edge against one payout theta, the breakpoints of the optimal strategy marked."""
+    plt = _pyplot()
     with plt.rc_context(STYLE):
         figure, axes = plt.subplots(figsize=(7, 3.2))
         axes.plot([float(t) for t, _ in points], [float(h) * 100 for _, h in points], color="#4a6fa5")
@@ -96,6 +106,7 @@ def net_distribution(series: list[dict], title: str) -> str:
     `series` items: {"label", "values": exact net values, "probabilities": their exact probabilities};
     both are converted to floats here, for drawing only.
     """
+    plt = _pyplot()
     with plt.rc_context(STYLE):
         figure, all_axes = plt.subplots(len(series), 1, figsize=(7, 1.2 + 1.9 * len(series)), squeeze=False)
         for axes, wager in zip(all_axes[:, 0], series):
@@ -121,5 +132,7 @@ RENDERERS = {"margin_histogram": margin_histogram, "rtp_against_jackpot": rtp_ag
 
 
 def render(figure) -> str:
-    """The SVG text of a described figure."""
-    return RENDERERS[figure.kind](**figure.data)
+    """The SVG text of a described figure (a data value given as a function of no arguments is made
+    now: large arrays drawn only once need not be held until then)."""
+    return RENDERERS[figure.kind](**{name: value() if callable(value) else value
+                                     for name, value in figure.data.items()})

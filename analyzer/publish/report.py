@@ -65,18 +65,24 @@ def summary_figures(summary: dict) -> list[list[str]]:
     return rows
 
 
-def build(content: ReportContent, folder: ResultFolder, summary: dict, verification) -> dict:
+def figures(content: ReportContent) -> dict:
+    """The SVG text of each of the report's figures, by file name (drawn from the analysis in memory)."""
+    return {figure.file: plots.render(figure) for figure in content.figures}
+
+
+def build(content: ReportContent, folder: ResultFolder, summary: dict, verification, svgs: dict | None = None) -> dict:
     """report.md, report.html and the figure files of a results folder, from the analysis in memory.
 
     `folder` holds every other file already (its manifest lists them); `verification` is
-    the checks' FolderReport on the staged folder.
+    the checks' FolderReport on the staged folder; `svgs` the figures, if already drawn
+    (`figures(content)`).
     """
     manifest = folder.manifest()
     rule_file = folder.rules
     git = manifest["git"]
     commit = git["commit"] or "unknown"
     where = f"results/{folder.target.parent.name}/{manifest['rule_set']}"
-    svgs = {figure.file: plots.render(figure) for figure in content.figures}
+    svgs = figures(content) if svgs is None else svgs
     parts = [
         f"# Exact analysis report: {rule_file.title}\n",
         f"> Exact combinatorial analysis, rule set `{manifest['rule_set']}`. Every figure is an exact "

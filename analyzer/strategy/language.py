@@ -195,6 +195,22 @@ class FeatureSet:
         return self.action_words.get(action, action.capitalize())
 
 
+def computed_in_chunks(compute_rows: Callable[[np.ndarray], dict], keys: np.ndarray, rows: int = 1 << 18) -> dict:
+    """compute_rows(keys) (feature name -> one value per key row), a chunk of `rows` rows at a time, into
+    whole arrays: the same values, with the computation's intermediates held for one chunk only."""
+    keys = np.ascontiguousarray(keys, dtype=np.uint8)
+    if len(keys) <= rows:
+        return compute_rows(keys)
+    out = None
+    for start in range(0, len(keys), rows):
+        part = compute_rows(keys[start:start + rows])
+        if out is None:
+            out = {name: np.empty(len(keys), dtype=values.dtype) for name, values in part.items()}
+        for name, values in part.items():
+            out[name][start:start + len(values)] = values
+    return out
+
+
 # --- conditions, rules, strategies -----------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -164,3 +164,36 @@ def test_cli_on_a_reduced_deck(tmp_path):
                                                   "figure_margin.svg", "basic_strategy.toml", "basic_strategy.md",
                                                   "strategy_basic.bin.gz", "par_sheet.xlsx",
                                                   "figure_net_distribution.svg"}
+
+
+
+def test_pass_two_refuses_what_would_not_be_exact():
+    """Two segments of one flop (two threads on one counter), or a use whose board is not in the table."""
+    board_class, board_perm, boards = holdem_enum.board_classes((1 << 16) - 1)
+    flops = np.array([[0, 1, 2], [0, 1, 3]], dtype=np.uint8)
+    use_board, use_perm = holdem_enum.flop_uses(flops, (1 << 16) - 1, board_class, board_perm)
+    results = np.zeros((len(boards), holdem_enum.PAIRS), dtype=np.uint64)
+    counts = np.zeros((4, holdem_enum.COUNTS_PER_SITUATION), dtype=np.uint32)
+    rep_start = np.array([0, 2, 4], dtype=np.int64)
+    rep_pair = np.array([100, 101, 102, 103], dtype=np.uint16)
+    per_flop = len(use_board) // 2
+    args = (holdem_enum.perm_pair_table(), use_board, use_perm)
+    with pytest.raises(ValueError, match="out of range"):
+        holdem_enum.accumulate_uses(results, 0, *args, np.array([0, per_flop, 2 * per_flop], dtype=np.int64),
+                                    np.array([0, 0], dtype=np.int32), rep_start, rep_pair, counts, 0, 1)
+    with pytest.raises(ValueError, match="out of range"):
+        holdem_enum.accumulate_uses(results[:1], 1, *args, np.array([0, per_flop], dtype=np.int64),
+                                    np.array([0], dtype=np.int32), rep_start, rep_pair, counts, 0, 1)
+    holdem_enum.accumulate_uses(results, 0, *args, np.array([0, per_flop, 2 * per_flop], dtype=np.int64),
+                                np.array([0, 1], dtype=np.int32), rep_start, rep_pair, counts, 0, 2)
+
+
+def test_rows_are_permuted_in_place():
+    rows = np.arange(30, dtype=np.uint32).reshape(10, 3)
+    destination = np.random.default_rng(5).permutation(10).astype(np.int32)
+    expected = np.empty_like(rows)
+    expected[destination] = rows
+    holdem_enum.permute_rows(rows, destination)
+    assert (rows == expected).all()
+    with pytest.raises(ValueError, match="not a permutation"):
+        holdem_enum.permute_rows(rows, np.zeros(10, dtype=np.int32))

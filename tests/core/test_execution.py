@@ -223,3 +223,25 @@ def test_stud_counts_on_the_cluster(cluster):
         executor.close()
     assert (here.keys == there.keys).all() and (here.counts == there.counts).all()
     assert (here.player_rank == there.player_rank).all()
+
+
+def add_in_place(shared, out, index, value):
+    out["x"][index] += value
+
+
+def test_in_place_chunks_run_in_this_process_only():
+    from analyzer.core.execution import Chunk
+    chunks = [Chunk(add_in_place, (i % 3, i), in_place=True) for i in range(6)]
+    totals = SerialExecutor(1).run(chunks, Totals({"x": ((3,), np.int64)}))
+    assert totals["x"].tolist() == [0 + 3, 1 + 4, 2 + 5]
+    with pytest.raises(ValueError, match="in-place chunks"):
+        LocalExecutor(2).run(chunks, Totals({"x": ((3,), np.int64)}))
+
+
+def test_a_part_that_is_the_whole_total_is_taken_without_a_copy():
+    whole = np.arange(5, dtype=np.uint32)
+    totals = Totals({"x": ((5,), np.uint32)})
+    totals.add([Part("x", whole, 0)])
+    assert totals["x"] is whole
+    totals.add([Part("x", np.ones(2, dtype=np.uint32), 3)])
+    assert totals["x"].tolist() == [0, 1, 2, 4, 5]

@@ -447,3 +447,15 @@ def test_stud_raise_everything_in_the_language(stud_analyses):
     engine = analysis.strategies["raise_everything"]
     assert (rows[1].figures.ev, rows[1].figures.p_play) == (engine.ev, engine.p_play)
     assert rows[0].figures.ev == analysis.strategies["optimal"].ev
+
+
+def test_features_computed_in_chunks_equal_those_computed_at_once():
+    from analyzer.strategy.language import computed_in_chunks
+    from analyzer.games.caribbean_stud import features as stud
+    from analyzer.games.casino_holdem import features as holdem
+    rng = np.random.default_rng(11)
+    for module, cards in ((holdem, 5), (stud, 6)):
+        keys = np.array([rng.choice(52, cards, replace=False) for _ in range(3_000)], dtype=np.uint8)
+        whole = module._compute_rows(keys)
+        chunked = computed_in_chunks(module._compute_rows, keys, rows=700)
+        assert set(whole) == set(chunked) and all(np.array_equal(whole[k], chunked[k]) for k in whole)

@@ -300,13 +300,13 @@ def outputs(analysis: BaccaratAnalysis) -> Outputs:
     par_sheet = par_markdown(analysis)
     files = {
         "par_sheet.md": par_sheet,
-        "par_sheet.csv": csv_text(PAR_HEADERS, par_rows(analysis) + statistics_csv_rows(analysis)),
-        "strategy.bin.gz": strategy_file_bytes(analysis),
-        "outcomes.csv": csv_text(OUTCOME_HEADERS, outcome_rows(analysis)),
-        "effect_of_removal.csv": csv_text(
+        "par_sheet.csv": lambda: csv_text(PAR_HEADERS, par_rows(analysis) + statistics_csv_rows(analysis)),
+        "strategy.bin.gz": lambda: strategy_file_bytes(analysis),
+        "outcomes.csv": lambda: csv_text(OUTCOME_HEADERS, outcome_rows(analysis)),
+        "effect_of_removal.csv": lambda: csv_text(
             ["value_removed", "bet", "ev_change", "ev_change_decimal"],
             [[v, bet, fraction_str(d), decimal_str(d)] for v, e in analysis.effects.items() for bet, d in e.items()]),
-        "banker_commission_by_stake.csv": csv_text(
+        "banker_commission_by_stake.csv": lambda: csv_text(
             ["stake", "returned_on_win", "rtp", "rtp_decimal"],
             [[money(s), money(r * s), fraction_str(rtp), decimal_str(rtp)] for s, r, rtp in analysis.stake_rtps]),
     }

@@ -6,10 +6,12 @@ from fractions import Fraction
 
 import numpy as np
 
+from analyzer.core import timing
 from analyzer.core.distribution import RoundOutcomes, WagerStatistics
 from analyzer.core.errors import InvariantError
 from analyzer.core.rules import RuleFile
 from analyzer.games.caribbean_stud import features
+from analyzer.games.caribbean_stud.basic import raises_of
 from analyzer.games.caribbean_stud.count import SituationCounts
 from analyzer.games.caribbean_stud.price import Priced, price, simple_strategies
 from analyzer.games.caribbean_stud.progressive import (CombinedFunctions, ProgressiveFigures, ProgressiveMoments,
@@ -69,38 +71,49 @@ class StudAnalysis:
 
 
 def rule_features(table: SituationCounts) -> Features:
-    """What the rule in words reads of each class (made once per count, shared by the rule sets)."""
-    if "rule_features" not in table.derived:
-        table.derived["rule_features"] = Features.of(table.keys, table.player_category, table.player_rank)
-    return table.derived["rule_features"]
+    """What the rule in words reads of each class.
+
+    Made for each rule set and not kept: it is only read while the rule is derived and
+    checked, and holding it (about 60 MB on the full deck) for the next rule set would cost
+    more memory than making it again costs time.
+    """
+    return Features.of(table.keys, table.player_category, table.player_rank)
 
 
 def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progress=None) -> StudAnalysis:
     """Prices, the rule in words (derived and checked on every class), the strategies and the progressive."""
-    priced = price(table, rules)
-    seen = rule_features(table)
-    rule_check = check_rule(derive_rule(seen, priced.gain), seen, priced.gain, table.raw_situations * priced.denominator)
-    st = simple_strategies(priced)
-    st["rule_in_words"] = priced.figures("rule_in_words", "the derived rule in words (strategy_rule.md)",
-                                         rule_check.raises)
-    basic = features.basic_strategy(rule_file.name)
-    if basic is not None:
-        st["basic"] = priced.figures("basic", "the basic strategy card (basic_strategy.md)",
-                                     features.decisions(basic, features.of_table(table)))
+    with timing.stage("price"):
+        priced = price(table, rules)
+    with timing.stage("rule in words"):
+        seen = rule_features(table)
+        rule_check = check_rule(derive_rule(seen, priced.gain), seen, priced.gain,
+                                table.raw_situations * priced.denominator)
+        del seen
+    with timing.stage("strategies"):
+        st = simple_strategies(priced)
+        st["rule_in_words"] = priced.figures("rule_in_words", "the derived rule in words (strategy_rule.md)",
+                                             rule_check.raises)
+    with timing.stage("basic strategy"):
+        basic = features.basic_strategy(rule_file.name)
+        if basic is not None:
+            st["basic"] = priced.figures("basic", "the basic strategy card (basic_strategy.md)",
+                                         raises_of(basic, priced))
     key = ("progressive", rules.progressive)                 # rule sets often share the side bet
     if key not in table.derived:
-        table.derived[key] = progressive_figures(table, rules.progressive)
+        with timing.stage("progressive"):
+            table.derived[key] = progressive_figures(table, rules.progressive)
     prog = table.derived[key]
     analysis = StudAnalysis(rule_file, rules, priced, rule_check, st, prog, basic)
-    analysis.statistics = {name: checked_statistics(priced, f) for name, f in st.items()}
-    moments_key = ("progressive moments", rules.progressive)
-    if moments_key not in table.derived:
-        table.derived[moments_key] = progressive_moments(rules.progressive, prog.counts)
-    analysis.moments = table.derived[moments_key]
-    analysis.progressive_at = [(level, progressive_alone(rules.progressive, prog.counts, level))
-                               for level in rules.progressive.levels]
-    analysis.combined = {name: combined(rules.progressive, analysis.moments, stats, analysis.progressive_ratio)
-                         for name, stats in analysis.statistics.items()}
+    with timing.stage("round statistics"):
+        analysis.statistics = {name: checked_statistics(priced, f) for name, f in st.items()}
+        moments_key = ("progressive moments", rules.progressive)
+        if moments_key not in table.derived:
+            table.derived[moments_key] = progressive_moments(rules.progressive, prog.counts)
+        analysis.moments = table.derived[moments_key]
+        analysis.progressive_at = [(level, progressive_alone(rules.progressive, prog.counts, level))
+                                   for level in rules.progressive.levels]
+        analysis.combined = {name: combined(rules.progressive, analysis.moments, stats, analysis.progressive_ratio)
+                             for name, stats in analysis.statistics.items()}
     return analysis
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from analyzer.core.exact import decimal_str, fraction_str, percent_str
 from analyzer.core.tables import markdown_table
 from analyzer.games.caribbean_stud import features
@@ -20,7 +22,7 @@ def stud_rule_costs(priced: Priced, strategy: Strategy) -> list[RuleCost]:
     def figures_of(raise_):
         f = priced.figures("x", "", raise_)
         return f.ev, f.rtp
-    return rule_costs(strategy, features.of_table(table), priced.gain, table.weights,
+    return rule_costs(strategy, features_of(priced), priced.gain, table.weights,
                       table.raw_situations * priced.denominator, figures_of)
 
 
@@ -36,11 +38,10 @@ class StudRow:
 
 def stud_strategy_table(priced: Priced, strategies: dict) -> list[StudRow]:
     """Optimal play beside rule lists ({name: Strategy}), exact: house edge, RTP, and the gaps to optimal."""
-    values = features.of_table(priced.table)
     optimal = priced.figures("optimal", "raise exactly when raising beats folding", priced.optimal()[0])
     rows = [StudRow("optimal", optimal.description, None, optimal, Fraction(0), Fraction(0))]
     for name, strategy in strategies.items():
-        f = priced.figures(name, strategy.title, strategy.decide(values) == 1)
+        f = priced.figures(name, strategy.title, raises_of(strategy, priced))
         rows.append(StudRow(name, strategy.title, len(strategy.rules), f, optimal.ev - f.ev, optimal.rtp - f.rtp))
     return rows
 
@@ -67,6 +68,25 @@ def stud_basic_strategy_markdown(priced: Priced, strategy: Strategy, others: dic
     return "\n".join(out)
 
 
+def features_of(priced: Priced) -> dict:
+    """The basic-strategy features of every class (computed once per rule set, kept with its pricing: they
+    go with the rule set's analysis, not held for the next one)."""
+    if "basic_features" not in priced.derived:
+        priced.derived["basic_features"] = features.compute(priced.table.keys)
+    return priced.derived["basic_features"]
+
+
+def raises_of(strategy: Strategy, priced: Priced) -> np.ndarray:
+    """Where a rule list raises, on every class (decided once per rule list and rule set).
+
+    The rule list is kept with its decisions, so that it stays the one they belong to.
+    """
+    key = ("raises", id(strategy))
+    if key not in priced.derived:
+        priced.derived[key] = (strategy, strategy.decide(features_of(priced)) == features.ACTIONS.index("raise"))
+    return priced.derived[key][1]
+
+
 # --- deriving it -----------------------------------------------------------------------------------------
 
 SEEDED = "from no rules"
@@ -76,6 +96,6 @@ DERIVATION_PARAMETERS = {"max_rules": 4, "max_conditions": 4, "beam": 8, "penalt
 def derive(priced: Priced, rule_set: str, log=None, **parameters) -> Strategy:
     """A Caribbean Stud basic strategy derived from exact raise margins (`analyzer.strategy.search`)."""
     p = dict(DERIVATION_PARAMETERS, **parameters)
-    return derive_basic(features.FEATURE_SET, features.of_table(priced.table), priced.gain,
+    return derive_basic(features.FEATURE_SET, features_of(priced), priced.gain,
                         priced.denominator * priced.table.raw_situations,
                         f"Caribbean Stud basic strategy ({rule_set} rule set)", p, log)

@@ -17,8 +17,8 @@ from analyzer.core.errors import InputError
 from analyzer.core.exact import decimal_str, figure, integer_array, parse_fraction_str
 from analyzer.core.sampling import Target
 from analyzer.games.caribbean_stud.analysis import combined, play_statistics, progressive_alone
-from analyzer.games.caribbean_stud.count import SituationCounts
-from analyzer.games.caribbean_stud.progressive import hand_category_counts, progressive_moments, rtp_at
+from analyzer.games.caribbean_stud.count import SituationCounts, hand_category_counts
+from analyzer.games.caribbean_stud.progressive import progressive_moments, rtp_at
 from analyzer.games.caribbean_stud.rules import StudRules
 from analyzer.poker.checks import check_decision_table, spot_check
 from analyzer.poker.checks import simulate as poker_simulate

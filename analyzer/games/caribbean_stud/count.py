@@ -68,7 +68,7 @@ def _count_chunk(shared, cards: tuple, qualifier_rank: int, start: int, stop: in
     """Counts of the situation classes start..stop-1 (each chunk sweeps every hand itself)."""
     counts, player_rank, player_category = stud_enum.count_situations(
         np.array(cards, dtype=np.uint8), shared["keys"][start:stop], qualifier_rank, threads)
-    return [Part("counts", np.ascontiguousarray(counts), start), Part("player_rank", player_rank, start),
+    return [Part("counts", counts, start), Part("player_rank", player_rank, start),
             Part("player_category", player_category, start)]
 
 
@@ -95,7 +95,8 @@ def count_classes(cards, qualifier_rank: int, executor: Executor | None = None) 
     pieces = 1 if executor.workers == 1 else 2 * executor.workers
     executor.run([Chunk(_count_chunk, (cards, int(qualifier_rank), a, b, executor.threads_per_chunk))
                   for a, b in chunk_ranges(m, pieces)], totals, {"keys": keys}, None, "caribbean stud: classes")
-    counts = np.ascontiguousarray(totals["counts"].T).T            # each outcome's column contiguous
+    counts = np.ascontiguousarray(totals["counts"].T).T            # each outcome's column contiguous (as
+                                                                   # the kernel's: one chunk copies nothing)
     return SituationCounts(cards=cards, qualifier_rank=int(qualifier_rank), keys=keys, weights=weights,
                            counts=counts, player_rank=totals["player_rank"],
                            player_category=totals["player_category"], completions=math.comb(n - SITUATION, 4))

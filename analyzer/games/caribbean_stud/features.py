@@ -17,7 +17,7 @@ from analyzer.core.errors import InvariantError
 from analyzer.games.caribbean_stud import rule_in_words as sr
 from analyzer.poker.hands import CATEGORIES, HAND_WORDS, ONE_PAIR, RANK_LETTERS, RANK_PLURAL, RANK_SINGULAR
 from analyzer.strategy.language import (Condition, Count, Feature, FeatureSet, Flag, Named, Rule, Strategy,
-                                        load_strategy, ordered_templates)
+                                        computed_in_chunks, load_strategy, ordered_templates)
 from cython_ext import handeval
 
 GAME = "caribbean-stud"
@@ -69,32 +69,65 @@ FEATURE_SET = FeatureSet(game=GAME, actions=ACTIONS, features=FEATURES, compute=
 def compute(keys: np.ndarray) -> dict:
     """Every feature of every situation: keys (n, 6) uint8 = five cards then the up card.
 
+    Returns {feature name: int8 array of length n} (every value fits a byte).
+
     >>> from analyzer.core.cards import parse_cards
     >>> f = compute(np.array([parse_cards("Ah Kd 9s 5c 2h Qd")], dtype=np.uint8))
     >>> int(f["hand"][0]), int(f["ace_king"][0]), int(f["up_pairs"][0]), int(f["up_below_fourth"][0])
     (0, 1, 0, 0)
     """
+    return computed_in_chunks(_compute_rows, keys)
+
+
+def _compute_rows(keys: np.ndarray) -> dict:
+    """compute() on one chunk of rows."""
     keys = np.ascontiguousarray(keys, dtype=np.uint8)
     hand_cards = np.ascontiguousarray(keys[:, :5])
-    ranks = -np.sort(-(hand_cards >> 2).astype(np.int16), axis=1)        # highest first
-    up = (keys[:, 5] >> 2).astype(np.int16)
+    # Column by column (numpy's sorts and reductions along a short row are slow): the five
+    # ranks, highest first, by a sorting network.
+    ranks = [(hand_cards[:, c] >> 2).astype(np.int8) for c in range(5)]
+    for a, b in SORTING_NETWORK_5:
+        ranks[a], ranks[b] = np.maximum(ranks[a], ranks[b]), np.minimum(ranks[a], ranks[b])
+    up = (keys[:, 5] >> 2).astype(np.int8)
     values = handeval.evaluate_many(hand_cards)
-    hand = handeval.categories(values).astype(np.int16)
-    pair_rank = handeval.pair_ranks(values).astype(np.int16)
-    up_pairs = np.zeros(len(keys), dtype=np.int16)
+    hand = handeval.categories(values).astype(np.int8)
+    pair_rank = handeval.pair_ranks(values).astype(np.int8)
+    up_pairs = np.zeros(len(keys), dtype=np.int8)
     for place in range(4, -1, -1):                       # the highest paired place wins
-        up_pairs[ranks[:, place] == up] = place + 1
-    out = {"hand": hand, "pair_rank": pair_rank,
-           "ace_king": (ranks == ACE).any(axis=1) & (ranks == KING).any(axis=1),
+        up_pairs[ranks[place] == up] = place + 1
+    has_ace = np.logical_or.reduce([r == ACE for r in ranks])
+    has_king = np.logical_or.reduce([r == KING for r in ranks])
+    out = {"hand": hand, "pair_rank": pair_rank, "ace_king": has_ace & has_king,
            "up_rank": up, "up_pairs": up_pairs, "up_pairs_any": up_pairs > 0}
     for place, name in enumerate(PLACES):
-        out[name] = ranks[:, place]
+        out[name] = ranks[place]
         if place >= 2:
-            out[f"up_below_{name}"] = np.maximum(ranks[:, place] - up, 0)
+            out[f"up_below_{name}"] = np.maximum(ranks[place] - up, 0)
     missing = set(FEATURES) ^ set(out)
     if missing:
         raise InvariantError(f"features computed and declared differ: {sorted(missing)}")
-    return {name: np.ascontiguousarray(v, dtype=np.int16) for name, v in out.items()}
+    return {name: np.ascontiguousarray(v, dtype=np.int8) for name, v in out.items()}
+
+
+# Compare-exchanges that sort five values (a Bose-Nelson network; each pair (a, b) puts the
+# larger value in a): checked on every 0/1 input by the test suite's doctest below.
+SORTING_NETWORK_5 = ((0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2))
+
+
+def _sorts_every_binary_input() -> bool:
+    """Whether SORTING_NETWORK_5 sorts every 0/1 input (a network that does sorts every input).
+
+    >>> _sorts_every_binary_input()
+    True
+    """
+    from itertools import product
+    for bits in product((0, 1), repeat=5):
+        values = list(bits)
+        for a, b in SORTING_NETWORK_5:
+            values[a], values[b] = max(values[a], values[b]), min(values[a], values[b])
+        if values != sorted(bits, reverse=True):
+            return False
+    return True
 
 
 STRATEGIES = Path(__file__).parent / "strategies"

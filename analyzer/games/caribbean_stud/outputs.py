@@ -10,7 +10,8 @@ import numpy as np
 from analyzer.core.cards import card_str, cards_str
 from analyzer.core.distribution import CONVENTION, SETTLING_RULE, summary_context
 from analyzer.core.errors import InvariantError
-from analyzer.core.exact import decimal_str, exact_group_sums, exact_sum, figure, fraction_str, percent_str, published_check
+from analyzer.core.exact import (decimal_str, exact_group_dot, exact_group_sums, exact_sum, figure, fraction_str,
+                                 percent_str, published_check)
 from analyzer.core.outputs import Figure, KeyFigure, Outputs, ReportContent
 from analyzer.core.tables import EXACT, Table, csv_text, demote, markdown_table, thousands
 from analyzer.core.wager_tables import (WagerEntry, csv_rows, distribution_figure, distribution_markdown,
@@ -21,10 +22,10 @@ from analyzer.games.caribbean_stud import features
 from analyzer.games.caribbean_stud.analysis import StudAnalysis
 from analyzer.games.caribbean_stud.progressive import rtp_points
 from analyzer.games.caribbean_stud.rules import GAME, Progressive
-from analyzer.poker.decision_table import StrategyFigures
+from analyzer.poker.decision_table import StrategyFigures, float_margins
 from analyzer.poker.hands import CATEGORIES, CATEGORY_WORDS, qualifier_words
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, OUTCOME_WORDS
-from analyzer.poker.strategy_file import encode_decision_table
+from analyzer.poker.strategy_file import encode_decision_table, encode_decision_tables
 from analyzer.strategy.language import strategy_card_markdown
 
 MAX_PATTERNS_SHOWN = 200             # exception patterns listed in strategy_rule.md (all are in the CSV)
@@ -232,8 +233,7 @@ def par_lines(analysis: StudAnalysis) -> list[dict]:
     n_groups = 2 * N_CATEGORIES
     # weight x count is at most 24 x 163,185: int64 products, summed exactly
     situations = exact_group_sums(group, table.weights, n_groups)
-    weights = table.weights.astype(np.int64)
-    outcomes = [exact_group_sums(group, weights * table.counts[:, o], n_groups) for o in range(N_OUTCOMES)]
+    outcomes = [exact_group_dot(group, table.weights, table.counts[:, o], n_groups) for o in range(N_OUTCOMES)]
     lines = []
     for g in range(n_groups):
         raised, category = divmod(g, N_CATEGORIES)
@@ -449,9 +449,9 @@ def report_content(analysis: StudAnalysis, par_sheet: str) -> ReportContent:
                      "rule.\n\n" + demote(demote(strategy_card_markdown(analysis.basic)))
                      + "\n\n" + basic_strategy.stud_strategy_table_markdown(rows))
     total = exact_sum(table.weights)
-    margins = priced.ev_raise / priced.denominator + 1                    # floats for the plot only
     figures = [Figure("figure_margin.svg", "EV of raising minus EV of folding over all situations", "margin_histogram",
-                      {"margins": margins, "weights": table.weights / total, "action": "raise",
+                      {"margins": lambda: float_margins(priced.ev_raise, priced.denominator),   # for the plot only,
+                       "weights": lambda: table.weights / total, "action": "raise",      # made when it is drawn
                        "title": "Raise-minus-fold margin, optimal strategy"})]
     optimal = analysis.statistics["optimal"]
     first_level, first_progressive = analysis.progressive_at[0]
@@ -493,15 +493,25 @@ def progressive_csv(analysis: StudAnalysis) -> str:
                      for level, rtp in analysis.progressive.table])
 
 
+STRATEGY_FILE = dict(game=GAME, groups=[("hand", 5), ("up card", 1)], actions=["fold", "raise"], ev_column="ev_raise",
+                     key_text="canonical situation: the player's 5 cards (descending) then the dealer's up card, "
+                              "card = rank * 4 + suit, suits renamed (docs/strategy-format.md)")
+
+
 def strategy_file_bytes(analysis: StudAnalysis, decisions: np.ndarray | None = None) -> bytes:
     """The strategy file of the optimal decisions (or of `decisions`, e.g. a basic strategy's)."""
-    return encode_decision_table(
-        game=GAME, rule_file=analysis.rule_file, groups=[("hand", 5), ("up card", 1)], actions=["fold", "raise"],
-        ev_column="ev_raise", key_text="canonical situation: the player's 5 cards (descending) then the dealer's "
-                                       "up card, card = rank * 4 + suit, suits renamed (docs/strategy-format.md)",
-        keys=analysis.table.keys, table=analysis.priced.decisions, decisions=decisions)
+    return encode_decision_table(**STRATEGY_FILE, rule_file=analysis.rule_file, keys=analysis.table.keys,
+                                 table=analysis.priced.decisions, decisions=decisions)
 
 
+def strategy_files(analysis: StudAnalysis) -> dict:
+    """strategy.bin.gz (optimal) and, with a basic strategy, strategy_basic.bin.gz (its raises),
+    compressing in background threads: name -> Pending bytes."""
+    decisions = {"strategy.bin.gz": None}
+    if analysis.basic is not None:
+        decisions["strategy_basic.bin.gz"] = analysis.strategies["basic"].play.astype(np.uint8)
+    return encode_decision_tables(**STRATEGY_FILE, rule_file=analysis.rule_file, keys=analysis.table.keys,
+                                  table=analysis.priced.decisions, decisions=decisions)
 
 
 def workbook_sheets(analysis: StudAnalysis, lines: list) -> list:
@@ -538,19 +548,20 @@ def workbook_sheets(analysis: StudAnalysis, lines: list) -> list:
 
 def outputs(analysis: StudAnalysis) -> Outputs:
     """Every file of the rule set's results folder, its report content and its workbook's sheets."""
+    strategies = strategy_files(analysis)                # compressed in the background meanwhile
     lines = par_lines(analysis)
     par_sheet = par_markdown(analysis, lines)
     files = {
         "par_sheet.md": par_sheet,
-        "par_sheet.csv": par_csv(analysis, lines),
-        "progressive_rtp_by_jackpot.csv": progressive_csv(analysis),
-        "strategy_rule.md": strategy_rule_markdown(analysis),
-        "strategy_rule_exceptions.csv": strategy_rule_exceptions_csv(analysis),
-        "strategy.bin.gz": strategy_file_bytes(analysis),
+        "par_sheet.csv": lambda: par_csv(analysis, lines),
+        "progressive_rtp_by_jackpot.csv": lambda: progressive_csv(analysis),
+        "strategy_rule.md": lambda: strategy_rule_markdown(analysis),
+        "strategy_rule_exceptions.csv": lambda: strategy_rule_exceptions_csv(analysis),
+        "strategy.bin.gz": strategies["strategy.bin.gz"].result,
     }
     if analysis.basic is not None:
-        files["basic_strategy.toml"] = Path(analysis.basic.source).read_bytes()
-        files["basic_strategy.md"] = basic_strategy.stud_basic_strategy_markdown(
+        files["basic_strategy.toml"] = lambda: Path(analysis.basic.source).read_bytes()
+        files["basic_strategy.md"] = lambda: basic_strategy.stud_basic_strategy_markdown(
             analysis.priced, analysis.basic, {"rule_in_words": features.from_stud_rule(analysis.rule_check.rule)})
-        files["strategy_basic.bin.gz"] = strategy_file_bytes(analysis, analysis.strategies["basic"].play.astype(np.uint8))
+        files["strategy_basic.bin.gz"] = strategies["strategy_basic.bin.gz"].result
     return Outputs(summary(analysis), files, report_content(analysis, par_sheet), workbook_sheets(analysis, lines))

@@ -6,7 +6,7 @@ will hold) and the simple strategies it is compared with.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -32,6 +32,8 @@ class Priced:
     table: SituationCounts
     rules: StudRules
     decisions: DecisionTable
+    derived: dict = field(default_factory=dict, repr=False)   # what this rule set computes once from the
+                                                                # count (features, rule lists' decisions)
 
     @property
     def ev_raise(self) -> np.ndarray:

@@ -7,6 +7,7 @@ from fractions import Fraction
 import numpy as np
 
 from analyzer.core.errors import InvariantError
+from analyzer.core import timing
 from analyzer.core.exact import exact_sum
 from analyzer.core.rules import RuleFile
 from analyzer.games.casino_holdem import features
@@ -53,19 +54,23 @@ class HoldemAnalysis:
 def analyse(rule_file: RuleFile, rules: HoldemRules, table: SituationTable,
             aa_ratio: Fraction | None = None) -> HoldemAnalysis:
     """Price the counted table under one rule set and evaluate every reported strategy (no enumeration)."""
-    priced = price(table, rules)
-    st = strategies(priced, aa_ratio)
-    basic = features.basic_strategy()
-    basic_call = features.decisions(basic, features.of_table(table))
-    st["basic"] = figures(priced, "basic", "the basic strategy card (basic_strategy.md)", basic_call)
-    st["call_on_aa_win_basic"] = figures(priced, "call_on_aa_win_basic",
-                                         "call whenever the AA Bonus wins, otherwise the basic strategy",
-                                         basic_call | (priced.aa_return > 0))
-    ratio = st["joint_optimal"].aa_ratio
-    statistics = {name: play_statistics(table, rules, priced.aa_hand, f.call, ratio, table.derived)
-                  for name, f in st.items()}
-    for name, f in st.items():
-        check_statistics(f, statistics[name])
+    with timing.stage("price"):
+        priced = price(table, rules)
+    with timing.stage("strategies"):
+        st = strategies(priced, aa_ratio)
+    with timing.stage("basic strategy"):
+        basic = features.basic_strategy()
+        basic_call = features.decisions(basic, features.of_table(table))
+        st["basic"] = figures(priced, "basic", "the basic strategy card (basic_strategy.md)", basic_call)
+        st["call_on_aa_win_basic"] = figures(priced, "call_on_aa_win_basic",
+                                             "call whenever the AA Bonus wins, otherwise the basic strategy",
+                                             basic_call | (priced.aa_return > 0))
+    with timing.stage("round statistics"):
+        ratio = st["joint_optimal"].aa_ratio
+        statistics = {name: play_statistics(table, rules, priced.aa_hand, f.call, ratio, table.derived)
+                      for name, f in st.items()}
+        for name, f in st.items():
+            check_statistics(f, statistics[name])
     return HoldemAnalysis(rule_file, rules, priced, st, basic, statistics, ratio)
 
 

@@ -4,6 +4,19 @@ The kernel (`cython_ext.holdem_enum`) counts, for every suit class of situations
 continuations (turn/river x dealer hole pair) by the player's final category and the
 outcome.  Those counts depend only on the deck and the qualifier, never on a paytable:
 `SituationTable` is what pricing reads.
+
+The classes are listed first (`situation_classes`): one representative (canonical flop,
+hole pair) each, the only one counted, the representatives numbered in flop order.  Then
+the kernel's two passes run as chunks:
+- in this process (`executor.in_process`): a chunk is a range of board classes.  It
+  evaluates its boards (pass 1) into a scratch table of that range only, then adds their
+  uses into the final counters in place (pass 2), the threads sharing out the flops; no
+  table of every board's results is held and no chunk's counts are copied;
+- on other processes or a cluster: pass 1's chunks are ranges of boards, merged into one
+  table handed to every worker, and pass 2's chunks ranges of flops, each counting its
+  flops' representatives (a contiguous range of rows).
+Either way the counts are then moved, in place, from the representatives' flop order to
+the classes' key order.  Both give the same integers.
 """
 from __future__ import annotations
 
@@ -12,6 +25,7 @@ from itertools import combinations
 
 import numpy as np
 
+from analyzer.core import timing
 from analyzer.core.errors import InvariantError
 from analyzer.core.exact import exact_sum
 from analyzer.core.execution import Chunk, Executor, Part, SerialExecutor, Totals, chunk_ranges, default_jobs
@@ -22,6 +36,7 @@ from cython_ext import handeval, holdem_enum
 from cython_ext.isomorphism import canonical_keys
 
 FULL_DECK_CLASSES = 1_286_792          # (hole, flop) suit classes of the 52-card deck
+BOARDS_PER_CHUNK = 4_096               # in-process pass 1 scratch: 4,096 x 1,326 x 8 bytes = 43 MB
 
 
 @dataclass
@@ -40,6 +55,62 @@ class SituationTable:
         return len(self.keys)
 
 
+@dataclass
+class Classes:
+    """The situation classes of a deck, in key order, each with its representative (flop, hole pair)."""
+
+    keys: np.ndarray          # (n, 5) uint8, sorted
+    weights: np.ndarray       # (n,) int64
+    rep_start: np.ndarray     # (n_flops + 1,) int64: flop f's representatives are rep_start[f]..rep_start[f+1]-1
+    rep_pair: np.ndarray      # (n,) uint16: each representative's hole pair (pair_index), in flop order
+    rep_row: np.ndarray       # (n,) int32: each representative's class (row of keys), in flop order
+
+
+def situation_classes(rules: HoldemRules, flops: np.ndarray, flop_orbits: np.ndarray) -> Classes:
+    """Every suit class of (hole, flop), from the (canonical flop, hole pair) pairs of the deck.
+
+    A class's weight (raw situations it stands for) is the number of raw flops in its
+    flop's class times the number of hole pairs that, with the canonical flop, fall in
+    it: every raw flop of the class sees the same number of such hole pairs.  Its
+    representative is its first (flop, hole pair) in flop order, then pair_index order.
+    """
+    pair_cards = np.array([(a, b) for a in range(52) for b in range(a)], dtype=np.uint8)   # pair_index order
+    bit = np.uint64(1)
+    pair_masks = (bit << pair_cards[:, 0].astype(np.uint64)) | (bit << pair_cards[:, 1].astype(np.uint64))
+    flop_masks = np.bitwise_or.reduce(bit << flops.astype(np.uint64), axis=1)
+    in_deck = np.isin(pair_cards, rules.cards).all(axis=1)
+    flop_of, pair_of = np.nonzero(((flop_masks[:, None] & pair_masks[None, :]) == 0) & in_deck[None, :])
+    situations = canonical_keys(np.ascontiguousarray(np.hstack([pair_cards[pair_of], flops[flop_of]])), (2, 3))
+    packed = pack_keys(situations)
+    order = np.argsort(packed, kind="stable")                 # a class's first member first
+    packed = packed[order]
+    starts = np.flatnonzero(np.append(True, packed[1:] != packed[:-1]))
+    first, members = order[starts], np.diff(np.append(starts, len(order)))
+    rep_flop = flop_of[first]
+    by_flop = np.argsort(rep_flop, kind="stable")
+    return Classes(keys=situations[first],
+                   weights=members.astype(np.int64) * flop_orbits[rep_flop].astype(np.int64),
+                   rep_start=np.searchsorted(rep_flop[by_flop], np.arange(len(flops) + 1)).astype(np.int64),
+                   rep_pair=pair_of[first][by_flop].astype(np.uint16),
+                   rep_row=by_flop.astype(np.int32))
+
+
+def _boards_in_place(shared, out, deck: int, qualifier_rank: int, start: int, stop: int,
+                     segments: tuple, threads: int) -> None:
+    """Both passes for boards start..stop-1: evaluate them, then add their uses into out["counts"].
+
+    segments: (first, last) segments of the stage's uses (grouped by board range, then
+    flop) whose boards are these.
+    """
+    results = shared["scratch"][:stop - start]
+    holdem_enum.evaluate_boards(shared["boards"][start:stop], deck, qualifier_rank, results, 0, stop - start,
+                                threads)
+    first, last = segments
+    holdem_enum.accumulate_uses(results, start, shared["perm_pairs"], shared["use_board"], shared["use_perm"],
+                                shared["segment_start"][first:last + 1], shared["segment_flop"][first:last],
+                                shared["rep_start"], shared["rep_pair"], out["counts"], 0, threads)
+
+
 def _board_chunk(shared, deck: int, qualifier_rank: int, start: int, stop: int, threads: int) -> list:
     """Pass 1 on canonical boards start..stop-1: their packed results, one row per board."""
     boards = np.ascontiguousarray(shared["boards"][start:stop])
@@ -48,71 +119,100 @@ def _board_chunk(shared, deck: int, qualifier_rank: int, start: int, stop: int, 
     return [Part("results", results, start)]
 
 
-def _flop_chunk(shared, deck: int, start: int, stop: int, threads: int) -> list:
-    """Pass 2 on canonical flops start..stop-1: their (hole pair x category x outcome) counts."""
-    flops = np.ascontiguousarray(shared["flops"][start:stop])
-    counts = np.zeros((stop - start, holdem_enum.PAIRS * holdem_enum.COUNTS_PER_SITUATION), dtype=np.uint32)
-    holdem_enum.accumulate_flops(flops, deck, shared["board_class"], shared["board_perm"], shared["perm_pairs"],
-                                 shared["results"], counts, 0, stop - start, threads)
-    return [Part("counts", counts, start)]
+def _flop_chunk(shared, start: int, stop: int, threads: int) -> list:
+    """Pass 2 on canonical flops start..stop-1: their representatives' counts, in flop order."""
+    rep_start, per_flop = shared["rep_start"], len(shared["use_board"]) // (len(shared["rep_start"]) - 1)
+    first_row, last_row = int(rep_start[start]), int(rep_start[stop])
+    counts = np.zeros((last_row - first_row, holdem_enum.COUNTS_PER_SITUATION), dtype=np.uint32)
+    holdem_enum.accumulate_uses(shared["results"], 0, shared["perm_pairs"], shared["use_board"], shared["use_perm"],
+                                np.arange(start, stop + 1, dtype=np.int64) * per_flop,
+                                np.arange(start, stop, dtype=np.int32), rep_start, shared["rep_pair"], counts,
+                                first_row, threads)
+    return [Part("counts", counts, first_row)]
 
 
 def count_situations(rules: HoldemRules, progress=None, executor: Executor | None = None,
                      pieces: int | None = None) -> SituationTable:
-    """Run both passes of the kernel as chunks and collect one row per situation class.
+    """Run both passes of the kernel as chunks and count one row per situation class.
 
-    Pass 1's chunks are ranges of canonical boards, pass 2's ranges of canonical flops
-    (`pieces` of each; default four per worker); pass 2 reads pass 1's whole table,
-    handed to every worker once.  Checks that the classes cover every raw situation once.
+    In this process the chunks are `pieces` ranges of board classes (default: ranges of
+    BOARDS_PER_CHUNK); elsewhere `pieces` ranges of boards, then of flops (default four
+    per worker).  Checks that the classes cover every raw situation once and that every
+    class counts every continuation once.
     """
     executor = executor or SerialExecutor(default_jobs())
     deck = rules.deck_mask
     qualifier_rank = handeval.dense_at_least(rules.qualifier_value)
-    board_class, board_perm, boards = holdem_enum.board_classes(deck)
-    every_flop = canonical_keys(np.array(list(combinations(rules.cards, 3)), dtype=np.uint8), (3,))
-    flops, flop_orbits = np.unique(every_flop, axis=0, return_counts=True)
-    pieces = pieces or max(8, 4 * executor.workers)
-    threads = executor.threads_per_chunk
-    pass1 = Totals({"results": ((len(boards), holdem_enum.PAIRS), np.uint64)})
-    executor.run([Chunk(_board_chunk, (deck, qualifier_rank, a, b, threads)) for a, b in chunk_ranges(len(boards), pieces)],
-                 pass1, {"boards": boards}, progress, "casino hold'em pass 1: boards")
-    shared = {"flops": flops, "board_class": board_class, "board_perm": board_perm,
-              "perm_pairs": holdem_enum.perm_pair_table(), "results": pass1["results"]}
-    pass2 = Totals({"counts": ((len(flops), holdem_enum.PAIRS * holdem_enum.COUNTS_PER_SITUATION), np.uint32)})
-    executor.run([Chunk(_flop_chunk, (deck, a, b, threads)) for a, b in chunk_ranges(len(flops), pieces)],
-                 pass2, shared, progress, "casino hold'em pass 2: flops")
-    del shared, pass1
-    table = _collect_classes(rules, flops, flop_orbits,
-                             pass2["counts"].reshape(len(flops), holdem_enum.PAIRS, N_CATEGORIES * N_OUTCOMES))
-    table.n_flops, table.n_boards = len(flops), len(boards)
-    if exact_sum(table.weights) != rules.raw_situations:
+    with timing.stage("classes"):
+        board_class, board_perm, boards = holdem_enum.board_classes(deck, max(1, executor.threads_per_chunk))
+        every_flop = canonical_keys(np.array(list(combinations(rules.cards, 3)), dtype=np.uint8), (3,))
+        flops, flop_orbits = np.unique(every_flop, axis=0, return_counts=True)
+        classes = situation_classes(rules, flops, flop_orbits)
+    if exact_sum(classes.weights) != rules.raw_situations:
         raise InvariantError("Casino Hold'em situation classes do not cover every (hole, flop) situation exactly once")
-    if len(rules.cards) == 52 and len(table) != FULL_DECK_CLASSES:
-        raise InvariantError(f"{len(table):,} Casino Hold'em situation classes on the full deck, "
+    if len(rules.cards) == 52 and len(classes.keys) != FULL_DECK_CLASSES:
+        raise InvariantError(f"{len(classes.keys):,} Casino Hold'em situation classes on the full deck, "
                              f"expected {FULL_DECK_CLASSES:,}")
-    return table
+    use_board, use_perm = holdem_enum.flop_uses(flops, deck, board_class, board_perm)
+    del board_class, board_perm
+    with timing.stage("both passes"):
+        counts = _both_passes(executor, deck, qualifier_rank, boards, flops, classes, use_board, use_perm, pieces,
+                              progress)
+    with timing.stage("class order"):
+        holdem_enum.permute_rows(counts, classes.rep_row)        # representatives' flop order -> class order
+        if not (counts.sum(axis=1, dtype=np.uint64) == rules.continuations).all():
+            raise InvariantError("a Casino Hold'em situation class does not count every continuation exactly once")
+    return SituationTable(keys=classes.keys, weights=classes.weights,
+                          counts=counts.reshape(-1, N_CATEGORIES, N_OUTCOMES), continuations=rules.continuations,
+                          n_flops=len(flops), n_boards=len(boards))
 
 
-def _collect_classes(rules: HoldemRules, flops: np.ndarray, flop_orbits: np.ndarray,
-                     counts: np.ndarray) -> SituationTable:
-    """One row per situation class, in key order, from the (canonical flop, hole pair) rows.
+def _both_passes(executor: Executor, deck: int, qualifier_rank: int, boards: np.ndarray, flops: np.ndarray,
+                 classes: Classes, use_board: np.ndarray, use_perm: np.ndarray, pieces: int | None,
+                 progress) -> np.ndarray:
+    """The representatives' counts, (n, COUNTS_PER_SITUATION) uint32 in flop order, by the executor's chunks."""
+    shared = {"boards": boards, "perm_pairs": holdem_enum.perm_pair_table(), "rep_start": classes.rep_start,
+              "rep_pair": classes.rep_pair}
+    shape = (len(classes.keys), holdem_enum.COUNTS_PER_SITUATION)
+    threads = executor.threads_per_chunk
+    if executor.in_process:
+        ranges = chunk_ranges(len(boards), pieces or -(-len(boards) // BOARDS_PER_CHUNK))
+        shared.update(_segments(use_board, use_perm, len(flops), ranges),
+                      scratch=np.zeros((max(b - a for a, b in ranges), holdem_enum.PAIRS), dtype=np.uint64))
+        bounds = shared.pop("chunk_segments")
+        totals = Totals({"counts": (shape, np.uint32)})
+        executor.run([Chunk(_boards_in_place, (deck, qualifier_rank, a, b, (int(s), int(t)), threads), in_place=True)
+                      for (a, b), s, t in zip(ranges, bounds, bounds[1:])],
+                     totals, shared, progress, "casino hold'em: boards")
+        return totals["counts"]
+    pieces = pieces or max(8, 4 * executor.workers)
+    pass1 = Totals({"results": ((len(boards), holdem_enum.PAIRS), np.uint64)})
+    executor.run([Chunk(_board_chunk, (deck, qualifier_rank, a, b, threads))
+                  for a, b in chunk_ranges(len(boards), pieces)],
+                 pass1, {"boards": boards}, progress, "casino hold'em pass 1: boards")
+    shared.update(results=pass1["results"], use_board=use_board, use_perm=use_perm)
+    del pass1
+    pass2 = Totals({"counts": (shape, np.uint32)})
+    executor.run([Chunk(_flop_chunk, (a, b, threads)) for a, b in chunk_ranges(len(flops), pieces)],
+                 pass2, shared, progress, "casino hold'em pass 2: flops")
+    return pass2["counts"]
 
-    A class's weight (raw situations it stands for) is the number of raw flops in its
-    flop's class times the number of hole pairs that, with the canonical flop, fall in
-    it: every raw flop of the class sees the same number of such hole pairs.
+
+def _segments(use_board: np.ndarray, use_perm: np.ndarray, n_flops: int, ranges: list) -> dict:
+    """The uses grouped by board range, then by flop: one segment per (range, flop) that has uses.
+
+    Returns the reordered uses, each segment's first use (and the end) and flop, and
+    where each range's segments start (chunk_segments, one more than the ranges).
     """
-    pair_cards = np.array([(a, b) for a in range(52) for b in range(a)], dtype=np.uint8)   # pair_index order
-    in_deck = np.isin(pair_cards, rules.cards).all(axis=1)
-    rows, flop_of, pair_of = [], [], []
-    for f, flop in enumerate(flops):
-        pairs = np.nonzero(in_deck & ~np.isin(pair_cards, flop).any(axis=1))[0]
-        rows.append(np.hstack([pair_cards[pairs], np.repeat(flop[None, :], len(pairs), axis=0)]))
-        flop_of.append(np.full(len(pairs), f))
-        pair_of.append(pairs)
-    situations = canonical_keys(np.ascontiguousarray(np.vstack(rows)), (2, 3))
-    flop_of, pair_of = np.concatenate(flop_of), np.concatenate(pair_of)
-    _, first, members = np.unique(pack_keys(situations), return_index=True, return_counts=True)
-    return SituationTable(keys=situations[first],
-                          weights=members.astype(np.int64) * flop_orbits[flop_of[first]].astype(np.int64),
-                          counts=counts[flop_of[first], pair_of[first]].reshape(-1, N_CATEGORIES, N_OUTCOMES),
-                          continuations=rules.continuations)
+    per_flop = len(use_board) // n_flops
+    starts = np.array([a for a, _ in ranges], dtype=np.int64)
+    chunk = np.searchsorted(starts, use_board, side="right") - 1
+    order = np.argsort(chunk, kind="stable")                    # within a range, uses stay in flop order
+    chunk, flop = chunk[order], (order // per_flop).astype(np.int32)
+    new_segment = np.ones(len(order), dtype=bool)
+    new_segment[1:] = (chunk[1:] != chunk[:-1]) | (flop[1:] != flop[:-1])
+    first_use = np.flatnonzero(new_segment)
+    return {"use_board": use_board[order], "use_perm": use_perm[order],
+            "segment_start": np.append(first_use, len(order)).astype(np.int64),
+            "segment_flop": flop[first_use],
+            "chunk_segments": np.searchsorted(chunk[first_use], np.arange(len(ranges) + 1))}

@@ -9,14 +9,15 @@ rule list's call/fold decision for every situation class.
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
 
 from analyzer.core.errors import InvariantError
 from analyzer.poker.hands import CATEGORIES, HAND_WORDS, ONE_PAIR, RANK_LETTERS, RANK_PLURAL, RANK_SINGULAR
-from analyzer.strategy.language import (Count, Feature, FeatureSet, Flag, Named, Strategy, load_strategy,
-                                        ordered_templates)
+from analyzer.strategy.language import (Count, Feature, FeatureSet, Flag, Named, Strategy, computed_in_chunks,
+                                        load_strategy, ordered_templates)
 from cython_ext import handeval
 
 GAME = "casino-holdem"
@@ -112,77 +113,111 @@ FEATURE_SET = FeatureSet(game=GAME, actions=ACTIONS, features=FEATURES, compute=
 def compute(keys: np.ndarray) -> dict:
     """Every feature of every situation: keys (n, 5) uint8 = 2 hole cards then 3 flop cards, any order.
 
-    Returns {feature name: int16 array of length n}.
+    Returns {feature name: int8 array of length n} (every value fits a byte).
 
     >>> from analyzer.core.cards import parse_cards
     >>> f = compute(np.array([parse_cards("Ah Kd Qs 7h 2c")], dtype=np.uint8))
     >>> int(f["hand"][0]), int(f["overcards"][0]), int(f["pair_rank"][0])
     (0, 2, -1)
     """
+    return computed_in_chunks(_compute_rows, keys)
+
+
+def _compute_rows(keys: np.ndarray) -> dict:
+    """compute() on one chunk of rows."""
     keys = np.ascontiguousarray(keys, dtype=np.uint8)
     n = len(keys)
-    ranks = (keys >> 2).astype(np.int16)
-    suits = (keys & 3).astype(np.int16)
-    hole, flop = ranks[:, :2], ranks[:, 2:]
-    high_hole, low_hole = hole.max(axis=1), hole.min(axis=1)
+    # Column by column: numpy's reductions along a short row are slow, so every count or
+    # extreme over a situation's cards is taken as elementwise operations on its columns.
+    ranks = [(keys[:, c] >> 2).astype(np.int16) for c in range(5)]
+    suits = [(keys[:, c] & 3).astype(np.int16) for c in range(5)]
+    hole, flop = ranks[:2], ranks[2:]
+    high_hole, low_hole = np.maximum(*hole), np.minimum(*hole)
 
     values = handeval.evaluate_many(keys)
     hand = handeval.categories(values).astype(np.int16)
     pair_rank = handeval.pair_ranks(values).astype(np.int16)
     one_pair = hand == ONE_PAIR
 
-    pocket = one_pair & (hole[:, 0] == hole[:, 1])
-    with_hole = one_pair & ~pocket & ((hole[:, 0] == pair_rank) | (hole[:, 1] == pair_rank))
+    pocket = one_pair & (hole[0] == hole[1])
+    with_hole = one_pair & ~pocket & ((hole[0] == pair_rank) | (hole[1] == pair_rank))
     on_board = one_pair & ~pocket & ~with_hole
     pair_type = np.select([pocket, with_hole, on_board],
                           [PAIR_TYPES.index(t) for t in ("pocket", "one_hole_card", "on_board")], 0).astype(np.int16)
-    board_above = np.where(one_pair, (flop > pair_rank[:, None]).sum(axis=1), NOT_APPLICABLE).astype(np.int16)
-    outside = np.where(hole == pair_rank[:, None], NOT_APPLICABLE, hole)
-    kicker = np.where(one_pair & ~pocket, outside.max(axis=1), NOT_APPLICABLE).astype(np.int16)
+    board_above = np.where(one_pair, _count_true(f > pair_rank for f in flop), NOT_APPLICABLE).astype(np.int16)
+    outside = [np.where(h == pair_rank, NOT_APPLICABLE, h) for h in hole]
+    kicker = np.where(one_pair & ~pocket, np.maximum(*outside), NOT_APPLICABLE).astype(np.int16)
 
-    overcards = (hole > flop.max(axis=1)[:, None]).sum(axis=1).astype(np.int16)
+    board_low, board_high = np.minimum.reduce(flop), np.maximum.reduce(flop)
+    board_middle = flop[0] + flop[1] + flop[2] - board_low - board_high
+    overcards = _count_true(h > board_high for h in hole).astype(np.int16)
 
-    suit_counts = np.stack([(suits == s).sum(axis=1) for s in range(4)], axis=1)
-    hole_suit_counts = np.stack([(suits[:, :2] == s).sum(axis=1) for s in range(4)], axis=1)
-    flush_draw = (suit_counts == 4).any(axis=1)
-    draw_suit = suit_counts.argmax(axis=1)
-    draw_hole_cards = np.where(flush_draw, hole_suit_counts[np.arange(n), draw_suit], 0).astype(np.int16)
-    suited_hole = suits[:, 0] == suits[:, 1]
-    three_suit = suit_counts.max(axis=1) == 3          # at most one suit can hold three of five cards
-    three_flush = np.where(three_suit, hole_suit_counts[np.arange(n), draw_suit], 0).astype(np.int16)
+    suit_counts, hole_suit_counts = _suit_counts(suits), _suit_counts(suits[:2])
+    flop_suit_counts = _suit_counts(suits[2:])
+    most_of_one_suit = np.maximum.reduce(suit_counts)
+    flush_draw = most_of_one_suit == 4
+    draw_suit = np.argmax(np.stack(suit_counts, axis=1), axis=1)      # the first suit with the most cards
+    hole_in_draw_suit = np.choose(draw_suit, hole_suit_counts)
+    draw_hole_cards = np.where(flush_draw, hole_in_draw_suit, 0).astype(np.int16)
+    suited_hole = suits[0] == suits[1]
+    three_suit = most_of_one_suit == 3                 # at most one suit can hold three of five cards
+    three_flush = np.where(three_suit, hole_in_draw_suit, 0).astype(np.int16)
 
     rank_mask = np.zeros(n, dtype=np.int32)
-    for column in range(5):
-        rank_mask |= 1 << ranks[:, column].astype(np.int32)
-    completing = np.zeros(n, dtype=np.int16)
-    for rank in range(13):
-        with_rank = rank_mask | (1 << rank)
-        makes = np.zeros(n, dtype=bool)
-        for straight in STRAIGHT_MASKS:
-            makes |= (with_rank & straight) == straight
-        completing += (makes & ((rank_mask >> rank) & 1 == 0)).astype(np.int16)
+    for column in ranks:
+        rank_mask |= 1 << column.astype(np.int32)
+    completing = _completing_ranks()[rank_mask]
     has_straight_or_better = hand >= CATEGORIES.index("straight")
     straight_draw = np.where(has_straight_or_better, 0, np.minimum(completing, 2)).astype(np.int16)
 
     draw = np.where(flush_draw, DRAWS.index("flush"), straight_draw).astype(np.int16)
-    flop_sorted = np.sort(flop, axis=1)                # low, middle, high
-    board_paired = (flop_sorted[:, 0] == flop_sorted[:, 1]) | (flop_sorted[:, 1] == flop_sorted[:, 2])
-    flop_suit_counts = np.stack([(suits[:, 2:] == s).sum(axis=1) for s in range(4)], axis=1)
+    board_paired = (board_low == board_middle) | (board_middle == board_high)
     aa_win = (hand >= CATEGORIES.index("two_pair")) | (pair_rank == ACE)
+    deuces_treys = _count_true(f <= RANK_LETTERS.index("3") for f in flop)
 
     out = {
         "hand": hand, "pair_rank": pair_rank, "pair_type": pair_type, "board_above_pair": board_above,
         "kicker": kicker, "high_hole": high_hole, "low_hole": low_hole, "overcards": overcards,
         "flush_draw": flush_draw, "flush_draw_hole_cards": draw_hole_cards, "three_flush": three_flush,
         "straight_draw": straight_draw, "draw": draw, "suited_hole": suited_hole, "board_paired": board_paired,
-        "board_suits": flop_suit_counts.max(axis=1), "board_high": flop_sorted[:, 2],
-        "board_middle": flop_sorted[:, 1], "board_low": flop_sorted[:, 0],
-        "board_deuces_treys": (flop <= RANK_LETTERS.index("3")).sum(axis=1), "aa_bonus_win": aa_win,
+        "board_suits": np.maximum.reduce(flop_suit_counts), "board_high": board_high,
+        "board_middle": board_middle, "board_low": board_low,
+        "board_deuces_treys": deuces_treys, "aa_bonus_win": aa_win,
     }
     missing = set(FEATURES) ^ set(out)
     if missing:
         raise InvariantError(f"features computed and declared differ: {sorted(missing)}")
-    return {name: np.ascontiguousarray(values, dtype=np.int16) for name, values in out.items()}
+    return {name: np.ascontiguousarray(values, dtype=np.int8) for name, values in out.items()}
+
+
+def _suit_counts(suits: list) -> list:
+    """For each suit 0..3, how many of each row's cards (columns of suits) are of it."""
+    packed = np.zeros(len(suits[0]), dtype=np.int32)        # four 4-bit counters, one per suit
+    for column in suits:
+        packed += np.left_shift(1, 4 * column.astype(np.int32))
+    return [(packed >> (4 * suit)) & 15 for suit in range(4)]
+
+
+def _count_true(conditions) -> np.ndarray:
+    """Per row, how many of the boolean arrays hold."""
+    total = None
+    for condition in conditions:
+        total = condition.astype(np.int16) if total is None else total + condition
+    return total
+
+
+@functools.cache
+def _completing_ranks() -> np.ndarray:
+    """For every 13-bit rank mask, how many ranks it lacks that would complete a straight with it."""
+    masks = np.arange(1 << 13, dtype=np.int32)
+    completing = np.zeros(len(masks), dtype=np.int16)
+    for rank in range(13):
+        with_rank = masks | (1 << rank)
+        makes = np.zeros(len(masks), dtype=bool)
+        for straight in STRAIGHT_MASKS:
+            makes |= (with_rank & straight) == straight
+        completing += (makes & ((masks >> rank) & 1 == 0)).astype(np.int16)
+    return completing
 
 
 STRATEGIES = Path(__file__).parent / "strategies"

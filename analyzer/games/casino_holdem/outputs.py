@@ -8,7 +8,8 @@ import numpy as np
 
 from analyzer.core.distribution import CONVENTION, SETTLING_RULE, summary_context
 from analyzer.core.errors import InvariantError
-from analyzer.core.exact import decimal_str, exact_sum, figure, fraction_str, percent_str, published_check
+from analyzer.core.exact import (decimal_str, exact_sum, exact_weighted_rows, figure, fraction_str, percent_str,
+                                 published_check)
 from analyzer.core.outputs import Figure, KeyFigure, Outputs, ReportContent
 from analyzer.core.tables import EXACT, ROOT, Table, csv_text, demote, markdown_table, thousands
 from analyzer.core.wager_tables import (WagerEntry, csv_rows, distribution_figure, distribution_markdown,
@@ -18,9 +19,10 @@ from analyzer.games.casino_holdem import basic as basic_strategy
 from analyzer.games.casino_holdem.analysis import HoldemAnalysis
 from analyzer.games.casino_holdem.price import HoldemStrategy
 from analyzer.games.casino_holdem.rules import AA_HANDS, GAME
+from analyzer.poker.decision_table import float_margins
 from analyzer.poker.hands import CATEGORY_WORDS, qualifier_words
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, OUTCOME_WORDS
-from analyzer.poker.strategy_file import encode_decision_table
+from analyzer.poker.strategy_file import encode_decision_table, encode_decision_tables
 from analyzer.strategy.language import strategy_card_markdown
 
 
@@ -181,7 +183,7 @@ def _par_lines(analysis: HoldemAnalysis, strategy: str) -> list[dict]:
     call, w = f.call, table.weights
     lines = [{"hand": "(any)", "outcome": "fold", "combinations": exact_sum(w[~call]) * table.continuations,
               "wagered": Fraction(1), "net": Fraction(-1)}]
-    called = (table.counts[call].astype(np.int64) * w[call, None, None]).sum(axis=0, dtype=np.int64)
+    called = exact_weighted_rows(w, table.counts, where=call)
     for c in range(N_CATEGORIES - 1, -1, -1):
         for o in range(N_OUTCOMES):
             lines.append({"hand": CATEGORY_WORDS[c], "outcome": OUTCOME_WORDS[o],
@@ -304,13 +306,24 @@ def statistics_csv_rows(analysis: HoldemAnalysis) -> list[list]:
     return rows
 
 
+STRATEGY_FILE = dict(game=GAME, groups=[("hole cards", 2), ("flop", 3)], actions=["fold", "call"], ev_column="ev_call",
+                     key_text="canonical situation: 2 hole cards (descending) then 3 flop cards (descending), "
+                              "card = rank * 4 + suit, suits renamed (docs/strategy-format.md)")
+
+
 def strategy_file_bytes(analysis: HoldemAnalysis, decisions: np.ndarray | None = None) -> bytes:
     """The strategy file of the optimal decisions (or of `decisions`, e.g. a basic strategy's)."""
-    return encode_decision_table(
-        game=GAME, rule_file=analysis.rule_file, groups=[("hole cards", 2), ("flop", 3)], actions=["fold", "call"],
-        ev_column="ev_call", key_text="canonical situation: 2 hole cards (descending) then 3 flop cards "
-                                      "(descending), card = rank * 4 + suit, suits renamed (docs/strategy-format.md)",
-        keys=analysis.table.keys, table=analysis.priced.decisions, decisions=decisions)
+    return encode_decision_table(**STRATEGY_FILE, rule_file=analysis.rule_file, keys=analysis.table.keys,
+                                 table=analysis.priced.decisions, decisions=decisions)
+
+
+def strategy_files(analysis: HoldemAnalysis) -> dict:
+    """strategy.bin.gz (optimal) and strategy_basic.bin.gz (the basic strategy's calls), compressing in
+    background threads: name -> Pending bytes."""
+    return encode_decision_tables(**STRATEGY_FILE, rule_file=analysis.rule_file, keys=analysis.table.keys,
+                                  table=analysis.priced.decisions,
+                                  decisions={"strategy.bin.gz": None, "strategy_basic.bin.gz":
+                                             analysis.strategies["basic"].call.astype(np.uint8)})
 
 
 def key_figures(analysis: HoldemAnalysis) -> list[KeyFigure]:
@@ -376,9 +389,9 @@ def report_content(analysis: HoldemAnalysis, par_sheet: str, three_rows: list) -
         + "\n\n### Basic strategy\n\nA rule list a person can play (`basic_strategy.toml`, also as the strategy "
           "file `strategy_basic.bin.gz`); `basic_strategy.md` adds the exact cost of each rule.\n\n"
           + demote(demote(card_and_table)))
-    margins = priced.ev_call / priced.denominator + 1                  # floats for the plot only
     figures = [Figure("figure_margin.svg", "EV of calling minus EV of folding over all situations", "margin_histogram",
-                      {"margins": margins, "weights": table.weights / total, "action": "call",
+                      {"margins": lambda: float_margins(priced.ev_call, priced.denominator),   # for the plot only,
+                       "weights": lambda: table.weights / total, "action": "call",      # made when it is drawn
                        "title": "Call-minus-fold margin, optimal strategy"}),
                Figure("figure_net_distribution.svg", "Net result of one round, optimal strategy (probability, "
                       "log scale)", "net_distribution",
@@ -418,15 +431,16 @@ def workbook_sheets(analysis: HoldemAnalysis) -> list:
 
 def outputs(analysis: HoldemAnalysis) -> Outputs:
     """Every file of the rule set's results folder, its report content and its workbook's sheets."""
+    strategies = strategy_files(analysis)                # compressed in the background meanwhile
     lines, aa_lines = par_lines(analysis), aa_par_lines(analysis)
     par_sheet = par_markdown(analysis, lines, aa_lines)
     three_rows = basic_strategy.three_strategy_table(analysis.priced, analysis.basic)
     files = {
         "par_sheet.md": par_sheet,
-        "par_sheet.csv": par_csv(analysis, lines, aa_lines),
-        "strategy.bin.gz": strategy_file_bytes(analysis),
-        "basic_strategy.toml": Path(analysis.basic.source).read_bytes(),
-        "basic_strategy.md": basic_strategy.basic_strategy_markdown(analysis.priced, analysis.basic, three_rows),
-        "strategy_basic.bin.gz": strategy_file_bytes(analysis, analysis.strategies["basic"].call.astype(np.uint8)),
+        "par_sheet.csv": lambda: par_csv(analysis, lines, aa_lines),
+        "strategy.bin.gz": strategies["strategy.bin.gz"].result,
+        "basic_strategy.toml": lambda: Path(analysis.basic.source).read_bytes(),
+        "basic_strategy.md": lambda: basic_strategy.basic_strategy_markdown(analysis.priced, analysis.basic, three_rows),
+        "strategy_basic.bin.gz": strategies["strategy_basic.bin.gz"].result,
     }
     return Outputs(summary(analysis), files, report_content(analysis, par_sheet, three_rows), workbook_sheets(analysis))

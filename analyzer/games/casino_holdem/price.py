@@ -7,13 +7,13 @@ when he calls, and the strategies the operator publishes.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 
 from analyzer.core.errors import InputError
-from analyzer.core.exact import INT64_MAX, exact_dot
+from analyzer.core.exact import INT64_MAX, as_int64_or_object, exact_masked_sum
 from analyzer.games.casino_holdem.count import SituationTable
 from analyzer.games.casino_holdem.rules import AA_HANDS, HoldemRules
 from analyzer.poker.decision_table import DecisionTable, StrategyFigures, play_ev_numerators
@@ -44,6 +44,17 @@ class Priced:
     aa_hand: np.ndarray          # AA Bonus hand per class, index into AA_HANDS
     aa_return: np.ndarray        # int64: AA Bonus total returned per unit when called, over aa_denominator
     aa_denominator: int
+    _aa_weighted: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def aa_weighted(self) -> np.ndarray:
+        """weight x AA Bonus return per class (made once): a strategy's return is its calls' sum."""
+        if self._aa_weighted is None:
+            bound = int(self.table.weights.max(initial=0)) * max(abs(int(self.aa_return.max(initial=0))),
+                                                                abs(int(self.aa_return.min(initial=0))))
+            self._aa_weighted = (as_int64_or_object(self.table.weights, bound)
+                                 * as_int64_or_object(self.aa_return, bound))
+        return self._aa_weighted
 
     @property
     def ev_call(self) -> np.ndarray:
@@ -96,8 +107,7 @@ def figures(priced: Priced, name: str, description: str, call: np.ndarray,
             aa_ratio: Fraction | None = None) -> HoldemStrategy:
     """The exact figures of calling where `call` holds."""
     main = priced.decisions.figures(name, description, call)
-    weights = priced.table.weights
-    aa_returned = exact_dot(weights[call], priced.aa_return[call])
+    aa_returned = exact_masked_sum(priced.aa_weighted, call)
     return HoldemStrategy(**vars(main), aa_rtp=Fraction(aa_returned, priced.decisions.total_weight * priced.aa_denominator),
                           aa_ratio=aa_ratio)
 

@@ -1,0 +1,72 @@
+"""A light recorder of how long each stage of a run takes, for benchmarks/bench_commands.py.
+
+Off unless the environment variable ANALYZER_TIMINGS names a file when this module is
+first imported: then `stage(name)` times its block (wall clock, `time.perf_counter`; the
+process's resident memory when it ends and its peak so far, and the page faults it took) and `write()` saves every stage
+recorded so far to that file as JSON.  Off, `stage`
+returns one shared do-nothing context manager and `write` returns at once, so the
+pipeline can name its stages at no cost.
+
+>>> with stage("an example"):           # off in the test suite: nothing is recorded
+...     pass
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import resource
+import time
+
+ENVIRONMENT = "ANALYZER_TIMINGS"
+PATH = os.environ.get(ENVIRONMENT) or None
+
+_OFF = contextlib.nullcontext()
+_STARTED = time.perf_counter()
+_records: list = []          # {"stage", "start", "seconds", "rss_mb", "peak_rss_mb", "page_faults"}, as they ended
+_open: list = []             # names of the stages running now (outermost first)
+
+
+class _Stage:
+    __slots__ = ("name", "start", "faults")
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __enter__(self):
+        _open.append(self.name)
+        self.faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        self.start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        seconds = time.perf_counter() - self.start
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        name = " / ".join(_open)
+        _open.pop()
+        _records.append({"stage": name, "start": round(self.start - _STARTED, 6), "seconds": round(seconds, 6),
+                         "rss_mb": _rss_mb(), "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),   # kB on Linux
+                         "page_faults": usage.ru_minflt - self.faults})
+        return False
+
+
+def _rss_mb() -> float | None:
+    """The resident memory now (Linux: /proc/self/statm), or None where it cannot be read."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return round(int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 20, 1)
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def stage(name: str):
+    """A context manager timing its block as stage `name` (nested stages are named "outer / inner")."""
+    return _OFF if PATH is None else _Stage(name)
+
+
+def write() -> None:
+    """Save the stages recorded so far to $ANALYZER_TIMINGS (nothing when off)."""
+    if PATH is None:
+        return
+    with open(PATH, "w") as out:
+        json.dump({"since_import_s": round(time.perf_counter() - _STARTED, 6), "stages": _records}, out, indent=1)

@@ -1,0 +1,44 @@
+"""The exact sums behind the figures: int64 where a bound proves it fits, Python integers beyond, equal either way."""
+import numpy as np
+import pytest
+
+from analyzer.core.exact import (INT64_MAX, exact_dot, exact_group_dot, exact_group_sums, exact_masked_sum,
+                                 exact_weighted_rows)
+
+RNG = np.random.default_rng(3)
+
+
+@pytest.mark.parametrize("big", [False, True], ids=["int64", "python-ints"])
+def test_every_sum_equals_the_plain_python_one(big):
+    n = 3 * (1 << 18) + 17                                           # several chunks and a ragged end
+    values = RNG.integers(-10**6, 10**6, n)
+    if big:
+        values = values.astype(object) * (INT64_MAX // 10**5)       # no int64 bound can hold these sums
+    weights = RNG.integers(0, 25, n).astype(np.uint8)
+    groups = RNG.integers(0, 7, n).astype(np.uint8)
+    mask = RNG.random(n) < 0.4
+    plain_values, plain_weights = [int(v) for v in values], [int(w) for w in weights]
+    assert exact_masked_sum(values, mask) == sum(v for v, m in zip(plain_values, mask) if m)
+    assert exact_dot(weights, values) == sum(w * v for w, v in zip(plain_weights, plain_values))
+    by_group = [0] * 7
+    weighted = [0] * 7
+    for g, w, v in zip(groups.tolist(), plain_weights, plain_values):
+        by_group[g] += v
+        weighted[g] += w * v
+    assert [int(x) for x in exact_group_sums(groups, values, 7)] == by_group
+    assert [int(x) for x in exact_group_dot(groups, weights, values, 7)] == weighted
+
+
+def test_weighted_rows_of_counts():
+    counts = RNG.integers(0, 1_070_190, (70_000, 10, 4)).astype(np.uint32)
+    weights = RNG.integers(1, 25, 70_000)
+    call = RNG.random(70_000) < 0.5
+    expected = (counts[call].astype(object) * weights[call, None, None].astype(object)).sum(axis=0)
+    assert (exact_weighted_rows(weights, counts, where=call, chunk=4096) == expected).all()
+    huge = exact_weighted_rows(np.full(3, 2**62, dtype=object), np.ones((3, 2), dtype=np.uint32))
+    assert huge.tolist() == [3 * 2**62] * 2
+
+
+def test_masked_sum_uses_the_dtype_bound_or_the_data():
+    assert exact_masked_sum(np.array([255, 255], dtype=np.uint8), np.array([True, True])) == 510
+    assert exact_masked_sum(np.array([2**62, 2**62, 1]), np.array([True, True, False])) == 2**63

@@ -1,0 +1,60 @@
+"""The two strategy-file writers make one format: same decompressed bytes, one gzip member, any reader."""
+import gzip
+import zlib
+
+import numpy as np
+import pytest
+
+from analyzer.core import strategy_file
+
+
+@pytest.fixture
+def columns():
+    """A poker-like table: sorted 6-byte keys (planes), weights, decisions and signed 64-bit EVs."""
+    rng = np.random.default_rng(7)
+    keys = np.unique(rng.integers(0, 1 << 48, 20_500, dtype=np.uint64))[:20_000]
+    key_bytes = keys[:, None] >> (np.arange(5, -1, -1, dtype=np.uint64) * np.uint64(8)) & np.uint64(255)
+    return {"key": key_bytes.astype(np.uint8), "weight": rng.integers(1, 25, 20_000).astype(np.uint8),
+            "decision": rng.integers(0, 3, 20_000).astype(np.uint8),
+            "ev": rng.integers(-2**40, 2**40, 20_000).astype("<i8")}
+
+
+def test_compressor_and_encode_hold_the_same_bytes(columns):
+    one = strategy_file.encode({"game": "test"}, columns)
+    other = strategy_file.Compressor().encode({"game": "test"}, columns, levels={"ev": 1}).result()
+    assert gzip.decompress(one) == gzip.decompress(other)
+    header, decoded = strategy_file.decode(other)
+    assert header["rows"] == 20_000 and header["version"] == strategy_file.VERSION
+    assert all(np.array_equal(decoded[name], array) for name, array in columns.items())
+
+
+def test_a_compressor_file_is_one_gzip_member_in_pieces(columns, monkeypatch):
+    monkeypatch.setattr(strategy_file, "PIECE_BYTES", 4096)        # many deflate segments per column
+    data = strategy_file.Compressor().encode({"game": "test"}, columns).result()
+    inflater = zlib.decompressobj(31)                                # a reader of a single gzip member
+    raw = inflater.decompress(data)
+    assert inflater.eof and not inflater.unused_data
+    assert raw == gzip.decompress(strategy_file.encode({"game": "test"}, columns))
+
+
+def test_a_shared_column_is_compressed_once(columns):
+    compressor = strategy_file.Compressor()
+    first = compressor.encode({"game": "test"}, columns)
+    other = dict(columns, decision=np.zeros(20_000, dtype=np.uint8))
+    second = compressor.encode({"game": "test"}, other)
+    assert len(compressor._columns) == len(columns) + 1             # only the new decision column is added
+    assert strategy_file.decode(second.result())[1]["decision"].sum() == 0
+    assert np.array_equal(strategy_file.decode(first.result())[1]["decision"], columns["decision"])
+
+
+def test_empty_table(columns):
+    empty = {name: array[:0] for name, array in columns.items()}
+    header, decoded = strategy_file.decode(strategy_file.Compressor().encode({}, empty).result())
+    assert header["rows"] == 0 and all(len(a) == 0 for a in decoded.values())
+
+
+def test_pack_keys_orders_like_the_key_bytes():
+    keys = np.random.default_rng(1).integers(0, 256, (5_000, 6)).astype(np.uint8)
+    packed = strategy_file.pack_keys(keys)
+    expected = [int.from_bytes(bytes(row), "big") for row in keys.tolist()]
+    assert packed.dtype == np.uint64 and packed.tolist() == expected
