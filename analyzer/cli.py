@@ -432,6 +432,11 @@ def _terminate(signum, frame):
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    for token in argv:            # argparse drops a value of '--' given as --flag=--, leaving a list behind
+        if token.startswith("--") and token.endswith("=--"):
+            print(f"analyzer: error: option {token[:-3]}: '--' is not a value; give the option what it asks for "
+                  f"(see analyzer --help)", file=sys.stderr)
+            return EXIT_BAD_INPUT
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as stop:                             # --help, --version, or a one-line usage error

@@ -289,6 +289,15 @@ def test_random_card_strings_are_answered_or_refused_in_one_line(results, capsys
         assert captured.err == "" and '"decision"' in captured.out
 
 
+@pytest.mark.parametrize("argv", [["advise", "baccarat", "--remove=--"], ["advise", "baccarat", "--counts=--"],
+                                  ["baccarat", "--remove=--"]])
+def test_a_double_dash_value_is_refused_in_one_line(capsys, argv):
+    """argparse turns `--flag=--` into an empty list; the command line refuses it instead of failing on it."""
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and "'--' is not a value" in captured.err and captured.out == ""
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.text(alphabet="0123456789,_ -+.\u0663AKQJT2c", max_size=40), counts=st.booleans())
 def test_random_shoe_texts_are_answered_or_refused_in_one_line(results, capsys, text, counts):
