@@ -234,11 +234,13 @@ class LocalExecutor(Executor):
                                      initargs=(inputs.descriptions, outputs.descriptions)) as pool:
                 pending = {pool.submit(_call, chunk.function, chunk.args) for chunk in chunks}
                 try:
-                    while pending:
-                        done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                        for future in done:
-                            placed += future.result()
-                            bar and bar.update()
+                    with _DeferredSignals() as signals:
+                        while pending:
+                            done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+                            signals.act()
+                            for future in done:
+                                placed += future.result()
+                                bar and bar.update()
                 except BaseException:
                     # The stage is abandoned (an interrupt or a failed chunk): stop the workers
                     # now rather than after their running chunks, then release the pool.
@@ -255,6 +257,47 @@ class LocalExecutor(Executor):
             inputs.close()
             outputs.close()
         return totals
+
+
+class _DeferredSignals:
+    """Ctrl-C and SIGTERM held while this process waits on its pool, and acted on at `act()`.
+
+    Raised inside `concurrent.futures.wait`, an interrupt can leave a future's lock taken;
+    the pool's manager thread then blocks on it and shutting the pool down waits forever.
+    So the handlers only note the signal; `act()`, called where no such lock is held, then
+    runs the handler that was installed before (KeyboardInterrupt, the CLI's SIGTERM).
+    Off the main thread signals cannot be handled, and nothing is deferred.
+    """
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self):
+        self.previous, self.received = {}, []
+
+    def __enter__(self):
+        try:
+            for number in self.SIGNALS:
+                self.previous[number] = signal.signal(number, lambda n, frame: self.received.append((n, frame)))
+        except ValueError:                               # not the main thread
+            pass
+        return self
+
+    def act(self) -> None:
+        """Run the earlier handler of the first signal received (it raises), if one came."""
+        if self.received:
+            number, frame = self.received[0]
+            self.received.clear()
+            self.__exit__()
+            handler = self.previous[number]
+            if callable(handler):
+                handler(number, frame)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(number)
+
+    def __exit__(self, *exc):
+        for number, handler in self.previous.items():       # restoring twice does no harm
+            signal.signal(number, handler)
+        return False
 
 
 def _terminate_workers(pool: ProcessPoolExecutor) -> None:
