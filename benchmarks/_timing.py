@@ -3,10 +3,14 @@
 Importing it makes the in-process benchmarks measure the checkout they live in: its root
 goes first on sys.path, unless PYTHONPATH names the code to measure.
 """
+import json
 import os
 import platform
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -23,16 +27,80 @@ def median_seconds(function, runs: int) -> tuple[float, list[float]]:
     return statistics.median(times), times
 
 
-def machine() -> str:
+def machine_info() -> dict:
+    """The machine a measurement ran on: CPU model, usable cores, system, Python, memory."""
     cpu = "unknown CPU"
     try:
         with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
+            cpu = next(line.split(":", 1)[1].strip() for line in info if line.startswith("model name"))
+    except (OSError, StopIteration):
         pass
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    memory_gb = None
+    try:
+        with open("/proc/meminfo") as info:
+            memory_gb = round(int(info.readline().split()[1]) / 2 ** 20, 1)
+    except (OSError, ValueError, IndexError):
+        pass
+    return {"cpu": cpu, "cores": cores, "system": f"{platform.system()} {platform.release()}",
+            "python": platform.python_version(), "memory_gb": memory_gb}
+
+
+def machine() -> str:
+    """One line naming the machine and the package measured, for the in-process benchmarks."""
+    info = machine_info()
     import analyzer
-    return (f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}; "
+    return (f"{info['cpu']}, {info['cores']} cores, Python {info['python']}, {info['system']}; "
             f"measuring {Path(analyzer.__file__).parent}")
+
+
+def git_commit(checkout: Path) -> str | None:
+    """The checkout's commit (None outside git)."""
+    try:
+        return subprocess.run(["git", "-C", str(checkout), "rev-parse", "HEAD"], capture_output=True, text=True,
+                              check=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def run_command(checkout: Path, arguments: list[str], out: Path | None = None) -> dict:
+    """`python -m analyzer ARGUMENTS --out OUT` as a fresh process from `checkout`: its wall time (start to
+    exit, imports included), its peak resident memory (`ru_maxrss` of that child, from `os.wait4`) and the
+    in-process stage timings the pipeline records when ANALYZER_TIMINGS names a file. Without `out`, a
+    temporary folder is used and removed."""
+    work = Path(tempfile.mkdtemp(prefix="bench_"))
+    timings = work / "timings.json"
+    environment = dict(os.environ, PYTHONPATH=str(checkout), ANALYZER_TIMINGS=str(timings))
+    command = [sys.executable, "-m", "analyzer", *arguments, "--out", str(out or work / "out")]
+    try:
+        start = time.perf_counter()
+        child = subprocess.Popen(command, cwd=checkout, env=environment, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        error = child.stderr.read().decode(errors="replace")
+        child.stderr.close()
+        if child.returncode != 0:
+            raise SystemExit(f"{' '.join(arguments)} failed ({child.returncode}):\n{error}")
+        stages = json.loads(timings.read_text())["stages"] if timings.exists() else []
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return {"wall_s": round(wall, 3), "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
+            "stages": {s["stage"]: s["seconds"] for s in stages},
+            "stage_peak_rss_mb": {s["stage"]: s.get("peak_rss_mb") for s in stages}}
+
+
+def save(name: str, runs: int, rows: list[dict]) -> Path:
+    """Write benchmarks/results/NAME.json: the machine, date, commit, and `rows` of
+    {"what", "seconds" (median), "target_s"} that the README's speed block renders."""
+    import datetime
+    root = Path(__file__).resolve().parent
+    report = {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine_info(),
+              "commit": git_commit(root.parent), "runs": runs, "load_average_before": list(os.getloadavg()),
+              "rows": rows}
+    path = root / "results" / f"{name}.json"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(report, indent=1) + "\n")
+    print(f"wrote {path}")
+    return path

@@ -1,11 +1,11 @@
 """Baccarat speed: the full 8-deck analysis (target < 0.1 s) and one depleted-shoe query (target < 1 ms).
 
-Run: python benchmarks/bench_baccarat.py [--runs N]
+Run: python benchmarks/bench_baccarat.py [--runs N]; writes benchmarks/results/baccarat.json.
 """
 import argparse
 import random
 
-from _timing import machine, median_seconds
+from _timing import machine, median_seconds, save
 
 from analyzer.games import registry
 from analyzer.games.baccarat import price
@@ -35,6 +35,9 @@ def main():
     per_query, _ = median_seconds(lambda: price.shoe_query(next(it), rules), len(shoes) * args.runs)
     print(f"depleted-shoe query (EV of all three bets, exact): median {per_query * 1e6:.0f} us "
           f"over {len(shoes) * args.runs} random shoes (target < 1000 us)")
+    save("baccarat", args.runs, [
+        {"what": "baccarat: full 8-deck analysis in the process", "seconds": full, "target_s": 0.1},
+        {"what": "baccarat: EV of all three bets for a depleted shoe", "seconds": per_query, "target_s": 1e-3}])
 
 
 if __name__ == "__main__":

@@ -20,14 +20,12 @@ import argparse
 import datetime
 import json
 import os
-import platform
-import shutil
 import statistics
-import subprocess
-import sys
-import tempfile
-import time
 from pathlib import Path
+
+from _timing import git_commit, machine_info, run_command
+
+from analyzer.publish.readme import speed_table
 
 HERE = Path(__file__).resolve().parent
 QUICK = ["--quiet", "--check-samples", "0", "--check-rounds", "0"]
@@ -38,59 +36,6 @@ COMMANDS = {                                       # name -> analyzer arguments 
     "all": ["all", "--quiet"],                     # with its default verification
 }
 TARGETS = {"casino-holdem": (6.0, 500), "caribbean-stud": (2.5, 400), "all": (30.0, 500)}   # s, MB (issue 14)
-
-
-def machine() -> dict:
-    cpu = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as info:
-            cpu = next(line.split(":", 1)[1].strip() for line in info if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return {"cpu": cpu, "cores": cores, "system": f"{platform.system()} {platform.release()}",
-            "python": platform.python_version(), "memory_gb": _memory_gb()}
-
-
-def _memory_gb():
-    try:
-        with open("/proc/meminfo") as info:
-            return round(int(info.readline().split()[1]) / 2 ** 20, 1)
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-def git_commit(checkout: Path) -> str | None:
-    try:
-        return subprocess.run(["git", "-C", str(checkout), "rev-parse", "HEAD"], capture_output=True, text=True,
-                              check=True, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
-
-
-def run_once(checkout: Path, arguments: list[str]) -> dict:
-    """One fresh process: its wall time, peak RSS and stage timings."""
-    work = Path(tempfile.mkdtemp(prefix="bench_commands_"))
-    timings = work / "timings.json"
-    environment = dict(os.environ, PYTHONPATH=str(checkout), ANALYZER_TIMINGS=str(timings))
-    command = [sys.executable, "-m", "analyzer", *arguments, "--out", str(work / "out")]
-    try:
-        start = time.perf_counter()
-        child = subprocess.Popen(command, cwd=checkout, env=environment, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
-        error = child.stderr.read().decode(errors="replace")
-        child.stderr.close()
-        if child.returncode != 0:
-            raise SystemExit(f"{' '.join(arguments)} failed ({child.returncode}):\n{error}")
-        stages = json.loads(timings.read_text())["stages"] if timings.exists() else []
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return {"wall_s": round(wall, 3), "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
-            "stages": {s["stage"]: s["seconds"] for s in stages},
-            "stage_peak_rss_mb": {s["stage"]: s.get("peak_rss_mb") for s in stages}}
 
 
 def summarise(runs: list[dict]) -> dict:
@@ -105,25 +50,6 @@ def summarise(runs: list[dict]) -> dict:
             "startup_imports_exit_s": round(statistics.median(outside), 3), "stages_median_s": stages}
 
 
-def markdown(report: dict) -> str:
-    """The README's speed table: one row per command, then each command's stages."""
-    m = report["machine"]
-    lines = [f"Measured {report['date']} on {m['cpu']} ({m['cores']} cores), Python {m['python']}, "
-             f"load average {report['load_average_before'][0]:.2f} before, median of {report['runs']} runs "
-             f"(`python benchmarks/bench_commands.py`, commit `{(report['commit'] or 'unknown')[:12]}`).", "",
-             "| command | wall (median) | peak memory (median) | target |", "|---|---:|---:|---|"]
-    for name, result in report["commands"].items():
-        target = TARGETS.get(name)
-        lines.append(f"| `analyzer {' '.join(result['arguments'])}` | {result['median_wall_s']:.2f} s | "
-                     f"{result['median_peak_rss_mb']:,.0f} MB | "
-                     + (f"<= {target[0]:g} s, <= {target[1]} MB |" if target else "|"))
-    for name, result in report["commands"].items():
-        lines += ["", f"`{name}`, in-process stages (median s):", "", "| stage | s |", "|---|---:|",
-                  f"| startup, imports, exit | {result['startup_imports_exit_s']:.2f} |"]
-        lines += [f"| {stage} | {seconds:.2f} |" for stage, seconds in result["stages_median_s"].items()]
-    return "\n".join(lines)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3, help="runs of each command (default 3)")
@@ -136,13 +62,13 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true", help="print the README table at the end")
     args = parser.parse_args()
     checkout = args.checkout.resolve()
-    report = {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine(),
+    report = {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine_info(),
               "checkout": str(checkout), "commit": git_commit(checkout), "runs": args.runs,
-              "load_average_before": list(os.getloadavg()), "commands": {}}
+              "load_average_before": list(os.getloadavg()), "targets": TARGETS, "commands": {}}
     runs = {name: [] for name in args.only}
     for index in range(args.runs):                     # interleaved: drifting load hits every command alike
         for name in args.only:
-            result = run_once(checkout, COMMANDS[name])
+            result = run_command(checkout, COMMANDS[name])
             runs[name].append(result)
             print(f"run {index + 1}/{args.runs} {name}: {result['wall_s']:.2f} s, {result['peak_rss_mb']:,.0f} MB "
                   f"(load {os.getloadavg()[0]:.2f})", flush=True)
@@ -158,7 +84,7 @@ def main() -> None:
               + (f" (target <= {target[0]:g} s, <= {target[1]} MB)" if target else ""))
     print(f"wrote {args.json}")
     if args.markdown:
-        print(markdown(report))
+        print(speed_table(report))
 
 
 if __name__ == "__main__":

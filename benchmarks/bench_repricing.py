@@ -10,9 +10,9 @@ Stud sweep under 30 s.  Prints medians and writes benchmarks/results/repricing.j
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -20,11 +20,12 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from _timing import git_commit, machine_info, run_command
 
-from analyzer.games import registry  # noqa: E402
-from analyzer.publish import pipeline  # noqa: E402
+from analyzer.games import registry
+from analyzer.publish import pipeline
+
+ROOT = Path(__file__).resolve().parent.parent
 
 VARIANT = {"casino-holdem": ("four_of_a_kind = 10", "four_of_a_kind = 12"),
            "caribbean-stud": ("\nflush = 6\n", "\nflush = 7\n")}
@@ -52,13 +53,11 @@ def in_process(game: str, cache: Path, runs: int) -> float:
     return statistics.median(times)
 
 
-def whole_command(args: list[str], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "analyzer", *args], check=True, capture_output=True, cwd=ROOT)
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+def whole_command(args: list[str], out: Path, runs: int) -> dict:
+    """Median wall time and peak memory of `analyzer ARGS --out OUT` as fresh processes."""
+    results = [run_command(ROOT, args, out) for _ in range(runs)]
+    return {"wall_s": round(statistics.median(r["wall_s"] for r in results), 3),
+            "peak_rss_mb": round(statistics.median(r["peak_rss_mb"] for r in results), 1)}
 
 
 def main(argv=None) -> int:
@@ -67,29 +66,31 @@ def main(argv=None) -> int:
     parser.add_argument("--variants", type=int, default=50)
     args = parser.parse_args(argv)
     quick = ["--quiet", "--check-samples", "0", "--check-rounds", "0"]
-    out = {"machine": f"{platform.machine()} {os.cpu_count()} cores, {platform.python_version()}",
-           "date": time.strftime("%Y-%m-%d"), "load_average": os.getloadavg()[0], "runs": args.runs}
+    out = {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine_info(),
+           "commit": git_commit(ROOT), "runs": args.runs, "load_average_before": list(os.getloadavg()),
+           "targets": {"in_process_s": 0.5, "whole_command_s": 2.0, "stud_sweep_s": 30.0}, "games": {}}
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         for game in VARIANT:
             subprocess.run([sys.executable, "-m", "analyzer", game, "--out", str(root), *quick], check=True,
                            capture_output=True, cwd=ROOT)                         # fills the cache
             path = variant(root, game, *VARIANT[game], "variant")
-            out[game] = {"in_process_s": in_process(game, root / ".cache", args.runs),
-                         "whole_command_s": whole_command([game, "--rules", str(path), "--out", str(root), *quick],
-                                                          args.runs)}
-            print(f"{game}: re-pricing from the cache {out[game]['in_process_s']:.2f} s in process, "
-                  f"{out[game]['whole_command_s']:.2f} s as a whole command")
+            command = whole_command([game, "--rules", str(path), *quick], root, args.runs)
+            out["games"][game] = {"in_process_s": round(in_process(game, root / ".cache", args.runs), 3),
+                                  "whole_command_s": command["wall_s"], "whole_command_peak_rss_mb": command["peak_rss_mb"]}
+            print(f"{game}: re-pricing from the cache {out['games'][game]['in_process_s']:.2f} s in process, "
+                  f"{command['wall_s']:.2f} s and {command['peak_rss_mb']:,.0f} MB as a whole command")
         grid = root / "grid"
         grid.mkdir()
         paths = [variant(grid, "caribbean-stud", "\nflush = 6\n", f"\nflush = {6 + i / 10}\n", f"flush{i}")
                  for i in range(args.variants)]
-        out["stud_sweep_s"] = whole_command(["sweep", *map(str, paths), "--name", "grid", "--out", str(root / "sweep"),
-                                             "--quiet", "--check-samples", "0", "--check-rounds", "0"], 1)
+        sweep = whole_command(["sweep", *map(str, paths), "--name", "grid", *quick], root / "sweep", 1)
+        out["stud_sweep"] = {"variants": args.variants, "wall_s": sweep["wall_s"], "peak_rss_mb": sweep["peak_rss_mb"]}
         print(f"caribbean-stud: sweep of {args.variants} paytables including its one enumeration "
-              f"{out['stud_sweep_s']:.1f} s")
+              f"{sweep['wall_s']:.1f} s, {sweep['peak_rss_mb']:,.0f} MB")
+    out["load_average_after"] = list(os.getloadavg())
     (ROOT / "benchmarks" / "results").mkdir(exist_ok=True)
-    (ROOT / "benchmarks" / "results" / "repricing.json").write_text(json.dumps(out, indent=2) + "\n")
+    (ROOT / "benchmarks" / "results" / "repricing.json").write_text(json.dumps(out, indent=1) + "\n")
     return 0
 
 

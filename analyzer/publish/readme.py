@@ -199,14 +199,93 @@ def volatility(results: Path) -> str:
                               "rounds to settle, 0.1 pp", "0.01 pp"], rows, "lrrrrrr"))
 
 
+def _measured_on(report: dict, script: str) -> str:
+    m = report["machine"]
+    return (f"Measured {report['date']} on {m['cpu']} ({m['cores']} cores, {m['memory_gb']} GB), Python {m['python']}, "
+            f"{m['system']}; commit `{(report.get('commit') or 'unknown')[:12]}`, load average "
+            f"{report['load_average_before'][0]:.2f} before; `python benchmarks/{script}`, median of {report['runs']} runs.")
+
+
+def _met(value: float, target: float) -> str:
+    return "met" if value <= target else "**not met**"
+
+
+STAGE_SHOWN = 0.05         # seconds: shorter stages are left out of the README's stage tables
+
+
+def speed_table(report: dict) -> str:
+    """benchmarks/results/commands.json (bench_commands.py) as Markdown: each command's median wall time
+    and peak memory against its target, then its in-process stages of at least STAGE_SHOWN seconds."""
+    lines = [_measured_on(report, "bench_commands.py"), "",
+             "| command (`--out DIR`) | wall | peak memory | target | |", "|---|---:|---:|---|---|"]
+    for name, result in report["commands"].items():
+        arguments = " ".join(a for a in result["arguments"] if a not in ("--out", "DIR"))
+        target = report.get("targets", {}).get(name)
+        wall, peak = result["median_wall_s"], result["median_peak_rss_mb"]
+        lines.append(f"| `analyzer {arguments}` | {wall:.2f} s | {peak:,.0f} MB | "
+                     + (f"<= {target[0]:g} s, <= {target[1]} MB | time {_met(wall, target[0])}, "
+                        f"memory {_met(peak, target[1])} |" if target else "| |"))
+    for name, result in report["commands"].items():
+        shown = [(stage, seconds) for stage, seconds in result["stages_median_s"].items() if seconds >= STAGE_SHOWN]
+        lines += ["", f"`analyzer {name}`: where the time goes (median seconds; a stage's parts, named stage / part, come just before it; "
+                      f"parts under {STAGE_SHOWN} s left out)", "", "| stage | s |", "|---|---:|",
+                  f"| start-up, imports, exit | {result['startup_imports_exit_s']:.2f} |"]
+        lines += [f"| {stage} | {seconds:.2f} |" for stage, seconds in shown]
+    return "\n".join(lines) + "\n"
+
+
+def repricing_table(report: dict) -> str:
+    """benchmarks/results/repricing.json (bench_repricing.py) as Markdown, against its targets."""
+    targets = report["targets"]
+    lines = [_measured_on(report, "bench_repricing.py"), "",
+             "| re-pricing one paytable from the count cache | in the process | whole command | peak memory |",
+             "|---|---:|---:|---:|"]
+    for game, result in report["games"].items():
+        lines.append(f"| `analyzer {game} --rules variant.toml` | {result['in_process_s']:.2f} s "
+                     f"({_met(result['in_process_s'], targets['in_process_s'])}: < {targets['in_process_s']:g} s) | "
+                     f"{result['whole_command_s']:.2f} s ({_met(result['whole_command_s'], targets['whole_command_s'])}: "
+                     f"< {targets['whole_command_s']:g} s) | {result['whole_command_peak_rss_mb']:,.0f} MB |")
+    sweep = report["stud_sweep"]
+    lines += ["", f"A {sweep['variants']}-paytable Caribbean Stud `analyzer sweep`, its one enumeration included: "
+                  f"{sweep['wall_s']:.1f} s ({_met(sweep['wall_s'], targets['stud_sweep_s'])}: < "
+                  f"{targets['stud_sweep_s']:g} s), {sweep['peak_rss_mb']:,.0f} MB."]
+    return "\n".join(lines) + "\n"
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.2f} s" if value >= 0.1 else f"{value * 1e3:.1f} ms" if value >= 1e-3 else f"{value * 1e6:.1f} us"
+
+
+def rows_table(report: dict, script: str) -> str:
+    """A benchmark's rows ({"what", "seconds", "target_s"}, benchmarks/_timing.save) as Markdown."""
+    lines = [_measured_on(report, script), "", "| what | measured | target | |", "|---|---:|---:|---|"]
+    lines += [f"| {row['what']} | {_seconds(row['seconds'])} | < {_seconds(row['target_s'])} | "
+              f"{_met(row['seconds'], row['target_s'])} |" for row in report["rows"]]
+    return "\n".join(lines) + "\n"
+
+
+def speed(benchmarks: Path) -> str:
+    """The README's speed block: whole commands, re-pricing from the cache, Baccarat and the advisor."""
+    def report(name: str) -> dict:
+        return json.loads((benchmarks / f"{name}.json").read_text())
+    return "\n".join([speed_table(report("commands")), repricing_table(report("repricing")),
+                      rows_table(report("baccarat"), "bench_baccarat.py"), rows_table(report("advisor"), "bench_advisor.py")])
+
+
 RENDERERS = {"baccarat": baccarat, "volatility": volatility, "casino-holdem": casino_holdem, "caribbean-stud": caribbean_stud,
              "basic-strategies": basic_strategies}
+BENCHMARK_RENDERERS = {"speed": speed}          # blocks rendered from benchmarks/results/, not results/
 
 
-def render(text: str, results: Path) -> str:
-    """The README text with every figures block rendered anew from `results`."""
+def render(text: str, results: Path, benchmarks: Path | None = None) -> str:
+    """The README text with every figures block rendered anew from `results` (and `benchmarks`, by
+    default the benchmarks/results/ beside `results`)."""
+    benchmarks = benchmarks or results.parent / "benchmarks" / "results"
+
     def block(match):
-        return match.group(1) + RENDERERS[match.group("name")](results) + match.group(4)
+        name = match.group("name")
+        body = BENCHMARK_RENDERERS[name](benchmarks) if name in BENCHMARK_RENDERERS else RENDERERS[name](results)
+        return match.group(1) + body + match.group(4)
     return BLOCK.sub(block, text)
 
 
@@ -214,11 +293,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m analyzer.publish.readme", description=__doc__.splitlines()[0])
     parser.add_argument("--readme", default="README.md")
     parser.add_argument("--results", default="results")
+    parser.add_argument("--benchmarks", default="benchmarks/results", help="the benchmark scripts' measurements")
     parser.add_argument("--check", action="store_true", help="exit 1 when a block differs from the results")
     args = parser.parse_args(argv)
     path = Path(args.readme)
     text = path.read_text()
-    fresh = render(text, Path(args.results))
+    fresh = render(text, Path(args.results), Path(args.benchmarks))
     if args.check:
         stale = [m.group("name") for m, n in zip(BLOCK.finditer(text), BLOCK.finditer(fresh)) if m.group(0) != n.group(0)]
         if stale:

@@ -11,7 +11,7 @@ FIGURE = re.compile(r"\d+\.\d+%|\b\d+/\d{2,}\b")          # a percentage with de
 def test_figures_blocks_equal_the_results():
     text = (ROOT / "README.md").read_text()
     assert text == readme.render(text, ROOT / "results")
-    assert {m.group("name") for m in readme.BLOCK.finditer(text)} == set(readme.RENDERERS)
+    assert {m.group("name") for m in readme.BLOCK.finditer(text)} == set(readme.RENDERERS) | set(readme.BENCHMARK_RENDERERS)
 
 
 def test_no_figure_outside_the_blocks_in_the_figures_section():
@@ -34,4 +34,19 @@ def test_a_changed_result_makes_the_check_fail(tmp_path):
     summary.write_text(summary.read_text().replace("114753351728/10847218479825", "114753351729/10847218479825"))
     readme_path = tmp_path / "README.md"
     readme_path.write_text((ROOT / "README.md").read_text())
-    assert readme.main(["--readme", str(readme_path), "--results", str(results), "--check"]) == 1
+    assert readme.main(["--readme", str(readme_path), "--results", str(results), "--benchmarks",
+                        str(ROOT / "benchmarks" / "results"), "--check"]) == 1
+
+
+def test_a_changed_measurement_makes_the_check_fail(tmp_path):
+    """The speed block is rendered from benchmarks/results/: a moved measurement is caught."""
+    import json
+    import shutil
+    benchmarks = tmp_path / "benchmarks"
+    shutil.copytree(ROOT / "benchmarks" / "results", benchmarks)
+    commands = json.loads((benchmarks / "commands.json").read_text())
+    next(iter(commands["commands"].values()))["median_wall_s"] += 1
+    (benchmarks / "commands.json").write_text(json.dumps(commands))
+    arguments = ["--readme", str(ROOT / "README.md"), "--results", str(ROOT / "results"), "--check"]
+    assert readme.main(arguments + ["--benchmarks", str(ROOT / "benchmarks" / "results")]) == 0
+    assert readme.main(arguments + ["--benchmarks", str(benchmarks)]) == 1
