@@ -2,12 +2,13 @@
 
 For each game, the wall time of its enumeration (median of --runs) with each executor, and
 the cluster path's overhead over local processes.  Also the in-process threaded executor
-(OpenMP threads, no processes) for comparison.
+(OpenMP threads, no processes) for comparison.  Writes benchmarks/results/scaling.json (the
+README's scaling table).
 Run: python benchmarks/bench_scaling.py [--runs N] [--games casino-holdem,caribbean-stud,baccarat]
 """
 import argparse
 
-from _timing import machine, median_seconds
+from _timing import machine, median_seconds, save
 
 from analyzer.core.execution import DaskExecutor, LocalExecutor, SerialExecutor
 from analyzer.games import registry
@@ -40,12 +41,15 @@ def main():
         dask = DaskExecutor(cluster.scheduler_address)
         executors = {"threads (in process, 2)": SerialExecutor(2), "1 process": LocalExecutor(1),
                      "2 processes": LocalExecutor(2), "dask LocalCluster, 2 workers": dask}
+        rows = []
         for game in args.games.split(","):
             times = {name: median_seconds(lambda: jobs[game](ex), args.runs)[0] for name, ex in executors.items()}
             line = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in times.items())
             overhead = times["dask LocalCluster, 2 workers"] - times["2 processes"]
             print(f"{game}: {line}; cluster overhead over local processes {overhead:+.2f} s")
+            rows += [{"what": f"{game}: {name}", "seconds": seconds, "target_s": None} for name, seconds in times.items()]
         dask.close()
+    save("scaling", args.runs, rows)
 
 
 if __name__ == "__main__":

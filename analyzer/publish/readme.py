@@ -258,9 +258,16 @@ def _seconds(value: float) -> str:
 
 def rows_table(report: dict, script: str) -> str:
     """A benchmark's rows ({"what", "seconds", "target_s"}, benchmarks/_timing.save) as Markdown."""
-    lines = [_measured_on(report, script), "", "| what | measured | target | |", "|---|---:|---:|---|"]
-    lines += [f"| {row['what']} | {_seconds(row['seconds'])} | < {_seconds(row['target_s'])} | "
-              f"{_met(row['seconds'], row['target_s'])} |" for row in report["rows"]]
+    targets = any(row["target_s"] is not None for row in report["rows"])
+    lines = [_measured_on(report, script), "",
+             "| what | measured | target | |" if targets else "| what | measured |",
+             "|---|---:|---:|---|" if targets else "|---|---:|"]
+    for row in report["rows"]:
+        line = f"| {row['what']} | {_seconds(row['seconds'])} |"
+        if targets:
+            line += (f" < {_seconds(row['target_s'])} | {_met(row['seconds'], row['target_s'])} |"
+                     if row["target_s"] is not None else " | |")
+        lines.append(line)
     return "\n".join(lines) + "\n"
 
 
@@ -274,7 +281,12 @@ def speed(benchmarks: Path) -> str:
 
 RENDERERS = {"baccarat": baccarat, "volatility": volatility, "casino-holdem": casino_holdem, "caribbean-stud": caribbean_stud,
              "basic-strategies": basic_strategies}
-BENCHMARK_RENDERERS = {"speed": speed}          # blocks rendered from benchmarks/results/, not results/
+def scaling(benchmarks: Path) -> str:
+    """The README's scaling block: each enumeration on each executor (bench_scaling.py)."""
+    return rows_table(json.loads((benchmarks / "scaling.json").read_text()), "bench_scaling.py")
+
+
+BENCHMARK_RENDERERS = {"speed": speed, "scaling": scaling}          # blocks rendered from benchmarks/results/, not results/
 
 
 def render(text: str, results: Path, benchmarks: Path | None = None) -> str:
