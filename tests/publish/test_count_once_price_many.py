@@ -2,6 +2,7 @@
 a paytable variant is priced from the cache without enumerating, and `sweep` works for every game."""
 import csv
 import io
+import threading
 from pathlib import Path
 
 import openpyxl
@@ -106,3 +107,36 @@ def test_sweep_works_for_every_game(tmp_path, game):
     exact = [row[4] for row in sheet.iter_rows(min_row=2, values_only=True)]
     assert exact == [row["exact"] for row in rows]
     assert "| game | rule set |" in (folder / "comparison.md").read_text()
+
+
+def test_the_cache_is_written_on_a_background_thread_and_waited_for(tmp_path, monkeypatch):
+    """The count is stored while the analysis runs; the run returns only once the file is complete."""
+    game = "caribbean-stud"
+    path = support.reduced_deck(tmp_path, game, *SMALL[game])
+    real, threads = count_cache.store, []
+
+    def store(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return real(*args, **kwargs)
+    monkeypatch.setattr(count_cache, "store", store)
+    first = files_of(publish(game, path, tmp_path / "a", tmp_path / "cache"))
+    assert threads and threads[0] is not threading.main_thread()
+    assert len(count_cache.cache_files(tmp_path / "cache")) == 1
+    counted = Counted(monkeypatch, game)
+    assert files_of(publish(game, path, tmp_path / "b", tmp_path / "cache")) == first
+    assert counted.calls == 0                          # the file the background thread wrote is complete
+
+
+def test_a_failed_background_cache_write_is_reported_in_one_line(tmp_path, monkeypatch, capsys):
+    """A full disk while the cache is written in the background: exit 1, one line naming the path."""
+    from analyzer.cli import main
+    game = "caribbean-stud"
+    path = support.reduced_deck(tmp_path, game, *SMALL[game])
+
+    def full(folder, *args, **kwargs):
+        raise OSError(28, "No space left on device", str(folder))
+    monkeypatch.setattr(count_cache, "store", full)
+    assert main([game, "--rules", str(path), "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache"),
+                 "--check-rounds", "0", "--check-samples", "0", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "No space left on device" in err and str(tmp_path / "cache") in err
