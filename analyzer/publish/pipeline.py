@@ -31,6 +31,7 @@ from analyzer.core.errors import InputError, InvariantError
 from analyzer.core.outputs import WORKBOOK_NAME
 from analyzer.games.registry import Game
 from analyzer.publish import report, verify
+from analyzer.publish.drawing import Drawing
 from analyzer.publish.folder import ResultFolder, check_out_root, json_bytes
 from analyzer.publish.options import CheckOptions
 from analyzer.publish.workbook import rules_table, workbook_bytes
@@ -176,36 +177,40 @@ def _analysed(game: Game, rule_file, rules, count, run: Run):
 
 @dataclass
 class Staged:
-    """One analysis's results, made and held without the analysis: files, summary, report content with
-    its figures drawn."""
+    """One analysis's results, made and held without the analysis: files, summary, report content, its
+    figures (being drawn)."""
 
     game: Game
     folder: ResultFolder
     summary: dict
     report: object               # the game's ReportContent
-    svgs: dict                   # figure file -> SVG text
+    drawing: Drawing             # its figures: file -> SVG text
     count: object                # what game.count returned (the verification re-derives the statistics on it)
 
 
 def stage(game: Game, rule_file, analysis, run: Run) -> Staged:
-    """Everything of an analysis's results folder that needs the analysis: its files and figures."""
+    """Everything of an analysis's results folder that needs the analysis: its files and figures (drawn
+    in a child process, if there is a core for it, while the files are made and verified)."""
     where = f"{game.name} {rule_file.name}"
     with timing.stage(f"{where} outputs"):
         outputs = game.module.outputs(analysis)
-        folder = result_folder(game, rule_file, run)
-        folder.add("summary.json", json_bytes(outputs.summary))
-        for name, data in outputs.files.items():
-            with timing.stage(name):
-                folder.add(name, data() if callable(data) else data)
-        if outputs.sheets:
-            with timing.stage(WORKBOOK_NAME):
-                folder.add(WORKBOOK_NAME, par_workbook(outputs.sheets, rule_file))
-        with timing.stage("figures"):
-            svgs = report.figures(outputs.report)
-    # drawn: the report needs the figures' names and captions, no longer their data (which would hold the analysis)
+        drawing = Drawing(outputs.report)
+        try:
+            folder = result_folder(game, rule_file, run)
+            folder.add("summary.json", json_bytes(outputs.summary))
+            for name, data in outputs.files.items():
+                with timing.stage(name):
+                    folder.add(name, data() if callable(data) else data)
+            if outputs.sheets:
+                with timing.stage(WORKBOOK_NAME):
+                    folder.add(WORKBOOK_NAME, par_workbook(outputs.sheets, rule_file))
+        except BaseException:
+            drawing.close()
+            raise
+    # the report needs the figures' names and captions, no longer their data (which would hold the analysis)
     content = dataclasses.replace(outputs.report, figures=[dataclasses.replace(figure, data={})
                                                            for figure in outputs.report.figures])
-    return Staged(game, folder, outputs.summary, content, svgs, analysis.count)
+    return Staged(game, folder, outputs.summary, content, drawing, analysis.count)
 
 
 def finish(staged: Staged, run: Run) -> Path:
@@ -218,10 +223,15 @@ def finish(staged: Staged, run: Run) -> Path:
         if not verification.passed:
             failures = "; ".join(c.line() for c in verification.checks if not c.passed)
             raise InvariantError(f"verification failed before publishing {folder.target}: {failures}")
+        with timing.stage("figures"):
+            svgs = staged.drawing.result()
         with timing.stage("report"):
-            return report.build(staged.report, folder, staged.summary, verification, staged.svgs)
-    with timing.stage(f"{staged.game.name} {folder.rules.name} publish"):
-        return folder.publish(verified_report)
+            return report.build(staged.report, folder, staged.summary, verification, svgs)
+    try:
+        with timing.stage(f"{staged.game.name} {folder.rules.name} publish"):
+            return folder.publish(verified_report)
+    finally:
+        staged.drawing.close()
 
 
 def publish(game: Game, rule_file, analysis, run: Run) -> Path:
