@@ -131,12 +131,20 @@ def batches(rounds: int):
 
 
 def deal_values(rng: np.random.Generator, rounds: int, shoe: tuple, k: int) -> np.ndarray:
-    """(rounds, k) card values: the first k cards of a shuffled shoe, drawn one by one."""
-    left = np.tile(np.array(shoe, dtype=np.int64), (rounds, 1))
+    """(rounds, k) card values: the first k cards of a shuffled shoe, drawn one by one.
+
+    Each draw picks a uniform position among the cards left and takes the value whose
+    running count passes it; the running counts (cards of value <= v left) are kept and
+    decreased in place instead of summed afresh for every draw.
+    """
+    total = sum(shoe)
+    counter = np.int32 if total < 2 ** 31 else np.int64        # a running count never exceeds the shoe
+    at_most = np.tile(np.cumsum(np.array(shoe, dtype=np.int64)).astype(counter), (rounds, 1))
+    values = np.arange(len(shoe))
     out = np.empty((rounds, k), dtype=np.int64)
     for position in range(k):
-        pick = rng.integers(0, sum(shoe) - position, size=rounds)
-        value = (np.cumsum(left, axis=1) <= pick[:, None]).sum(axis=1)
+        pick = rng.integers(0, total - position, size=rounds).astype(counter)
+        value = np.count_nonzero(at_most <= pick[:, None], axis=1)
         out[:, position] = value
-        left[np.arange(rounds), value] -= 1
+        at_most -= values >= value[:, None]                    # one card fewer of every value >= the one drawn
     return out

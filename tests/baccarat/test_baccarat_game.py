@@ -1,8 +1,10 @@
 """Baccarat: the kernel against a card-by-card brute force, published figures, exact identities."""
+import itertools
 import math
 import random
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 import support
@@ -36,14 +38,21 @@ def test_kernel_equals_card_by_card_brute_force(deck, baccarat_rules):
     assert sum(brute.values()) == math.perm(len(deck), 6)
 
 
-def test_kernel_equals_brute_force_on_an_odd_tableau(baccarat_rules, tmp_path):
-    """A tableau unlike the standard one: the kernel must follow the rule data, not habit."""
+def odd_tableau(baccarat_rules, tmp_path):
+    """The operator's rules with a tableau unlike the standard one."""
     rule_file, _ = baccarat_rules
     text = rule_file.raw.decode().replace("player_draws_on = [0, 1, 2, 3, 4, 5]", "player_draws_on = [0, 2, 4, 6]")
     text = text.replace("natural = [8, 9]", "natural = [9]").replace("6 = [6, 7]", "6 = [0, 6, 7, 9]")
+    text = text.replace("banker_draws_when_player_stands = [0, 1, 2, 3, 4, 5]", "banker_draws_when_player_stands = [1, 3, 5]")
+    assert text.count("[0, 2, 4, 6]") and text.count("[0, 6, 7, 9]") and text.count("[1, 3, 5]")
     path = tmp_path / "odd.toml"
     path.write_text(text)
-    _, rules = BACCARAT.load_rules(path)
+    return BACCARAT.load_rules(path)[1]
+
+
+def test_kernel_equals_brute_force_on_an_odd_tableau(baccarat_rules, tmp_path):
+    """A tableau unlike the standard one: the kernel must follow the rule data, not habit."""
+    rules = odd_tableau(baccarat_rules, tmp_path)
     shoe = [ONE_SUIT.count(v) for v in range(10)]
     assert as_counter(count_outcomes(shoe, rules)) == dict(count_every_sequence(ONE_SUIT, rules))
 
@@ -128,3 +137,15 @@ def test_tie_nine_to_one_variant(baccarat_rules, tmp_path):
     _, variant = BACCARAT.load_rules(path)
     main = price.MainOutcomes.from_counts(count_outcomes(variant.full_shoe(), variant))
     assert price.bet_rtps(variant.full_shoe(), variant)["tie"] == Fraction(10 * main.tie, main.total)
+
+
+@pytest.mark.parametrize("tableau", ["operator", "odd"])
+def test_the_monte_carlo_tableau_is_the_plain_one_on_every_six_values(baccarat_rules, tmp_path, tableau):
+    """checks.play_rounds (whole arrays) equals reference.play_round on all 10**6 sequences of six values."""
+    from analyzer.games.baccarat.checks import play_rounds
+    from analyzer.games.baccarat.reference import play_round
+    rules = baccarat_rules[1] if tableau == "operator" else odd_tableau(baccarat_rules, tmp_path)
+    values = np.array(list(itertools.product(range(10), repeat=6)), dtype=np.int64)
+    player, banker = play_rounds(values, rules)
+    plain = np.array([play_round(row, rules)[:2] for row in values.tolist()])
+    assert (player == plain[:, 0]).all() and (banker == plain[:, 1]).all()

@@ -1,7 +1,9 @@
 """Baccarat verification: the strategy file's answer for the full shoe, the plain walk, and a Monte Carlo.
 
-The Monte Carlo deals card values from shuffled shoes, plays each round through the plain
-tableau of `reference.play_round`, and settles every bet with `price.bet_returns`.
+The Monte Carlo deals card values from shuffled shoes, plays each round through the
+tableau of the rule file (`play_rounds`: the plain `reference.play_round`, a round at a
+time, written for whole arrays; a test holds them equal on every sequence of six values),
+and settles every bet with `price.bet_returns`.
 """
 from __future__ import annotations
 
@@ -16,15 +18,33 @@ from analyzer.games.baccarat.analysis import pair_name, pair_statistics, PAIRS
 from analyzer.games.baccarat.count import count_outcomes_python
 from analyzer.games.baccarat.price import (MainOutcomes, banker_win_return, bet_lines, bet_outcomes, bet_returns,
                                            commission_stakes, rtp_of)
-from analyzer.games.baccarat.reference import play_round
 from analyzer.games.baccarat.rules import BETS, BaccaratRules
+
+
+def play_rounds(values: np.ndarray, rules: BaccaratRules) -> tuple[np.ndarray, np.ndarray]:
+    """(player, banker) final totals of each round dealt from a row of (at least) six card values:
+    `reference.play_round` on whole arrays."""
+    values = np.asarray(values, dtype=np.int64)
+
+    def among(totals, allowed) -> np.ndarray:
+        return np.isin(totals, sorted(allowed))
+    player, banker = (values[:, 0] + values[:, 2]) % 10, (values[:, 1] + values[:, 3]) % 10
+    natural = among(player, rules.natural) | among(banker, rules.natural)
+    player_draws = ~natural & among(player, rules.player_draws_on)
+    third = values[:, 4]
+    draws_on_third = np.zeros((10, 10), dtype=bool)          # [banker total, player's third card]
+    for total, thirds in enumerate(rules.banker_draws):
+        draws_on_third[total, sorted(thirds)] = True
+    banker_after_player = player_draws & draws_on_third[banker, third]
+    banker_alone = ~natural & ~player_draws & among(banker, rules.banker_draws_when_player_stands)
+    final_banker = np.where(banker_after_player, (banker + values[:, 5]) % 10,
+                            np.where(banker_alone, (banker + third) % 10, banker))
+    return np.where(player_draws, (player + third) % 10, player), final_banker
 
 
 def settle(rules: BaccaratRules, values: np.ndarray, scale: int) -> dict:
     """Per-round net of a 1-unit bet on each of BANKER, PLAYER and TIE (integers over `scale`)."""
-    player, banker = np.empty(len(values), dtype=np.int64), np.empty(len(values), dtype=np.int64)
-    for i, row in enumerate(values.tolist()):
-        player[i], banker[i], _ = play_round(row, rules)
+    player, banker = play_rounds(values, rules)
     outcome = np.where(banker > player, 0, np.where(player > banker, 1, 2))
     names = ("banker wins", "player wins", "tie")
     return {bet: integer_array([int((returns[name] - 1) * scale) for name in names])[outcome]
