@@ -168,15 +168,7 @@ def with_side_bet(outcomes: RoundOutcomes, name: str, net_of: Callable[[int, boo
     >>> with_side_bet(base, "aa", lambda s, played: 7 if played and s == 1 else -1).mean("aa")
     Fraction(1, 1)
     """
-    played_at, side_at = outcomes.index(PLAYED), outcomes.index(SIDE)
-    values = {}
-    rows = []
-    for row, count in outcomes.rows.items():
-        cell = (int(row[side_at]), bool(row[played_at]))
-        if cell not in values:
-            values[cell] = Fraction(net_of(*cell))
-        rows.append((row + (values[cell],), count))
-    return RoundOutcomes(outcomes.names + (name,), rows)
+    return outcomes.extend(name, (SIDE, PLAYED), lambda side, played: net_of(int(side), bool(played)))
 
 
 COMBINED, WAGERED_COMBINED = "combined", "wagered_combined"
