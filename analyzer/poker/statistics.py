@@ -17,9 +17,9 @@ bet's net from its class and the decision; `analyzer.core.distribution.WagerStat
 derives every PAR figure from the rows.
 
 The grouped sums are exact: every count and weight is non-negative, so no partial sum
-exceeds the bound `weight.max() x count bound x cells x rows` (the count bound from a
-dtype of at most 32 bits, else counts.max()); int64 is used only when that bound fits
-(always, for a 52-card deck), and Python integers otherwise.
+exceeds the bound `weight.max() x max(count bound x cells, 1) x rows` (the count bound
+from a dtype of at most 32 bits, else counts.max()); int64 is used only when that bound
+fits (always, for a 52-card deck), and Python integers otherwise.
 """
 from __future__ import annotations
 
@@ -40,16 +40,19 @@ COMPONENTS = (MAIN, WAGERED, PLAYED, SIDE)
 
 
 def grouped_counts(counts: np.ndarray, weights: np.ndarray, groups: np.ndarray, n_groups: int,
-                   mask: np.ndarray | None = None) -> np.ndarray:
-    """Exact sums of weight x counts by group, over the rows where `mask` holds (default every row).
+                   mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Exact sums by group of weight x counts over the rows where `mask` holds (default every row), and of
+    the weight alone over the other rows (a round's folded classes).
 
     counts: (m, ...) non-negative integer counts; weights: (m,) non-negative integers;
-    groups: (m,) ints in 0..n_groups-1.  Returns (n_groups, *counts.shape[1:]) sums, int64
-    when the bound in the module docstring proves they fit (summed by the compiled kernel in
-    one pass over the rows, no copy of the counts), else Python integers.
+    groups: (m,) ints in 0..n_groups-1.  Returns (n_groups, *counts.shape[1:]) and (n_groups,)
+    sums, int64 when the bound in the module docstring proves they fit (summed by the
+    compiled kernel in one pass over the rows, no copy of the counts), else Python integers.
 
-    >>> grouped_counts(np.array([[1, 2], [3, 4], [5, 6]]), np.array([1, 2, 3]), np.array([0, 1, 0]), 2).tolist()
-    [[16, 20], [6, 8]]
+    >>> inside, outside = grouped_counts(np.array([[1, 2], [3, 4], [5, 6]]), np.array([1, 2, 3]), np.array([0, 1, 0]),
+    ...                                  2, np.array([True, True, False]))
+    >>> inside.tolist(), outside.tolist()
+    ([[1, 2], [6, 8]], [3, 0])
     """
     counts, weights, groups = np.asarray(counts), np.asarray(weights), np.asarray(groups)
     m = len(weights)
@@ -60,23 +63,25 @@ def grouped_counts(counts: np.ndarray, weights: np.ndarray, groups: np.ndarray, 
         raise ValueError("grouped_counts sums non-negative counts and weights only")
     largest_weight = int(weights.max(initial=0))
     largest_count = dtype_bound(counts)                      # uint32 counts: no pass over them
-    if largest_count is None or largest_weight * largest_count * max(cells, 1) * m > INT64_MAX:
+    if largest_count is None or largest_weight * max(largest_count * cells, 1) * m > INT64_MAX:
         largest_count = int(counts.max(initial=0))           # the dtype alone proves too little: look
-    bound = largest_weight * largest_count * max(cells, 1) * m
+    bound = largest_weight * max(largest_count * cells, 1) * m
     if bound > INT64_MAX or counts.dtype == object or weights.dtype == object:
-        rows = np.flatnonzero(np.ones(m, dtype=bool) if mask is None else np.asarray(mask, dtype=bool))
+        inside = np.ones(m, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+        rows, others = np.flatnonzero(inside), np.flatnonzero(~inside)
         flat = counts.reshape(m, cells)
         out = np.zeros((n_groups, cells), dtype=object)
         for column in range(cells):
             values = np.array([int(weights[i]) * int(flat[i, column]) for i in rows.tolist()], dtype=object)
             out[:, column] = exact_group_sums(groups[rows], values, n_groups)
-        return out.reshape(shape)
-    out = np.zeros((n_groups, cells), dtype=np.int64)
+        rest = exact_group_sums(groups[others], np.array([int(w) for w in weights[others]], dtype=object), n_groups)
+        return out.reshape(shape), rest
+    out, rest = np.zeros((n_groups, cells), dtype=np.int64), np.zeros(n_groups, dtype=np.int64)
     mask = None if mask is None else np.asarray(mask, dtype=bool).view(np.uint8)
     group_sums.add_weighted_rows(_kernel_input(counts.reshape(m, cells), KERNEL_COUNTS),
                                  _kernel_input(weights, KERNEL_WEIGHTS), _kernel_input(groups, KERNEL_GROUPS),
-                                 mask, out)                  # int64: the bound above proves it exact
-    return out.reshape(shape)
+                                 mask, out, rest)            # int64: the bound above proves it exact
+    return out.reshape(shape), rest
 
 
 KERNEL_COUNTS = (np.uint8, np.uint16, np.uint32, np.int64)   # the dtypes cython_ext.group_sums reads as they are
@@ -105,9 +110,14 @@ def joint_classes(side: np.ndarray, n_side: int, category: np.ndarray, n_categor
 
 
 def digest(array: np.ndarray) -> str:
-    """A fingerprint of an array's dtype, shape and contents (a cache key: equal arrays give equal sums)."""
+    """A fingerprint of an array's dtype, shape and contents (a cache key: equal arrays give equal sums).
+
+    A mask (bool) is hashed 8 values to a byte, the dtype and shape telling its length.
+    """
     array = np.ascontiguousarray(array)
-    return hashlib.sha256(f"{array.dtype.str}{array.shape}".encode() + array.tobytes()).hexdigest()
+    hashed = hashlib.sha256(f"{array.dtype.str}{array.shape}".encode())
+    hashed.update(np.packbits(array) if array.dtype == bool else array.view(np.uint8).reshape(-1))
+    return hashed.hexdigest()
 
 
 def round_outcomes(weights: np.ndarray, counts: np.ndarray, continuations: int, play: np.ndarray,
@@ -140,14 +150,13 @@ def round_outcomes(weights: np.ndarray, counts: np.ndarray, continuations: int, 
     if cache is not None and key in cache:
         folded_weight, played = cache[key]
     else:
-        one = np.broadcast_to(np.uint8(1), weights.shape)              # each folded class counts its weight
-        folded_weight = grouped_counts(weights[:, None], one, side, n_side, ~play)[:, 0]
         if counts.ndim == 3:
-            played = grouped_counts(counts, weights, side, n_side, play)                       # (s, c, o)
+            played, folded_weight = grouped_counts(counts, weights, side, n_side, play)          # (s, c, o), (s,)
         else:
             groups = joint_classes(side, n_side, np.asarray(category), n_categories)
-            played = grouped_counts(counts, weights, groups, n_side * n_categories, play)
+            played, folded_weight = grouped_counts(counts, weights, groups, n_side * n_categories, play)
             played = played.reshape(n_side, n_categories, counts.shape[1])                  # (s, c, o)
+            folded_weight = folded_weight.reshape(n_side, n_categories).sum(axis=1)
         if cache is not None:
             cache[key] = (folded_weight, played)
     nets = paytable.nets()
