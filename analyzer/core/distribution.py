@@ -69,6 +69,10 @@ class RoundOutcomes:
     equal rows are merged.  Rows counted zero times are dropped, and the rows are kept in
     ascending order, so equal distributions compare and hash equal.  Immutable.
 
+    Inside, each component is kept as integer numerators over one denominator, the least
+    common one of its values (so it is canonical): rows are merged, sorted, combined and
+    summed in integers, and Fractions are made only for what is read out.
+
     Moments are population moments over the counted rounds: every round counted once.
 
     Raises ValueError for repeated or empty names, a row of the wrong length, a negative
@@ -79,18 +83,11 @@ class RoundOutcomes:
     (2, Fraction(0, 1), Fraction(1, 1))
     """
 
-    __slots__ = ("_names", "_rows", "_total", "_scaled")
+    __slots__ = ("_names", "_denominators", "_counts", "_total", "_rows")
 
     def __init__(self, names: Sequence[str], rows: Mapping[tuple, int] | Iterable[tuple[tuple, int]]):
-        names = tuple(names)
-        if not names:
-            raise ValueError("a round needs at least one component")
-        for name in names:
-            if not isinstance(name, str) or not name:
-                raise ValueError(f"a component name must be a non-empty string, not {name!r}")
-        if len(set(names)) != len(names):
-            raise ValueError(f"component names repeat: {names}")
-        merged: dict[tuple[Fraction, ...], int] = {}
+        names = _checked_names(names)
+        counted = []
         for values, count in (rows.items() if isinstance(rows, Mapping) else rows):
             values = tuple(values)
             if len(values) != len(names):
@@ -98,14 +95,32 @@ class RoundOutcomes:
             if isinstance(count, bool) or not isinstance(count, int) or count < 0:
                 raise ValueError(f"row {values}: a count must be a non-negative int, not {count!r}")
             if count:
-                key = tuple(to_fraction(value) for value in values)
+                counted.append((tuple(to_fraction(value) for value in values), count))
+        if not counted:
+            raise ValueError("no round is counted")
+        denominators = tuple(math.lcm(*(values[i].denominator for values, _ in counted)) for i in range(len(names)))
+        self._set(names, denominators, ((tuple(v.numerator * (d // v.denominator) for v, d in zip(values, denominators)),
+                                         count) for values, count in counted))
+
+    @classmethod
+    def _of_integers(cls, names: tuple, denominators: tuple, rows: Iterable[tuple[tuple, int]]) -> "RoundOutcomes":
+        """Outcomes from rows of integer numerators over `denominators` (each the least common one of its values)."""
+        outcomes = cls.__new__(cls)
+        outcomes._set(_checked_names(names), denominators, rows)
+        return outcomes
+
+    def _set(self, names: tuple, denominators: tuple, rows: Iterable[tuple[tuple, int]]) -> None:
+        merged: dict[tuple[int, ...], int] = {}
+        for key, count in rows:
+            if count:
                 merged[key] = merged.get(key, 0) + count
         if not merged:
             raise ValueError("no round is counted")
-        self._names = names
-        self._rows = MappingProxyType(dict(sorted(merged.items())))
+        self._names, self._denominators = names, denominators
+        # over positive denominators the integer tuples sort exactly as the values do
+        self._counts = dict(sorted(merged.items()))
         self._total = sum(merged.values())
-        self._scaled = {}
+        self._rows = None
 
     @classmethod
     def single(cls, name: str, counts: Mapping) -> "RoundOutcomes":
@@ -123,7 +138,10 @@ class RoundOutcomes:
 
     @property
     def rows(self) -> Mapping[tuple[Fraction, ...], int]:
-        """Read-only {values: count}, values as Fractions, in ascending order of values."""
+        """Read-only {values: count}, values as Fractions, in ascending order of values (made once, when asked)."""
+        if self._rows is None:
+            self._rows = MappingProxyType({tuple(Fraction(n, d) for n, d in zip(key, self._denominators)): count
+                                           for key, count in self._counts.items()})
         return self._rows
 
     @property
@@ -134,13 +152,14 @@ class RoundOutcomes:
     def __eq__(self, other):
         if not isinstance(other, RoundOutcomes):
             return NotImplemented
-        return self._names == other._names and dict(self._rows) == dict(other._rows)
+        return (self._names == other._names and self._denominators == other._denominators
+                and self._counts == other._counts)
 
     def __hash__(self):
-        return hash((self._names, tuple(self._rows.items())))
+        return hash((self._names, self._denominators, tuple(self._counts.items())))
 
     def __repr__(self):
-        return f"RoundOutcomes({self._names!r}, {dict(self._rows)!r})"
+        return f"RoundOutcomes({self._names!r}, {dict(self.rows)!r})"
 
     def index(self, name: str) -> int:
         """The position of component `name`; KeyError naming the components if absent."""
@@ -150,20 +169,16 @@ class RoundOutcomes:
             raise KeyError(f"no component {name!r}; the components are {self._names}") from None
 
     def _integers(self, i: int) -> tuple[list[int], int]:
-        """Component i of every row as an integer over one denominator (the values' least common one), made once.
+        """Component i of every row as an integer over its denominator.
 
         Moments are then sums of integer products, exactly equal to the sums of the Fractions.
         """
-        if i not in self._scaled:
-            values = [row[i] for row in self._rows]
-            denominator = math.lcm(*(v.denominator for v in values))
-            self._scaled[i] = ([v.numerator * (denominator // v.denominator) for v in values], denominator)
-        return self._scaled[i]
+        return [key[i] for key in self._counts], self._denominators[i]
 
     def sum(self, name: str) -> Fraction:
         """The sum of component `name` over all counted rounds."""
         numerators, denominator = self._integers(self.index(name))
-        return Fraction(sum(n * count for n, count in zip(numerators, self._rows.values())), denominator)
+        return Fraction(sum(n * count for n, count in zip(numerators, self._counts.values())), denominator)
 
     def mean(self, name: str) -> Fraction:
         """E[name] over the counted rounds."""
@@ -172,7 +187,7 @@ class RoundOutcomes:
     def covariance(self, a: str, b: str) -> Fraction:
         """Cov(a, b) = E[ab] - E[a]E[b], counted from the joint rows (never assumed zero)."""
         (x, dx), (y, dy) = self._integers(self.index(a)), self._integers(self.index(b))
-        product = Fraction(sum(p * q * count for p, q, count in zip(x, y, self._rows.values())), dx * dy)
+        product = Fraction(sum(p * q * count for p, q, count in zip(x, y, self._counts.values())), dx * dy)
         return product / self._total - self.mean(a) * self.mean(b)
 
     def variance(self, name: str) -> Fraction:
@@ -188,12 +203,19 @@ class RoundOutcomes:
         if isinstance(names, str):
             raise TypeError("marginal takes a sequence of component names, not one string")
         positions = [self.index(name) for name in names]
-        return RoundOutcomes(names, [(tuple(values[i] for i in positions), count)
-                                     for values, count in self._rows.items()])
+        # every row is kept, so each component keeps its values and their least common denominator
+        return RoundOutcomes._of_integers(tuple(names), tuple(self._denominators[i] for i in positions),
+                                          ((tuple(key[i] for i in positions), count)
+                                           for key, count in self._counts.items()))
 
     def distribution(self, name: str) -> list[tuple[Fraction, int]]:
         """[(value, count)] of component `name`, ascending by value."""
-        return [(values[0], count) for values, count in self.marginal([name]).rows.items()]
+        i = self.index(name)
+        counts: dict[int, int] = {}
+        for key, count in self._counts.items():
+            counts[key[i]] = counts.get(key[i], 0) + count
+        denominator = self._denominators[i]
+        return [(Fraction(n, denominator), counts[n]) for n in sorted(counts)]
 
     def combine(self, name: str, coefficients: Mapping[str, object], constant=0,
                 keep: Sequence[str] | None = None) -> "RoundOutcomes":
@@ -217,11 +239,54 @@ class RoundOutcomes:
         terms = [(self.index(component), to_fraction(coefficient)) for component, coefficient in coefficients.items()]
         constant = to_fraction(constant)
         positions = [self.index(component) for component in keep]
-        rows = []
-        for values, count in self._rows.items():
-            combined = constant + sum((coefficient * values[i] for i, coefficient in terms), Fraction(0))
-            rows.append((tuple(values[i] for i in positions) + (combined,), count))
-        return RoundOutcomes(keep + (name,), rows)
+        # over one denominator D: new = (c0 + sum(a_i * n_i)) / D, with n_i component i's numerators
+        denominator = math.lcm(constant.denominator,
+                               *(coefficient.denominator * self._denominators[i] for i, coefficient in terms))
+        offset = constant.numerator * (denominator // constant.denominator)
+        factors = [(i, coefficient.numerator * (denominator // (coefficient.denominator * self._denominators[i])))
+                   for i, coefficient in terms]
+        combined = [offset + sum(a * key[i] for i, a in factors) for key in self._counts]
+        common = math.gcd(denominator, *combined)           # down to the values' least common denominator
+        return RoundOutcomes._of_integers(
+            keep + (name,), tuple(self._denominators[i] for i in positions) + (denominator // common,),
+            ((tuple(key[i] for i in positions) + (value // common,), count)
+             for (key, count), value in zip(self._counts.items(), combined)))
+
+    def extend(self, name: str, arguments: Sequence[str], value_of) -> "RoundOutcomes":
+        """The outcomes with a new component `name` = value_of(*the row's values of `arguments`), last.
+
+        `value_of` is called once per distinct combination of its arguments (given as
+        Fractions) and returns an exact number (no float).
+
+        >>> RoundOutcomes(("s",), {(0,): 3, (1,): 1}).extend("x", ["s"], lambda s: 7 if s else -1).mean("x")
+        Fraction(1, 1)
+        """
+        if name in self._names:
+            raise ValueError(f"component {name!r} already exists")
+        positions = [self.index(argument) for argument in arguments]
+        values = {}
+        for key in self._counts:
+            point = tuple(key[i] for i in positions)
+            if point not in values:
+                values[point] = to_fraction(value_of(*(Fraction(key[i], self._denominators[i]) for i in positions)))
+        denominator = math.lcm(*(v.denominator for v in values.values()))
+        numerators = {point: v.numerator * (denominator // v.denominator) for point, v in values.items()}
+        return RoundOutcomes._of_integers(
+            self._names + (name,), self._denominators + (denominator,),
+            ((key + (numerators[tuple(key[i] for i in positions)],), count) for key, count in self._counts.items()))
+
+
+def _checked_names(names: Sequence[str]) -> tuple[str, ...]:
+    """The component names as a tuple; ValueError unless they are distinct non-empty strings (at least one)."""
+    names = tuple(names)
+    if not names:
+        raise ValueError("a round needs at least one component")
+    for name in names:
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"a component name must be a non-empty string, not {name!r}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"component names repeat: {names}")
+    return names
 
 
 @dataclass(frozen=True)

@@ -140,7 +140,7 @@ def exact_sum(values) -> int:
     return sum(int(v) for v in values.ravel().tolist())
 
 
-def _dtype_bound(values: np.ndarray) -> int | None:
+def dtype_bound(values: np.ndarray) -> int | None:
     """A bound of |v| from the dtype alone, for integer dtypes of at most 32 bits (no pass over the data)."""
     if values.dtype.kind in "iub" and values.dtype.itemsize <= 4:
         info = np.iinfo(values.dtype) if values.dtype.kind != "b" else None
@@ -161,7 +161,7 @@ def exact_masked_sum(values, mask, bound: int | None = None) -> int:
     values = np.asarray(values)
     if values.dtype != object:
         if bound is None:
-            bound = _dtype_bound(values)
+            bound = dtype_bound(values)
         if bound is None:
             bound = _bound(values)
         if bound * values.size <= INT64_MAX:

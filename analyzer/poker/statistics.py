@@ -17,8 +17,9 @@ bet's net from its class and the decision; `analyzer.core.distribution.WagerStat
 derives every PAR figure from the rows.
 
 The grouped sums are exact: every count and weight is non-negative, so no partial sum
-exceeds the bound `weight.max() x counts.max() x cells x rows`; int64 is used only when
-that bound fits (always, for a 52-card deck), and Python integers otherwise.
+exceeds the bound `weight.max() x max(count bound x cells, 1) x rows` (the count bound
+from a dtype of at most 32 bits, else counts.max()); int64 is used only when that bound
+fits (always, for a 52-card deck), and Python integers otherwise.
 """
 from __future__ import annotations
 
@@ -30,73 +31,93 @@ from typing import Callable
 import numpy as np
 
 from analyzer.core.distribution import RoundOutcomes, WagerStatistics
-from analyzer.core.exact import INT64_MAX, exact_group_sums
+from analyzer.core.exact import INT64_MAX, dtype_bound, exact_group_sums
 from analyzer.poker.settlement import Paytable
+from cython_ext import group_sums
 
 MAIN, WAGERED, PLAYED, SIDE = "main", "wagered", "played", "side"
 COMPONENTS = (MAIN, WAGERED, PLAYED, SIDE)
-CHUNK_ROWS = 1 << 16
-FEW_CELLS = 8                  # up to this many counts per class, sum column by column
 
 
 def grouped_counts(counts: np.ndarray, weights: np.ndarray, groups: np.ndarray, n_groups: int,
-                   mask: np.ndarray | None = None) -> np.ndarray:
-    """Exact sums of weight x counts by group, over the rows where `mask` holds (default every row).
+                   mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Exact sums by group of weight x counts over the rows where `mask` holds (default every row), and of
+    the weight alone over the other rows (a round's folded classes).
 
     counts: (m, ...) non-negative integer counts; weights: (m,) non-negative integers;
-    groups: (m,) ints in 0..n_groups-1.  Returns (n_groups, *counts.shape[1:]) sums, int64
-    when the bound in the module docstring proves they fit, else Python integers.  The rows
-    are read in contiguous chunks (no gathered copy of the counts).
+    groups: (m,) ints in 0..n_groups-1.  Returns (n_groups, *counts.shape[1:]) and (n_groups,)
+    sums, int64 when the bound in the module docstring proves they fit (summed by the
+    compiled kernel in one pass over the rows, no copy of the counts), else Python integers.
 
-    >>> grouped_counts(np.array([[1, 2], [3, 4], [5, 6]]), np.array([1, 2, 3]), np.array([0, 1, 0]), 2).tolist()
-    [[16, 20], [6, 8]]
+    >>> inside, outside = grouped_counts(np.array([[1, 2], [3, 4], [5, 6]]), np.array([1, 2, 3]), np.array([0, 1, 0]),
+    ...                                  2, np.array([True, True, False]))
+    >>> inside.tolist(), outside.tolist()
+    ([[1, 2], [6, 8]], [3, 0])
     """
     counts, weights, groups = np.asarray(counts), np.asarray(weights), np.asarray(groups)
     m = len(weights)
-    mask = np.ones(m, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
     cells = int(np.prod(counts.shape[1:], dtype=np.int64))
     shape = (n_groups,) + counts.shape[1:]
-    if m and (int(weights.min()) < 0 or int(counts.min()) < 0):
+    if m and ((weights.dtype.kind != "u" and int(weights.min()) < 0)
+              or (counts.dtype.kind != "u" and int(counts.min()) < 0)):
         raise ValueError("grouped_counts sums non-negative counts and weights only")
-    bound = int(weights.max(initial=0)) * int(counts.max(initial=0)) * max(cells, 1) * m
+    largest_weight = int(weights.max(initial=0))
+    largest_count = dtype_bound(counts)                      # uint32 counts: no pass over them
+    if largest_count is None or largest_weight * max(largest_count * cells, 1) * m > INT64_MAX:
+        largest_count = int(counts.max(initial=0))           # the dtype alone proves too little: look
+    bound = largest_weight * max(largest_count * cells, 1) * m
     if bound > INT64_MAX or counts.dtype == object or weights.dtype == object:
-        rows = np.flatnonzero(mask)
-        flat = counts.reshape(m, -1)
+        inside = np.ones(m, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+        rows, others = np.flatnonzero(inside), np.flatnonzero(~inside)
+        flat = counts.reshape(m, cells)
         out = np.zeros((n_groups, cells), dtype=object)
         for column in range(cells):
             values = np.array([int(weights[i]) * int(flat[i, column]) for i in rows.tolist()], dtype=object)
             out[:, column] = exact_group_sums(groups[rows], values, n_groups)
-        return out.reshape(shape)
-    out = np.zeros((n_groups, cells), dtype=np.int64)
-    if cells <= FEW_CELLS:
-        # a few columns (Caribbean Stud's four outcomes): one scatter-add per column is fastest
-        masked = np.where(mask, weights, 0).astype(np.int64)
-        columns = counts.reshape(m, -1) if counts.ndim != 2 else counts       # (m, outcomes): no copy
-        groups = groups.astype(np.intp, copy=False)
-        product = np.empty(m, dtype=np.int64)
-        for column in range(cells):
-            np.multiply(masked, columns[:, column], out=product)
-            sums = np.zeros(n_groups, dtype=np.int64)
-            np.add.at(sums, groups, product)                     # int64: the bound above proves it exact
-            out[:, column] = sums
-        return out.reshape(shape)
-    for start in range(0, m, CHUNK_ROWS):
-        stop = min(start + CHUNK_ROWS, m)
-        chunk_mask = mask[start:stop]
-        if not chunk_mask.any():
-            continue
-        product = counts[start:stop].reshape(stop - start, -1).astype(np.int64)
-        product *= weights[start:stop].astype(np.int64)[:, None]
-        chunk_groups = groups[start:stop]
-        for group in np.unique(chunk_groups[chunk_mask]).tolist():
-            out[group] += product[(chunk_groups == group) & chunk_mask].sum(axis=0)
-    return out.reshape(shape)
+        rest = exact_group_sums(groups[others], np.array([int(w) for w in weights[others]], dtype=object), n_groups)
+        return out.reshape(shape), rest
+    out, rest = np.zeros((n_groups, cells), dtype=np.int64), np.zeros(n_groups, dtype=np.int64)
+    mask = None if mask is None else np.asarray(mask, dtype=bool).view(np.uint8)
+    group_sums.add_weighted_rows(_kernel_input(counts.reshape(m, cells), KERNEL_COUNTS),
+                                 _kernel_input(weights, KERNEL_WEIGHTS), _kernel_input(groups, KERNEL_GROUPS),
+                                 mask, out, rest)            # int64: the bound above proves it exact
+    return out.reshape(shape), rest
+
+
+KERNEL_COUNTS = (np.uint8, np.uint16, np.uint32, np.int64)   # the dtypes cython_ext.group_sums reads as they are
+KERNEL_WEIGHTS = KERNEL_GROUPS = (np.uint8, np.int64)
+
+
+def _kernel_input(values: np.ndarray, dtypes: tuple) -> np.ndarray:
+    """The array itself when the kernel reads its dtype, else an int64 copy (exact: its values fit, by the bound)."""
+    return values if values.dtype in dtypes else values.astype(np.int64)
+
+
+def joint_classes(side: np.ndarray, n_side: int, category: np.ndarray, n_categories: int) -> np.ndarray:
+    """side x n_categories + category, one group per row: uint8 when the groups fit it (no int64 temporaries).
+
+    >>> joint_classes(np.array([0, 2], dtype=np.uint8), 3, np.array([4, 9], dtype=np.uint8), 10).tolist()
+    [4, 29]
+    """
+    for values, n, name in ((side, n_side, "side class"), (category, n_categories, "category")):
+        if len(values) and (int(values.min()) < 0 or int(values.max()) >= n):
+            raise ValueError(f"a {name} is outside 0..{n - 1}")
+    dtype = np.uint8 if n_side * n_categories <= 256 else np.int64
+    groups = side.astype(dtype)
+    groups *= n_categories
+    groups += category.astype(dtype, copy=False)
+    return groups
 
 
 def digest(array: np.ndarray) -> str:
-    """A fingerprint of an array's dtype, shape and contents (a cache key: equal arrays give equal sums)."""
+    """A fingerprint of an array's dtype, shape and contents (a cache key: equal arrays give equal sums).
+
+    A mask (bool) is hashed 8 values to a byte, the dtype and shape telling its length.
+    """
     array = np.ascontiguousarray(array)
-    return hashlib.sha256(f"{array.dtype.str}{array.shape}".encode() + array.tobytes()).hexdigest()
+    hashed = hashlib.sha256(f"{array.dtype.str}{array.shape}".encode())
+    hashed.update(np.packbits(array) if array.dtype == bool else array.view(np.uint8).reshape(-1))
+    return hashed.hexdigest()
 
 
 def round_outcomes(weights: np.ndarray, counts: np.ndarray, continuations: int, play: np.ndarray,
@@ -129,14 +150,13 @@ def round_outcomes(weights: np.ndarray, counts: np.ndarray, continuations: int, 
     if cache is not None and key in cache:
         folded_weight, played = cache[key]
     else:
-        folded = np.flatnonzero(~play)
-        folded_weight = exact_group_sums(side[folded].astype(np.int64), weights[folded].astype(np.int64), n_side)
         if counts.ndim == 3:
-            played = grouped_counts(counts, weights, side, n_side, play)                       # (s, c, o)
+            played, folded_weight = grouped_counts(counts, weights, side, n_side, play)          # (s, c, o), (s,)
         else:
-            groups = side.astype(np.int64) * n_categories + np.asarray(category).astype(np.int64)
-            played = grouped_counts(counts, weights, groups, n_side * n_categories, play)
+            groups = joint_classes(side, n_side, np.asarray(category), n_categories)
+            played, folded_weight = grouped_counts(counts, weights, groups, n_side * n_categories, play)
             played = played.reshape(n_side, n_categories, counts.shape[1])                  # (s, c, o)
+            folded_weight = folded_weight.reshape(n_side, n_categories).sum(axis=1)
         if cache is not None:
             cache[key] = (folded_weight, played)
     nets = paytable.nets()
@@ -157,15 +177,7 @@ def with_side_bet(outcomes: RoundOutcomes, name: str, net_of: Callable[[int, boo
     >>> with_side_bet(base, "aa", lambda s, played: 7 if played and s == 1 else -1).mean("aa")
     Fraction(1, 1)
     """
-    played_at, side_at = outcomes.index(PLAYED), outcomes.index(SIDE)
-    values = {}
-    rows = []
-    for row, count in outcomes.rows.items():
-        cell = (int(row[side_at]), bool(row[played_at]))
-        if cell not in values:
-            values[cell] = Fraction(net_of(*cell))
-        rows.append((row + (values[cell],), count))
-    return RoundOutcomes(outcomes.names + (name,), rows)
+    return outcomes.extend(name, (SIDE, PLAYED), lambda side, played: net_of(int(side), bool(played)))
 
 
 COMBINED, WAGERED_COMBINED = "combined", "wagered_combined"

@@ -375,3 +375,74 @@ def test_tables():
     assert summary["RTP (returned / wagered)"] == ["11/7", "1.571429"]
     assert "| Figure | Exact | Decimal |" in stats.summary_table().markdown()
     assert stats.rounds_to_settle_table().csv().splitlines()[0] == "Tolerance (percentage points),Confidence,Rounds"
+
+
+# --- integer rows over one denominator, against the plain Fraction-keyed rows ---------------------
+
+def plain_rows(rows) -> dict:
+    """The previous representation: rows keyed by Fraction tuples, merged, zero counts dropped, sorted."""
+    merged = {}
+    for values, count in rows:
+        if count:
+            key = tuple(F(v) for v in values)
+            merged[key] = merged.get(key, 0) + count
+    return dict(sorted(merged.items()))
+
+
+def plain_moments(rows: dict, i: int, j: int) -> tuple:
+    total = sum(rows.values())
+    mean_i = sum(k[i] * n for k, n in rows.items()) / F(total)
+    mean_j = sum(k[j] * n for k, n in rows.items()) / F(total)
+    return mean_i, sum(k[i] * k[j] * n for k, n in rows.items()) / F(total) - mean_i * mean_j
+
+
+values_strategy = st.fractions(min_value=-50, max_value=50, max_denominator=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.tuples(values_strategy, values_strategy, values_strategy),
+                          st.integers(min_value=0, max_value=10**20)), min_size=1, max_size=25),
+       values_strategy, values_strategy, values_strategy)
+def test_integer_rows_equal_the_plain_fraction_rows(rows, a, b, constant):
+    """Rows, moments, marginals, distributions, combinations and extensions equal the Fraction-keyed ones."""
+    if not any(count for _, count in rows):
+        rows = rows + [((F(0), F(0), F(0)), 1)]
+    names = ("x", "y", "z")
+    outcomes, plain = RoundOutcomes(names, rows), plain_rows(rows)
+    assert dict(outcomes.rows) == plain and list(outcomes.rows) == list(plain)
+    assert outcomes.total == sum(plain.values())
+    for i in range(3):
+        for j in range(3):
+            mean, covariance = plain_moments(plain, i, j)
+            assert outcomes.mean(names[i]) == mean and outcomes.covariance(names[i], names[j]) == covariance
+    marginal = outcomes.marginal(["z", "x"])
+    assert dict(marginal.rows) == plain_rows([((k[2], k[0]), n) for k, n in plain.items()])
+    assert marginal == RoundOutcomes(("z", "x"), [((k[2], k[0]), n) for k, n in plain.items()])
+    by_y = plain_rows([((k[1],), n) for k, n in plain.items()])
+    assert outcomes.distribution("y") == [(k[0], n) for k, n in by_y.items()]
+    combined = outcomes.combine("s", {"x": a, "z": b}, constant=constant, keep=["y"])
+    expected = [((k[1], constant + a * k[0] + b * k[2]), n) for k, n in plain.items()]
+    assert dict(combined.rows) == plain_rows(expected)
+    assert combined == RoundOutcomes(("y", "s"), expected)
+    assert hash(combined) == hash(RoundOutcomes(("y", "s"), expected))
+    assert combined.mean("s") == plain_moments(plain_rows(expected), 1, 1)[0]
+    extended = outcomes.extend("e", ["y", "x"], lambda y, x: y * a - x)
+    expected = [((*k, k[1] * a - k[0]), n) for k, n in plain.items()]
+    assert extended == RoundOutcomes(names + ("e",), expected)
+    assert extended.variance("e") == plain_moments(plain_rows(expected), 3, 3)[1]
+
+
+def test_integer_rows_are_canonical_whatever_the_route():
+    """Equal distributions made by combine, extend or from values compare and hash equal (one denominator each)."""
+    base = RoundOutcomes(("a",), {(F(1, 2),): 1, (F(3, 2),): 2})
+    doubled = base.combine("b", {"a": 2}, keep=[])                     # values 1 and 3: denominator 1
+    assert doubled == RoundOutcomes(("b",), {(1,): 1, (3,): 2})
+    assert hash(doubled) == hash(RoundOutcomes(("b",), {(1,): 1, (3,): 2}))
+    assert base.combine("z", {}, keep=[]).rows == {(F(0),): 3}
+    assert base.extend("c", ["a"], lambda a: a * 2).marginal(["c"]) == doubled.combine("c", {"b": 1}, keep=[])
+    with pytest.raises(ValueError, match="already exists"):
+        base.extend("a", ["a"], lambda a: a)
+    with pytest.raises(TypeError):
+        base.extend("c", ["a"], lambda a: 0.5)
+    with pytest.raises(ValueError, match="repeat"):
+        base.marginal(["a", "a"])

@@ -6,18 +6,27 @@ import numpy as np
 import pytest
 
 from analyzer.poker.settlement import Paytable
-from analyzer.poker.statistics import (COMPONENTS, PlayStatistics, grouped_counts, round_outcomes, with_side_bet)
+from analyzer.poker.statistics import (COMPONENTS, PlayStatistics, grouped_counts, joint_classes, round_outcomes,
+                                       with_side_bet)
+from cython_ext import group_sums
 
 PAYS = Paytable(Fraction(2), tuple(Fraction(c + 1) for c in range(10)), tuple(Fraction(c + 1) for c in range(10)),
                 (Fraction(0),) * 10, tuple(Fraction(1, 2) * c for c in range(10)))
 
 
 def plain_grouped(counts, weights, groups, n_groups, mask):
-    out = np.zeros((n_groups,) + counts.shape[1:], dtype=object)
+    """(weight x counts by group where mask holds, weight by group elsewhere), in Python integers, row by row."""
+    out, rest = np.zeros((n_groups,) + counts.shape[1:], dtype=object), np.zeros(n_groups, dtype=object)
     for i in range(len(weights)):
         if mask[i]:
             out[groups[i]] = out[groups[i]] + int(weights[i]) * counts[i].astype(object)
-    return out
+        else:
+            rest[groups[i]] += int(weights[i])
+    return out, rest
+
+
+def agree(got, plain, dtype=np.int64):
+    return all(g.dtype == dtype and g.shape == p.shape and (g.astype(object) == p).all() for g, p in zip(got, plain))
 
 
 @pytest.mark.parametrize("shape", [(300, 4), (300, 10, 4), (70_000, 3, 4)])
@@ -27,16 +36,88 @@ def test_grouped_counts_equal_a_plain_loop(shape):
     weights = rng.integers(0, 25, size=shape[0])
     groups = rng.integers(0, 7, size=shape[0])
     mask = rng.random(shape[0]) < 0.6
-    got = grouped_counts(counts, weights, groups, 7, mask)
-    assert got.dtype == np.int64
-    assert (got.astype(object) == plain_grouped(counts, weights, groups, 7, mask)).all()
+    assert agree(grouped_counts(counts, weights, groups, 7, mask), plain_grouped(counts, weights, groups, 7, mask))
+
+
+COUNT_DTYPES = [np.uint8, np.uint16, np.uint32, np.int32, np.int64, np.uint64]
+
+
+@pytest.mark.parametrize("count_dtype", COUNT_DTYPES)
+@pytest.mark.parametrize("weight_dtype", [np.uint8, np.int16, np.int64])
+@pytest.mark.parametrize("group_dtype", [np.uint8, np.int32, np.int64])
+def test_the_kernel_path_equals_a_plain_loop_for_every_dtype(count_dtype, weight_dtype, group_dtype):
+    """Every dtype the kernel reads as it is, and those copied to int64 first, give the plain sums."""
+    rng = np.random.default_rng(11)
+    for m, cells in [(0, 4), (1, 4), (257, 1), (500, 4), (200, 40)]:
+        counts = rng.integers(0, 200, size=(m, cells)).astype(count_dtype)
+        weights = rng.integers(0, 25, size=m).astype(weight_dtype)
+        groups = rng.integers(0, 5, size=m).astype(group_dtype)
+        for mask in (rng.random(m) < 0.4, None):
+            plain = plain_grouped(counts, weights, groups, 5, np.ones(m, dtype=bool) if mask is None else mask)
+            assert agree(grouped_counts(counts, weights, groups, 5, mask), plain)
+
+
+def test_the_kernel_path_reads_a_transposed_table_and_stays_exact_near_the_int64_bound():
+    """Caribbean Stud's counts are a (m, 4) view of a (4, m) array; sums near 2**63 stay in int64 and exact."""
+    rng = np.random.default_rng(12)
+    by_outcome = rng.integers(0, 2**32, size=(4, 300), dtype=np.uint64).astype(np.uint32)
+    counts, weights = by_outcome.T, rng.integers(0, 256, size=300).astype(np.uint8)
+    groups, mask = rng.integers(0, 3, size=300).astype(np.uint8), rng.random(300) < 0.5
+    assert agree(grouped_counts(counts, weights, groups, 3, mask), plain_grouped(counts, weights, groups, 3, mask))
+    mask = np.array([True, True, False])
+    big = np.full((3, 1), 2**60, dtype=np.int64)               # bound 3 x 2**60 x 3 > int64: Python integers
+    plain = plain_grouped(big, np.array([3, 1, 2]), np.array([0, 0, 0]), 1, mask)
+    assert agree(grouped_counts(big, np.array([3, 1, 2]), np.array([0, 0, 0]), 1, mask), plain, object)
+    assert plain[0].tolist() == [[4 * 2**60]] and plain[1].tolist() == [2]
+    fits = np.full((3, 1), 2**59, dtype=np.int64)              # bound 3 x 2**59 x 3 < 2**63: int64, exact
+    plain = plain_grouped(fits, np.array([3, 1, 2]), np.array([0, 0, 0]), 1, mask)
+    assert agree(grouped_counts(fits, np.array([3, 1, 2]), np.array([0, 0, 0]), 1, mask), plain)
+    heavy = np.full(3, 2**62, dtype=np.int64)                  # zero counts, weights summing past int64 outside
+    plain = plain_grouped(np.zeros((3, 1), dtype=np.int64), heavy, np.array([0, 0, 0]), 1, ~mask)
+    assert agree(grouped_counts(np.zeros((3, 1), dtype=np.int64), heavy, np.array([0, 0, 0]), 1, ~mask), plain,
+                 object)
+
+
+def test_grouped_counts_refuse_negative_values_and_groups_out_of_range():
+    with pytest.raises(ValueError, match="non-negative"):
+        grouped_counts(np.array([[1], [-1]]), np.array([1, 1]), np.array([0, 0]), 1)
+    with pytest.raises(ValueError, match="non-negative"):
+        grouped_counts(np.array([[1], [1]]), np.array([1, -1]), np.array([0, 0]), 1)
+    for groups in (np.array([0, 2]), np.array([0, -1]), np.array([0, 2], dtype=np.uint8)):
+        with pytest.raises(ValueError, match="outside"):
+            grouped_counts(np.array([[1], [1]], dtype=np.uint32), np.array([1, 1]), groups, 2)
+
+
+def test_the_kernel_refuses_mismatched_shapes():
+    out = np.zeros((2, 2), dtype=np.int64)
+    counts = np.ones((3, 2), dtype=np.uint32)
+    with pytest.raises(ValueError, match="one length"):
+        group_sums.add_weighted_rows(counts, np.ones(2, dtype=np.uint8), np.zeros(3, dtype=np.uint8), None, out)
+    with pytest.raises(ValueError, match="counts per row"):
+        group_sums.add_weighted_rows(counts, np.ones(3, dtype=np.uint8), np.zeros(3, dtype=np.uint8), None,
+                                     np.zeros((2, 3), dtype=np.int64))
+
+
+def test_joint_classes_equal_the_int64_formula_and_refuse_classes_out_of_range():
+    rng = np.random.default_rng(13)
+    for n_side, dtype in [(10, np.uint8), (25, np.uint8), (26, np.int64), (40, np.int64)]:
+        side = rng.integers(0, n_side, size=1000).astype(np.uint8)
+        category = rng.integers(0, 10, size=1000).astype(np.uint8)
+        got = joint_classes(side, n_side, category, 10)
+        assert got.dtype == dtype
+        assert (got == side.astype(np.int64) * 10 + category.astype(np.int64)).all()
+    assert joint_classes(np.zeros(0, dtype=np.uint8), 3, np.zeros(0, dtype=np.uint8), 10).tolist() == []
+    with pytest.raises(ValueError, match="side class"):
+        joint_classes(np.array([3], dtype=np.uint8), 3, np.array([0], dtype=np.uint8), 10)
+    with pytest.raises(ValueError, match="category"):
+        joint_classes(np.array([0]), 3, np.array([-1]), 10)
 
 
 def test_grouped_counts_beyond_int64_are_python_integers():
     counts = np.array([[2**40, 1], [2**40, 3]], dtype=object)
     weights = np.array([2**30, 2**30], dtype=object)
-    got = grouped_counts(counts, weights, np.array([0, 0]), 1)
-    assert got.dtype == object and got.tolist() == [[2**71, 4 * 2**30]]
+    got, rest = grouped_counts(counts, weights, np.array([0, 0]), 1)
+    assert got.dtype == object and got.tolist() == [[2**71, 4 * 2**30]] and rest.tolist() == [0]
 
 
 def fake_table(rng, m, fixed_category):

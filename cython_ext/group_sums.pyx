@@ -1,0 +1,76 @@
+"""Grouped sums of weighted count rows in one pass: the round statistics' deal counts by (side class, category).
+
+`add_weighted_rows(counts, weights, groups, mask, out, rest)` adds weights[i] x counts[i, :]
+to out[groups[i], :] for every row i where mask[i] is set, and weights[i] to rest[groups[i]]
+for every other row (a poker round's folded deals), accumulating in int64.  The caller
+proves first that no partial sum can leave the int64 range (`analyzer.poker.statistics`
+does, from max(weight) x max(count) x rows, and falls back to Python integers otherwise):
+with that bound every sum here is exact.  One pass over the rows, no copy of the counts,
+no temporary per row: numpy's scatter-add (`np.add.at`) or a sort by group would read the
+rows several times.
+"""
+import numpy as np
+
+cimport cython
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t
+
+cdef enum:
+    SKIP_CELLS = 8             # rows of more counts than this are skipped when outside the mask
+
+ctypedef fused counts_t:
+    uint8_t
+    uint16_t
+    uint32_t
+    int64_t
+
+ctypedef fused weights_t:
+    uint8_t
+    int64_t
+
+ctypedef fused groups_t:
+    uint8_t
+    int64_t
+
+
+def add_weighted_rows(const counts_t[:, :] counts, const weights_t[:] weights, const groups_t[:] groups,
+                      const uint8_t[:] mask, int64_t[:, ::1] out, int64_t[::1] rest=None):
+    """out[groups[i], :] += weights[i] * counts[i, :] over the rows i with mask[i] != 0 (mask None: every row),
+    and rest[groups[i]] += weights[i] over the other rows (when `rest` is given).
+
+    Exact only where the caller has proven that every partial sum fits int64.  Raises
+    ValueError for mismatched lengths or widths, or a group outside 0..len(out)-1.
+
+    >>> import numpy as np
+    >>> out, rest = np.zeros((2, 2), dtype=np.int64), np.zeros(2, dtype=np.int64)
+    >>> add_weighted_rows(np.array([[1, 2], [3, 4], [5, 6]], dtype=np.uint32), np.array([1, 2, 3], dtype=np.uint8),
+    ...                   np.array([0, 1, 0], dtype=np.uint8), np.array([1, 1, 0], dtype=np.uint8), out, rest)
+    >>> out.tolist(), rest.tolist()
+    ([[1, 2], [6, 8]], [3, 0])
+    """
+    cdef Py_ssize_t m = counts.shape[0], cells = counts.shape[1], n_groups = out.shape[0]
+    cdef Py_ssize_t i, c, bad = -1
+    cdef bint every_row = mask is None, with_rest = rest is not None
+    cdef int64_t w, g, inside
+    if weights.shape[0] != m or groups.shape[0] != m or (not every_row and mask.shape[0] != m):
+        raise ValueError("counts, weights, groups and mask need one length")
+    if out.shape[1] != cells or (with_rest and rest.shape[0] != n_groups):
+        raise ValueError(f"out is {out.shape[0]} x {out.shape[1]} (and rest one per group) for {cells} counts per row")
+    with nogil:
+        for i in range(m):
+            g = <int64_t>groups[i]
+            if g < 0 or g >= n_groups:
+                bad = i
+                break
+            w = <int64_t>weights[i]
+            inside = 1 if every_row else mask[i] != 0
+            if with_rest:
+                rest[g] += w * (1 - inside)
+            if cells > SKIP_CELLS:             # a wide row is worth a branch
+                if not inside:
+                    continue
+            else:
+                w *= inside                    # no branch on the mask: a strategy's mask is hard to predict
+            for c in range(cells):
+                out[g, c] += w * <int64_t>counts[i, c]
+    if bad >= 0:
+        raise ValueError(f"row {bad}: group {groups[bad]} is outside 0..{n_groups - 1}")
