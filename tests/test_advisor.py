@@ -127,3 +127,26 @@ def test_baccarat_advisor(tmp_path, baccarat_rules, quick_checks):
     answer = strategy.decide(shoe)
     assert answer.ev == shoe_query(shoe, rules)["ev"] and answer.decision == "banker"
     assert strategy.full_shoe == rules.full_shoe()
+
+
+def bytes_present_reference(data):
+    """The plain reading: one table write per byte."""
+    seen = np.zeros(256, dtype=bool)
+    seen[data] = True
+    return seen
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_bytes_present_agrees_with_one_write_per_byte(seed):
+    rng = np.random.default_rng(seed)
+    for size in (0, 1, 2, 3, int(rng.integers(4, 5000))):
+        values = rng.choice(256, int(rng.integers(1, 60)), replace=False)
+        buffer = rng.choice(values, size + 1).astype(np.uint8)
+        for data in (buffer[:size], buffer[1:]):           # aligned and odd-offset (unaligned pairs) views
+            assert np.array_equal(advisor.bytes_present(data), bytes_present_reference(data))
+
+
+def test_deck_of_keys_reads_strided_key_planes(holdem_analysis):
+    keys = holdem_analysis.table.keys
+    planes = np.ascontiguousarray(keys.T).T                # the file's layout: planes, read as rows
+    assert advisor.deck_of_keys(planes) == advisor.deck_of_keys(keys) == tuple(range(52))

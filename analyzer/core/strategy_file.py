@@ -207,22 +207,22 @@ class Compressor:
 
 
 def decode(data: bytes, source: str = "strategy file") -> tuple[dict, dict[str, np.ndarray]]:
-    """(header, columns) from a strategy file's bytes; StrategyFileError if it is not one."""
-    try:
-        raw = gzip.decompress(data)
-    except (OSError, EOFError) as error:
-        raise StrategyFileError(f"{source}: not a complete gzip stream ({error})") from None
-    magic_end = raw.find(b"\n")
-    magic = raw[:magic_end].decode("ascii", "replace").split(" ")
+    """(header, columns) from a strategy file's bytes; StrategyFileError if it is not one.
+
+    The columns are read-only views of one array holding the decompressed stream (`gunzip`).
+    """
+    raw = gunzip(data, source)
+    magic_end = _line_end(raw, 0)
+    magic = raw[:magic_end if magic_end >= 0 else len(MAGIC) + 8].tobytes().decode("ascii", "replace").split(" ")
     if len(magic) != 2 or magic[0] != MAGIC:
         raise StrategyFileError(f"{source}: not a strategy file (no {MAGIC} line)")
     if magic[1] != str(VERSION):
         raise StrategyFileError(f"{source}: format version {magic[1]}, this reader reads version {VERSION}")
-    header_end = raw.find(b"\n", magic_end + 1)
-    if magic_end < 0 or header_end < 0:
+    header_end = _line_end(raw, magic_end + 1)
+    if header_end < 0:
         raise StrategyFileError(f"{source}: damaged header (no header line)")
     try:
-        header = json.loads(raw[magic_end + 1:header_end])
+        header = json.loads(raw[magic_end + 1:header_end].tobytes())
     except (ValueError, RecursionError):
         raise StrategyFileError(f"{source}: damaged header (not JSON)") from None
     rows, described = _layout(header, source)
@@ -238,6 +238,70 @@ def decode(data: bytes, source: str = "strategy file") -> tuple[dict, dict[str, 
     if offset != len(raw):
         raise StrategyFileError(f"{source}: {len(raw) - offset} unexpected bytes after the last column")
     return header, columns
+
+
+INFLATE_PIECE = 1 << 20         # compressed bytes handed to zlib at a time
+INFLATED_PIECE = 4 << 20        # at most this many decompressed bytes held outside the result at once
+MAX_DEFLATE_RATIO = 1032        # deflate expands a byte to at most this many: bounds a trailer's size claim
+
+
+def gunzip(data, source: str = "gzip stream") -> np.ndarray:
+    """The decompressed bytes of a gzip stream (one member or several, as `gzip.decompress` reads), as a
+    read-only uint8 array; StrategyFileError when the stream is damaged or incomplete.
+
+    The result is allocated once, at the size the last member's trailer gives (grown only if
+    that is short, e.g. for several members), and zlib decompresses into it a piece at a
+    time: no growing output buffer and no whole second copy (what `gzip.decompress` makes);
+    zlib checks each member's CRC and length as it goes, and releases the GIL meanwhile, so
+    several files decompress in parallel on threads.
+    """
+    view = memoryview(data).cast("B")
+    claimed = int.from_bytes(view[-4:], "little") if len(view) >= 18 else 0
+    out = np.empty(min(claimed, MAX_DEFLATE_RATIO * len(view)), dtype=np.uint8)
+    filled = start = 0
+    try:
+        while True:                                   # one gzip member a turn
+            inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            while not inflater.eof:
+                if start >= len(view):
+                    raise EOFError("the stream ends before its end-of-stream marker")
+                piece, start = view[start:start + INFLATE_PIECE], start + INFLATE_PIECE
+                while piece and not inflater.eof:
+                    if filled == len(out):
+                        out = _grown(out, filled)
+                    chunk = inflater.decompress(piece, min(len(out) - filled, INFLATED_PIECE))
+                    out[filled:filled + len(chunk)] = np.frombuffer(chunk, dtype=np.uint8)
+                    filled += len(chunk)
+                    piece = inflater.unconsumed_tail
+            start = min(start, len(view)) - len(inflater.unused_data)
+            while start < len(view) and view[start] == 0:       # zero padding between members
+                start += 1
+            if start >= len(view):
+                break
+    except (zlib.error, EOFError) as error:
+        raise StrategyFileError(f"{source}: not a complete gzip stream ({error})") from None
+    out = out[:filled]
+    out.flags.writeable = False
+    return out
+
+
+def _grown(out: np.ndarray, filled: int) -> np.ndarray:
+    """A larger buffer holding out's first `filled` bytes."""
+    grown = np.empty(max(2 * len(out), 1 << 16), dtype=np.uint8)
+    grown[:filled] = out[:filled]
+    return grown
+
+
+def _line_end(raw: np.ndarray, start: int) -> int:
+    """The index of the first newline at or after `start` (-1: none), looked for in growing windows
+    (the two text lines are short; the columns after them are long)."""
+    window = 4096
+    while start < len(raw):
+        found = raw[start:start + window].tobytes().find(b"\n")
+        if found >= 0:
+            return start + found
+        start, window = start + window, 2 * window
+    return -1
 
 
 def _layout(header, source: str) -> tuple[int, list]:

@@ -141,13 +141,15 @@ def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress
         return report                     # nothing else is worth checking on a damaged folder
     _, rules = game.load_rules(folder / manifest["rule_file"]["name"])
     summary = json.loads((folder / "summary.json").read_text())
-    strategy = advisor.load_strategy(folder / advisor.STRATEGY_NAME, staged=staged)
+    strategies = advisor.load_folder_strategies(folder, staged=staged)
     rounds = game.monte_carlo_rounds if options.rounds is None else options.rounds
-    targets = game.module.check(report, rules, summary, strategy, options.samples, rounds, options.seed, progress)
+    targets = game.module.check(report, rules, summary, strategies["optimal"], options.samples, rounds, options.seed,
+                                progress)
     if counts is None and options.recount:
         counts = game.module.count(rules, None, progress)
     if counts is not None:
-        game.module.check_statistics(report, rules, summary, folder, counts, strategy)
+        game.module.check_statistics(report, rules, summary, folder, counts, strategies)
+    del strategies                        # the files' columns are checked: not held through the Monte Carlo checks
     monte_carlo_checks(report, targets, options.seed)
     return report
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import exact_sum, percent_str
+from analyzer.core.exact import exact_masked_sum, exact_sum, percent_str
 from analyzer.core.tables import markdown_table
 from analyzer.strategy.language import Strategy
 
@@ -51,9 +51,15 @@ def rule_costs(strategy: Strategy, values: dict, gain: np.ndarray, weights: np.n
     which = _first_rule(held, n)
     codes = [strategy.features.actions.index(r.action) for r in strategy.rules] \
         + [strategy.features.actions.index(strategy.default)]
-    play = np.array([code == 1 for code in codes])[which]
+    plays = np.array([code == 1 for code in codes])           # by rule (the default last)
+    play = plays[which]
     total = exact_sum(weights)
     base_ev, base_rtp = figures_of(play)
+    # per class, what its deciding rule's action gives up against the other action (0 where it is no worse)
+    lost = np.where(play, -gain, gain)
+    np.maximum(lost, 0, out=lost)
+    against = lost > 0
+    lost_bound = None if lost.dtype == object else int(lost.max(initial=0))     # found once, not per rule
     out = []
     entries = [(i, r.words(strategy.features), r.action) for i, r in enumerate(strategy.rules)]
     entries.append((len(strategy.rules), strategy.default_words(), strategy.default))
@@ -61,22 +67,17 @@ def rule_costs(strategy: Strategy, values: dict, gain: np.ndarray, weights: np.n
         mine = which == index
         ev_if = rtp_if = None
         if index < len(strategy.rules):
-            # the list without this rule: the same tests, this one left out
-            struck = _first_rule(held[:index] + held[index + 1:], n)
-            struck_codes = codes[:index] + codes[index + 1:]
-            ev, rtp = figures_of(np.array([code == 1 for code in struck_codes])[struck])
+            # the list without this rule: only the classes it decides change, to the next rule that holds
+            struck = play.copy()
+            struck[mine] = plays[index + 1:][_first_rule([h[mine] for h in held[index + 1:]], int(mine.sum()))]
+            ev, rtp = figures_of(struck)
             ev_if, rtp_if = ev - base_ev, rtp - base_rtp
-        # on the classes this rule decides, its action gives up what the other action gains over it
-        lost = gain[mine]                                  # a copy: negated and floored in place
-        if codes[index] == 1:
-            np.negative(lost, out=lost)
-        np.maximum(lost, 0, out=lost)
-        decided = exact_sum(weights[mine])
+        decided = exact_masked_sum(weights, mine)
         out.append(RuleCost(
             number=index + 1 if index < len(strategy.rules) else None, words=words, action=action,
             situations=decided, share=Fraction(decided, total),
-            disagreements=exact_sum(weights[mine][lost > 0]),
-            ev_lost=Fraction(exact_sum(lost), scale), ev_if_struck=ev_if, rtp_if_struck=rtp_if))
+            disagreements=exact_masked_sum(weights, mine & against),
+            ev_lost=Fraction(exact_masked_sum(lost, mine, lost_bound), scale), ev_if_struck=ev_if, rtp_if_struck=rtp_if))
     return out
 
 

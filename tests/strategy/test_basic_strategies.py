@@ -459,3 +459,57 @@ def test_features_computed_in_chunks_equal_those_computed_at_once():
         whole = module._compute_rows(keys)
         chunked = computed_in_chunks(module._compute_rows, keys, rows=700)
         assert set(whole) == set(chunked) and all(np.array_equal(whole[k], chunked[k]) for k in whole)
+
+
+def rule_costs_reference(strategy, values, gain, weights, scale, figures_of):
+    """rule_costs as first written: every struck list re-decided from scratch, each rule's classes copied out."""
+    from analyzer.core.exact import exact_sum
+    from analyzer.strategy.costs import RuleCost, _first_rule
+    n = len(weights)
+    held = [np.ones(n, dtype=bool) if h is None else h for h in (r.holds(values, strategy.features) for r in strategy.rules)]
+    which = _first_rule(held, n)
+    codes = [strategy.features.actions.index(r.action) for r in strategy.rules] \
+        + [strategy.features.actions.index(strategy.default)]
+    play = np.array([code == 1 for code in codes])[which]
+    total = exact_sum(weights)
+    base_ev, base_rtp = figures_of(play)
+    out = []
+    entries = [(i, r.words(strategy.features), r.action) for i, r in enumerate(strategy.rules)]
+    entries.append((len(strategy.rules), strategy.default_words(), strategy.default))
+    for index, words, action in entries:
+        mine = which == index
+        ev_if = rtp_if = None
+        if index < len(strategy.rules):
+            struck = _first_rule(held[:index] + held[index + 1:], n)
+            ev, rtp = figures_of(np.array([code == 1 for code in codes[:index] + codes[index + 1:]])[struck])
+            ev_if, rtp_if = ev - base_ev, rtp - base_rtp
+        lost = gain[mine]
+        if codes[index] == 1:
+            np.negative(lost, out=lost)
+        np.maximum(lost, 0, out=lost)
+        decided = exact_sum(weights[mine])
+        out.append(RuleCost(number=index + 1 if index < len(strategy.rules) else None, words=words, action=action,
+                            situations=decided, share=Fraction(decided, total),
+                            disagreements=exact_sum(weights[mine][lost > 0]), ev_lost=Fraction(exact_sum(lost), scale),
+                            ev_if_struck=ev_if, rtp_if_struck=rtp_if))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_rule_costs_agree_with_the_plain_reference(seed):
+    from analyzer.strategy.costs import rule_costs
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 4_000)) if seed else 1                 # one class, and a few thousand
+    keys = np.array([rng.choice(52, 6, replace=False) for _ in range(n)], dtype=np.uint8)
+    values = sf.compute(keys)
+    weights = rng.integers(1, 49, n).astype(np.uint8)
+    huge = seed == 3                                                 # Python integers beyond int64
+    gain = rng.integers(-50, 50, n)
+    gain[rng.random(n) < 0.1] = 0                                    # exact ties
+    gain = gain.astype(object) * 2**70 if huge else gain * 10**12
+
+    def figures_of(play):
+        return Fraction(sum(int(g) for g in gain[play]), 7), Fraction(int(weights[play].sum()), 3)
+    for strategy in (sf.basic_strategy("operator"), sf.basic_strategy("standard")):
+        assert rule_costs(strategy, values, gain, weights, 11, figures_of) == \
+            rule_costs_reference(strategy, values, gain, weights, 11, figures_of)

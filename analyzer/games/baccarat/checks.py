@@ -85,10 +85,10 @@ def check(report, rules: BaccaratRules, summary: dict, strategy, samples: int, r
                         summary_distribution(statistics[bet])) for bet, tally in tallies.items()}
 
 
-def check_statistics(report, rules: BaccaratRules, summary: dict, folder, shoe_counts: list, strategy=None) -> None:
+def check_statistics(report, rules: BaccaratRules, summary: dict, folder, shoe_counts: list, strategies=None) -> None:
     """Every bet's round statistics, re-derived from the full shoe's counts settled by the rule file,
     against summary.json: each bet, the pairs of one round, BANKER at every stake (Baccarat has no
-    decisions: `strategy` is not needed)."""
+    decisions: `strategies` are not needed)."""
     stored = summary["round_statistics"]
     main = MainOutcomes.from_counts(shoe_counts[0])
     joint = bet_outcomes(main, rules)

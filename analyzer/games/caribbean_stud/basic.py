@@ -36,12 +36,18 @@ class StudRow:
     rtp_gap: Fraction               # optimal RTP minus this RTP (may be negative: RTP is not what optimal maximises)
 
 
-def stud_strategy_table(priced: Priced, strategies: dict) -> list[StudRow]:
-    """Optimal play beside rule lists ({name: Strategy}), exact: house edge, RTP, and the gaps to optimal."""
-    optimal = priced.figures("optimal", "raise exactly when raising beats folding", priced.optimal()[0])
+def stud_strategy_table(priced: Priced, strategies: dict, priced_figures: dict | None = None) -> list[StudRow]:
+    """Optimal play beside rule lists ({name: Strategy}), exact: house edge, RTP, and the gaps to optimal.
+
+    `priced_figures`: {name: StrategyFigures} the analysis already has ("optimal" among them),
+    used rather than deciding and pricing those strategies again.
+    """
+    known = priced_figures or {}
+    optimal = known.get("optimal") or priced.figures("optimal", "raise exactly when raising beats folding",
+                                                     priced.optimal()[0])
     rows = [StudRow("optimal", optimal.description, None, optimal, Fraction(0), Fraction(0))]
     for name, strategy in strategies.items():
-        f = priced.figures(name, strategy.title, raises_of(strategy, priced))
+        f = known.get(name) or priced.figures(name, strategy.title, raises_of(strategy, priced))
         rows.append(StudRow(name, strategy.title, len(strategy.rules), f, optimal.ev - f.ev, optimal.rtp - f.rtp))
     return rows
 
@@ -54,9 +60,13 @@ def stud_strategy_table_markdown(rows: list[StudRow]) -> str:
                            "EV below optimal", "RTP minus optimal"], body, "lrrrrrr")
 
 
-def stud_basic_strategy_markdown(priced: Priced, strategy: Strategy, others: dict | None = None) -> str:
-    """The Stud card, its figures beside optimal (and beside `others`, e.g. the rule in words), and each rule's cost."""
-    rows = stud_strategy_table(priced, {"basic": strategy, **(others or {})})
+def stud_basic_strategy_markdown(priced: Priced, strategy: Strategy, others: dict | None = None,
+                                 priced_figures: dict | None = None) -> str:
+    """The Stud card, its figures beside optimal (and beside `others`, e.g. the rule in words), and each rule's cost.
+
+    `priced_figures`: as for `stud_strategy_table` (the analysis's figures, under the same names).
+    """
+    rows = stud_strategy_table(priced, {"basic": strategy, **(others or {})}, priced_figures)
     basic = rows[1]
     out = [strategy_card_markdown(strategy), "",
            "## Exact figures against optimal play\n",

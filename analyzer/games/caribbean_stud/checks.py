@@ -87,21 +87,21 @@ def check(report, rules: StudRules, summary: dict, strategy, samples: int, round
     return {bet: Target(tally, exact[bet], variance[bet], distribution[bet]) for bet, tally in tallies.items()}
 
 
-def check_statistics(report, rules: StudRules, summary: dict, folder, table: SituationCounts, strategy=None) -> None:
+def check_statistics(report, rules: StudRules, summary: dict, folder, table: SituationCounts, strategies=None) -> None:
     """The round statistics of the strategy files' decisions, re-derived from the counts, against summary.json.
 
     Every deal of `table` is settled under the rule file with the decisions the strategy files
     code (optimal; basic): ANTE + raise, the progressive at each jackpot level, and both together
     as summary.json stakes them; every figure must equal the stored one exactly.  Grouped counts
     already summed on these very counts for the same decisions (the publishing run's) are reused
-    from the table's cache; a fresh count has none.  `strategy`: strategy.bin.gz as the advisor's
-    reader loaded it (its decision codes are used rather than decoding the file again).
+    from the table's cache; a fresh count has none.  `strategies`: the folder's strategy files as
+    the advisor's reader loaded them (`load_folder_strategies`): their decision codes are used
+    rather than decoding the files again.
     """
     stored = summary["round_statistics"]
     ratio = parse_fraction_str(stored["combined"]["progressive_stake_per_ante"]["exact"])
     try:
-        masks = played_masks(folder, table.keys, None if strategy is None else
-                             {"optimal": (strategy.packed, strategy.decisions)})
+        masks = played_masks(folder, table.keys, strategies)
     except InputError as error:
         report.add("round statistics re-derived", False, str(error))
         return

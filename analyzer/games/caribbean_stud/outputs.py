@@ -443,7 +443,7 @@ def report_content(analysis: StudAnalysis, par_sheet: str) -> ReportContent:
                 f"costing {decimal_str(check.cost)} ANTE per hand):\n\n"
                 + "\n".join(f"{i}. {line}" for i, line in enumerate(check.rule.words(), 1)))
     if analysis.basic is not None:
-        rows = basic_strategy.stud_strategy_table(priced, {"basic": analysis.basic})
+        rows = basic_strategy.stud_strategy_table(priced, {"basic": analysis.basic}, analysis.strategies)
         strategy += ("\n\n### Basic strategy\n\nA shorter rule list a person can play (`basic_strategy.toml`, also as "
                      "the strategy file `strategy_basic.bin.gz`); `basic_strategy.md` adds the exact cost of each "
                      "rule.\n\n" + demote(demote(strategy_card_markdown(analysis.basic)))
@@ -562,6 +562,7 @@ def outputs(analysis: StudAnalysis) -> Outputs:
     if analysis.basic is not None:
         files["basic_strategy.toml"] = lambda: Path(analysis.basic.source).read_bytes()
         files["basic_strategy.md"] = lambda: basic_strategy.stud_basic_strategy_markdown(
-            analysis.priced, analysis.basic, {"rule_in_words": features.from_stud_rule(analysis.rule_check.rule)})
+            analysis.priced, analysis.basic, {"rule_in_words": features.from_stud_rule(analysis.rule_check.rule)},
+            analysis.strategies)
         files["strategy_basic.bin.gz"] = strategies["strategy_basic.bin.gz"].result
     return Outputs(summary(analysis), files, report_content(analysis, par_sheet), workbook_sheets(analysis, lines))

@@ -51,7 +51,11 @@ class Features:
 
     @classmethod
     def of(cls, keys: np.ndarray, category: np.ndarray, rank: np.ndarray) -> "Features":
-        ranks = keys[:, :5] >> 2                           # keys hold the hand descending; rank = card // 4
+        # keys hold the hand descending; rank = card // 4.  The ranks are kept place by place
+        # (column-major): every condition and the pairing below read one place at a time.
+        ranks = np.empty((len(keys), 5), dtype=np.uint8, order="F")
+        for place in range(5):
+            np.right_shift(keys[:, place], 2, out=ranks[:, place])
         up_rank = keys[:, 5] >> 2
         paired = np.full(len(keys), -1, dtype=np.int8)
         for place in range(4, -1, -1):                     # the highest paired place wins
@@ -210,17 +214,24 @@ class StrategyRule:
     def raises(self, f: Features) -> np.ndarray:
         """The rule's decision for every class (True = raise)."""
         raise_ = np.zeros(len(f.category), dtype=bool)
-        undecided = np.arange(len(f.category))
+        for clause, undecided, holds in self.decided(f):
+            if clause.action == RAISE:
+                raise_[undecided[holds]] = True
+        return raise_
+
+    def decided(self, f: Features):
+        """(clause, classes not decided before it, where it holds among them) for each clause in order,
+        until every class is decided: each clause is asked only of the classes no earlier clause decided."""
+        # 32-bit indices where they fit: half the memory of the index arrays
+        undecided = np.arange(len(f.category), dtype=np.int32 if len(f.category) < 2**31 else np.intp)
         sub = f
         for clause in self.clauses:
             holds = np.ones(len(undecided), dtype=bool)
             for condition in clause.conditions:
                 holds &= condition.holds(sub)
-            if clause.action == RAISE:
-                raise_[undecided[holds]] = True
+            yield clause, undecided, holds
             if holds.all():
-                return raise_
-            # only the classes no clause has decided yet are asked the next clause
+                return
             undecided = undecided[~holds]
             sub = _Taken(f, undecided)
         raise InvariantError("a strategy rule must end with a clause that always holds")
@@ -260,13 +271,8 @@ def derive_rule(f: Features, gain: np.ndarray) -> StrategyRule:
                               lost_if_raised, lost_if_folded).sum()) for c in candidates]
         return candidates[int(np.argmin(costs))]
 
-    # Categories that always raise: the lowest category from which no class folds.
     top_category = int(f.category.max())
-    always = 0
-    for c in range(top_category, -1, -1):
-        if (gain[f.category >= c] < 0).any():
-            always = c + 1
-            break
+    always = lowest_never_folding(f.category, gain)
     lower = []
     for c in range(always - 1, HIGH_CARD, -1):
         levels = [[Clause(RAISE, (CategoryAtLeast(c),))], []]
@@ -306,18 +312,18 @@ def derive_rule(f: Features, gain: np.ndarray) -> StrategyRule:
     return prune(StrategyRule(tuple(clauses) + (Clause(FOLD),)), f)
 
 
+def lowest_never_folding(category: np.ndarray, gain: np.ndarray) -> int:
+    """The lowest category from which no class folds (gain < 0): one above the highest category of a
+    class that folds; 0 when none folds."""
+    folds = gain < 0
+    return int(category[folds].max()) + 1 if folds.any() else 0
+
+
 def prune(rule: StrategyRule, f: Features) -> StrategyRule:
     """The rule without clauses that decide no class (the same decisions, fewer words)."""
-    decided = np.zeros(len(f.category), dtype=bool)
-    kept = []
-    for clause in rule.clauses[:-1]:
-        holds = ~decided
-        for condition in clause.conditions:
-            holds &= condition.holds(f)
-        if holds.any():
-            kept.append(clause)
-            decided |= holds
-    return StrategyRule(tuple(kept) + rule.clauses[-1:])
+    last = len(rule.clauses) - 1
+    kept = tuple(clause for index, (clause, _, holds) in enumerate(rule.decided(f)) if index < last and holds.any())
+    return StrategyRule(kept + rule.clauses[-1:])
 
 
 def pattern_sums(f: Features, gain: np.ndarray, region: np.ndarray):

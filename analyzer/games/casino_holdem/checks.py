@@ -78,21 +78,20 @@ def check(report, rules: HoldemRules, summary: dict, strategy, samples: int, rou
                         summary_distribution(wager[bet])) for bet, tally in tallies.items()}
 
 
-def check_statistics(report, rules: HoldemRules, summary: dict, folder, table: SituationTable, strategy=None) -> None:
+def check_statistics(report, rules: HoldemRules, summary: dict, folder, table: SituationTable, strategies=None) -> None:
     """The round statistics of the strategy files' decisions, re-derived from the counts, against summary.json.
 
     Every deal of `table` is settled under the rule file with the decisions the strategy files
     code (optimal; basic), the AA Bonus staked as summary.json says; every wager's figures must
     equal the stored ones exactly.  Grouped counts already summed on these very counts for the
     same decisions (the publishing run's) are reused from the table's cache; a fresh count has none.
-    `strategy`: strategy.bin.gz as the advisor's reader loaded it (its decision codes are used
-    rather than decoding the file again).
+    `strategies`: the folder's strategy files as the advisor's reader loaded them
+    (`load_folder_strategies`): their decision codes are used rather than decoding the files again.
     """
     stored = summary["round_statistics"]
     ratio = parse_fraction_str(stored["aa_bonus_stake_per_ante"]["exact"])
     try:
-        masks = played_masks(folder, table.keys, None if strategy is None else
-                             {"optimal": (strategy.packed, strategy.decisions)})
+        masks = played_masks(folder, table.keys, strategies)
     except InputError as error:
         report.add("round statistics re-derived", False, str(error))
         return
