@@ -24,14 +24,17 @@ def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
     """{strategy: play mask} from the strategy files of a results folder, their rows checked against `keys`.
 
     A mask plays exactly the rows coded PLAY.  `loaded`: {strategy: its file as the advisor's
-    reader loaded it (packed keys and decision codes)}, not decoded again.  Raises
-    InputError when a file's keys are not the counted classes, in the same order.
+    reader loaded it (packed keys and decision codes)}, not decoded again; each is taken out
+    of `loaded` once read, so that the files' columns (most of the memory) can go before the
+    caller's next step.  Raises InputError when a file's keys are not the counted classes,
+    in the same order.
     """
     masks, packed = {}, None
     for name, file in STRATEGY_FILES.items():
         path = Path(folder) / file
         if loaded and name in loaded:
-            file_keys, decisions = loaded[name].packed, loaded[name].decisions
+            strategy = loaded.pop(name)
+            file_keys, decisions = strategy.packed, strategy.decisions
             packed = strategy_file.pack_keys(keys) if packed is None else packed
             same = file_keys.shape == packed.shape and bool((file_keys == packed).all())
         elif path.is_file():

@@ -148,8 +148,10 @@ def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress
     if counts is None and options.recount:
         counts = game.module.count(rules, None, progress)
     if counts is not None:
+        # a poker game takes each file out of `strategies` once its decisions are read: the files'
+        # columns are let go before the statistics are re-derived
         game.module.check_statistics(report, rules, summary, folder, counts, strategies)
-    del strategies                        # the files' columns are checked: not held through the Monte Carlo checks
+    del strategies
     monte_carlo_checks(report, targets, options.seed)
     return report
 

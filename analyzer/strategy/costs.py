@@ -55,11 +55,10 @@ def rule_costs(strategy: Strategy, values: dict, gain: np.ndarray, weights: np.n
     play = plays[which]
     total = exact_sum(weights)
     base_ev, base_rtp = figures_of(play)
-    # per class, what its deciding rule's action gives up against the other action (0 where it is no worse)
-    lost = np.where(play, -gain, gain)
-    np.maximum(lost, 0, out=lost)
-    against = lost > 0
-    lost_bound = None if lost.dtype == object else int(lost.max(initial=0))     # found once, not per rule
+    # A rule's classes all take its action: playing gives up -gain where gain < 0, folding gain where
+    # gain > 0 (masked sums of `gain` itself: no array of losses is made)
+    worse = {True: gain < 0, False: gain > 0}
+    bound = None if gain.dtype == object else max(abs(int(gain.max(initial=0))), abs(int(gain.min(initial=0))))
     out = []
     entries = [(i, r.words(strategy.features), r.action) for i, r in enumerate(strategy.rules)]
     entries.append((len(strategy.rules), strategy.default_words(), strategy.default))
@@ -73,11 +72,12 @@ def rule_costs(strategy: Strategy, values: dict, gain: np.ndarray, weights: np.n
             ev, rtp = figures_of(struck)
             ev_if, rtp_if = ev - base_ev, rtp - base_rtp
         decided = exact_masked_sum(weights, mine)
+        against = mine & worse[bool(plays[index])]
+        lost = exact_masked_sum(gain, against, bound)
         out.append(RuleCost(
             number=index + 1 if index < len(strategy.rules) else None, words=words, action=action,
-            situations=decided, share=Fraction(decided, total),
-            disagreements=exact_masked_sum(weights, mine & against),
-            ev_lost=Fraction(exact_masked_sum(lost, mine, lost_bound), scale), ev_if_struck=ev_if, rtp_if_struck=rtp_if))
+            situations=decided, share=Fraction(decided, total), disagreements=exact_masked_sum(weights, against),
+            ev_lost=Fraction(-lost if plays[index] else lost, scale), ev_if_struck=ev_if, rtp_if_struck=rtp_if))
     return out
 
 

@@ -62,7 +62,8 @@ class Features:
             paired[ranks[:, place] == up_rank] = place
         # The dense rank fixes the category and the ranks by place (not the suits); with the up
         # card's rank it is everything the rule's conditions read.
-        pattern = rank.astype(np.int32) * N_RANKS + up_rank
+        pattern = np.multiply(rank, N_RANKS, dtype=np.int32)           # made in place: one array, no temporaries
+        pattern += up_rank
         return cls(category=category, rank=rank, ranks=ranks, up_rank=up_rank, paired_place=paired,
                    pattern=pattern)
 
