@@ -220,9 +220,10 @@ COMBINED, WAGERED_COMBINED = "combined", "wagered_combined"
 
 def combined_play(outcomes: RoundOutcomes, side: str, stake) -> RoundOutcomes:
     """Main and side bet together, the side bet staked `stake` x ANTE (the side bet's net per unit staked):
-    "combined" = main + stake x side per ANTE; "wagered_combined" = ANTE + play bet + stake."""
-    joint = outcomes.combine(COMBINED, {MAIN: 1, side: stake})
-    return joint.combine(WAGERED_COMBINED, {WAGERED: 1}, constant=stake)
+    the joint distribution of "combined" = main + stake x side per ANTE and "wagered_combined" = ANTE +
+    play bet + stake (the other components left out: fewer rows to merge and sum)."""
+    joint = outcomes.combine(COMBINED, {MAIN: 1, side: stake}, keep=[WAGERED])
+    return joint.combine(WAGERED_COMBINED, {WAGERED: 1}, constant=stake, keep=[COMBINED])
 
 
 @dataclass(frozen=True)
