@@ -150,13 +150,10 @@ def joint_classes(side: np.ndarray, n_side: int, category: np.ndarray, n_categor
 
 
 def digest(array: np.ndarray) -> str:
-    """A fingerprint of an array's dtype, shape and contents (a cache key: equal arrays give equal sums).
-
-    A mask (bool) is hashed 8 values to a byte, the dtype and shape telling its length.
-    """
+    """A fingerprint of an array's dtype, shape and contents (a cache key: equal arrays give equal sums)."""
     array = np.ascontiguousarray(array)
     hashed = hashlib.sha256(f"{array.dtype.str}{array.shape}".encode())
-    hashed.update(np.packbits(array) if array.dtype == bool else array.view(np.uint8).reshape(-1))
+    hashed.update(memoryview(array))                   # the bytes in place: no copy
     return hashed.hexdigest()
 
 
