@@ -74,3 +74,44 @@ def add_weighted_rows(const counts_t[:, :] counts, const weights_t[:] weights, c
                 out[g, c] += w * <int64_t>counts[i, c]
     if bad >= 0:
         raise ValueError(f"row {bad}: group {groups[bad]} is outside 0..{n_groups - 1}")
+
+
+def move_rows(const counts_t[:, :] counts, const weights_t[:] weights, const groups_t[:] groups,
+              const int64_t[:] rows, int sign, int64_t[:, ::1] out, int64_t[::1] rest):
+    """Move the listed rows into (sign 1) or out of (sign -1) the mask of sums made by `add_weighted_rows`:
+    out[groups[i], :] += sign * weights[i] * counts[i, :] and rest[groups[i]] -= sign * weights[i].
+
+    Exact only where the caller has proven that every partial sum stays in int64 (moving
+    rows out first, then in, keeps every partial sum between the two masks' sums).
+
+    >>> import numpy as np
+    >>> out, rest = np.array([[1, 2], [6, 8]]), np.array([3, 0])
+    >>> move_rows(np.array([[1, 2], [3, 4], [5, 6]], dtype=np.uint32), np.array([1, 2, 3], dtype=np.uint8),
+    ...           np.array([0, 1, 0], dtype=np.uint8), np.array([2]), 1, out, rest)
+    >>> out.tolist(), rest.tolist()
+    ([[16, 20], [6, 8]], [0, 0])
+    """
+    cdef Py_ssize_t m = counts.shape[0], cells = counts.shape[1], n_groups = out.shape[0]
+    cdef Py_ssize_t k, i, c, bad = -1
+    cdef int64_t w, g
+    if weights.shape[0] != m or groups.shape[0] != m:
+        raise ValueError("counts, weights and groups need one length")
+    if out.shape[1] != cells or rest.shape[0] != n_groups or sign not in (1, -1):
+        raise ValueError(f"out is {out.shape[0]} x {out.shape[1]} (and rest one per group) for {cells} counts per row,"
+                         f" sign 1 or -1 (not {sign})")
+    with nogil:
+        for k in range(rows.shape[0]):
+            i = rows[k]
+            if i < 0 or i >= m:
+                bad = k
+                break
+            g = <int64_t>groups[i]
+            if g < 0 or g >= n_groups:
+                bad = k
+                break
+            w = sign * <int64_t>weights[i]
+            rest[g] -= w
+            for c in range(cells):
+                out[g, c] += w * <int64_t>counts[i, c]
+    if bad >= 0:
+        raise ValueError(f"listed row {rows[bad]} is outside the table or its group outside 0..{n_groups - 1}")

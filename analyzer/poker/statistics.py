@@ -93,6 +93,46 @@ def _kernel_input(values: np.ndarray, dtypes: tuple) -> np.ndarray:
     return values if values.dtype in dtypes else values.astype(np.int64)
 
 
+NEAR = 4         # a mask differing from one already summed in at most 1/NEAR of the rows is summed from it
+
+
+def masked_counts(counts: np.ndarray, weights: np.ndarray, groups: np.ndarray, n_groups: int, mask: np.ndarray,
+                  summed: list | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """`grouped_counts(counts, weights, groups, n_groups, mask)`, from the nearest mask already summed when near.
+
+    `summed`: (packed mask, sums, weights outside) of the masks already summed over these
+    counts, weights and groups (kept with them; the new mask's are added).  A strategy's
+    mask mostly differs from another's in a few rows: the rows leaving the mask are moved
+    out of the nearest one's int64 sums, then the rows entering it in (so every partial
+    sum lies between two masks' sums, in range by grouped_counts' bound); an equal mask
+    reuses its sums.  Sums in Python integers are always made afresh.
+    """
+    mask = np.asarray(mask, dtype=bool)
+    packed = np.packbits(mask)
+    near = None
+    if summed:
+        distances = [int(np.bitwise_count(np.bitwise_xor(packed, other)).sum()) for other, _, _ in summed]
+        best = int(np.argmin(distances))
+        if distances[best] <= len(mask) // NEAR and summed[best][1].dtype == np.int64:
+            near = summed[best], distances[best]
+    if near is None:
+        inside, outside = grouped_counts(counts, weights, groups, n_groups, mask)
+    elif near[1] == 0:
+        return near[0][1], near[0][2]
+    else:
+        (other, inside, outside), m = near[0], len(mask)
+        was = np.unpackbits(other, count=m).view(bool)
+        inside, outside = inside.copy(), outside.copy()
+        arrays = (_kernel_input(np.asarray(counts).reshape(m, -1), KERNEL_COUNTS),
+                  _kernel_input(np.asarray(weights), KERNEL_WEIGHTS), _kernel_input(np.asarray(groups), KERNEL_GROUPS))
+        table = inside.reshape(n_groups, -1)
+        group_sums.move_rows(*arrays, np.flatnonzero(was & ~mask), -1, table, outside)
+        group_sums.move_rows(*arrays, np.flatnonzero(mask & ~was), 1, table, outside)
+    if summed is not None:
+        summed.append((packed, inside, outside))
+    return inside, outside
+
+
 def joint_classes(side: np.ndarray, n_side: int, category: np.ndarray, n_categories: int) -> np.ndarray:
     """side x n_categories + category, one group per row: uint8 when the groups fit it (no int64 temporaries).
 
@@ -110,13 +150,10 @@ def joint_classes(side: np.ndarray, n_side: int, category: np.ndarray, n_categor
 
 
 def digest(array: np.ndarray) -> str:
-    """A fingerprint of an array's dtype, shape and contents (a cache key: equal arrays give equal sums).
-
-    A mask (bool) is hashed 8 values to a byte, the dtype and shape telling its length.
-    """
+    """A fingerprint of an array's dtype, shape and contents (a cache key: equal arrays give equal sums)."""
     array = np.ascontiguousarray(array)
     hashed = hashlib.sha256(f"{array.dtype.str}{array.shape}".encode())
-    hashed.update(np.packbits(array) if array.dtype == bool else array.view(np.uint8).reshape(-1))
+    hashed.update(memoryview(array))                   # the bytes in place: no copy
     return hashed.hexdigest()
 
 
@@ -130,7 +167,7 @@ def round_outcomes(weights: np.ndarray, counts: np.ndarray, continuations: int, 
     class's counts add up to `continuations`.  `side`: (m,) side class of each class in
     0..n_side-1 (default: none).  `cache`: a dict kept with the counts (e.g. the table's
     `derived`); the grouped sums, which depend only on the counts, the mask and the side
-    classes, are kept there under the mask's fingerprint.
+    classes, are kept there under the side classes' fingerprint (`masked_counts`).
 
     >>> from analyzer.poker.settlement import Paytable
     >>> pays = Paytable(Fraction(2), (Fraction(1),) * 10, (Fraction(1),) * 10, (Fraction(0),) * 10, (Fraction(1),) * 10)
@@ -146,19 +183,14 @@ def round_outcomes(weights: np.ndarray, counts: np.ndarray, continuations: int, 
     side = np.zeros(len(weights), dtype=np.uint8) if side is None else np.asarray(side)
     if n_side <= 256:
         side = side.astype(np.uint8, copy=False)         # a small fingerprint to hash, and to scan
-    key = ("round_outcomes", digest(play), digest(side), n_side)
-    if cache is not None and key in cache:
-        folded_weight, played = cache[key]
+    summed = None if cache is None else cache.setdefault(("round_outcomes", digest(side), n_side), [])
+    if counts.ndim == 3:
+        played, folded_weight = masked_counts(counts, weights, side, n_side, play, summed)     # (s, c, o), (s,)
     else:
-        if counts.ndim == 3:
-            played, folded_weight = grouped_counts(counts, weights, side, n_side, play)          # (s, c, o), (s,)
-        else:
-            groups = joint_classes(side, n_side, np.asarray(category), n_categories)
-            played, folded_weight = grouped_counts(counts, weights, groups, n_side * n_categories, play)
-            played = played.reshape(n_side, n_categories, counts.shape[1])                  # (s, c, o)
-            folded_weight = folded_weight.reshape(n_side, n_categories).sum(axis=1)
-        if cache is not None:
-            cache[key] = (folded_weight, played)
+        groups = joint_classes(side, n_side, np.asarray(category), n_categories)
+        played, folded_weight = masked_counts(counts, weights, groups, n_side * n_categories, play, summed)
+        played = played.reshape(n_side, n_categories, counts.shape[1])                      # (s, c, o)
+        folded_weight = folded_weight.reshape(n_side, n_categories).sum(axis=1)
     nets = paytable.nets()
     wagered_play = 1 + paytable.play_size
     rows = []
@@ -185,9 +217,10 @@ COMBINED, WAGERED_COMBINED = "combined", "wagered_combined"
 
 def combined_play(outcomes: RoundOutcomes, side: str, stake) -> RoundOutcomes:
     """Main and side bet together, the side bet staked `stake` x ANTE (the side bet's net per unit staked):
-    "combined" = main + stake x side per ANTE; "wagered_combined" = ANTE + play bet + stake."""
-    joint = outcomes.combine(COMBINED, {MAIN: 1, side: stake})
-    return joint.combine(WAGERED_COMBINED, {WAGERED: 1}, constant=stake)
+    the joint distribution of "combined" = main + stake x side per ANTE and "wagered_combined" = ANTE +
+    play bet + stake (the other components left out: fewer rows to merge and sum)."""
+    joint = outcomes.combine(COMBINED, {MAIN: 1, side: stake}, keep=[WAGERED])
+    return joint.combine(WAGERED_COMBINED, {WAGERED: 1}, constant=stake, keep=[COMBINED])
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from analyzer.poker import statistics
 from analyzer.poker.settlement import Paytable
-from analyzer.poker.statistics import (COMPONENTS, PlayStatistics, grouped_counts, joint_classes, round_outcomes,
-                                       with_side_bet)
+from analyzer.poker.statistics import (COMPONENTS, PlayStatistics, grouped_counts, joint_classes, masked_counts,
+                                       round_outcomes, with_side_bet)
 from cython_ext import group_sums
 
 PAYS = Paytable(Fraction(2), tuple(Fraction(c + 1) for c in range(10)), tuple(Fraction(c + 1) for c in range(10)),
@@ -86,6 +87,46 @@ def test_grouped_counts_refuse_negative_values_and_groups_out_of_range():
     for groups in (np.array([0, 2]), np.array([0, -1]), np.array([0, 2], dtype=np.uint8)):
         with pytest.raises(ValueError, match="outside"):
             grouped_counts(np.array([[1], [1]], dtype=np.uint32), np.array([1, 1]), groups, 2)
+
+
+@pytest.mark.parametrize("shape", [(2000, 4), (500, 10, 4)])
+def test_masked_counts_from_a_near_mask_equal_a_plain_loop(shape, monkeypatch):
+    """Masks summed from the nearest one already summed (rows moved out, then in), or reused, or afresh."""
+    afresh = []
+    monkeypatch.setattr(statistics, "grouped_counts", lambda *a: afresh.append(1) or grouped_counts(*a))
+    rng = np.random.default_rng(14)
+    m = shape[0]
+    counts = rng.integers(0, 2**20, size=shape).astype(np.uint32)
+    weights, groups = rng.integers(0, 25, size=m).astype(np.uint8), rng.integers(0, 6, size=m).astype(np.uint8)
+    first = rng.random(m) < 0.5
+    near = first.copy()
+    near[rng.choice(m, m // 10, replace=False)] ^= True               # 10% of the rows differ: moved
+    nearer = near.copy()
+    nearer[rng.choice(m, 3, replace=False)] ^= True
+    summed = []
+    for mask in (first, near, nearer, near.copy(), ~first, np.ones(m, dtype=bool), np.zeros(m, dtype=bool)):
+        got = masked_counts(counts, weights, groups, 6, mask, summed)
+        assert agree(got, plain_grouped(counts, weights, groups, 6, mask))
+    assert len(summed) == 6 and len(afresh) == 4                        # near ones moved, the repeated one reused
+    assert masked_counts(counts, weights, groups, 6, near, summed)[0] is summed[1][1]
+
+
+def test_masked_counts_in_python_integers_are_made_afresh():
+    counts = np.full((3, 1), 2**60, dtype=np.int64)                    # beyond the int64 bound
+    weights, groups = np.array([3, 1, 2]), np.array([0, 1, 0])
+    summed = []
+    for mask in (np.array([True, True, False]), np.array([True, True, True])):
+        got = masked_counts(counts, weights, groups, 2, mask, summed)
+        assert agree(got, plain_grouped(counts, weights, groups, 2, mask), object)
+    assert masked_counts(counts, weights, groups, 2, np.array([True, False, False]))[0].tolist() == [[3 * 2**60], [0]]
+
+
+def test_move_rows_refuses_rows_and_signs_out_of_range():
+    counts, weights, groups = np.ones((3, 2), dtype=np.uint32), np.ones(3, dtype=np.uint8), np.zeros(3, dtype=np.uint8)
+    out, rest = np.zeros((1, 2), dtype=np.int64), np.zeros(1, dtype=np.int64)
+    for rows, sign in ((np.array([3]), 1), (np.array([-1]), 1), (np.array([0]), 2)):
+        with pytest.raises(ValueError):
+            group_sums.move_rows(counts, weights, groups, rows, sign, out, rest)
 
 
 def test_the_kernel_refuses_mismatched_shapes():
