@@ -369,12 +369,13 @@ def run_games(jobs: list, args, argv) -> None:
     from analyzer.publish import pipeline
     run = pipeline_run(args, argv)
     prepared = pipeline.prepare(jobs, run)
-    for game, loaded in prepared:
-        started = time.perf_counter()
-        run.options = game_options(game, args)
-        published = pipeline.publish_prepared(game, loaded, run)
-        folder = published[0].folder if len(published) == 1 else published[0].folder.parent
-        print(f"{game.name}: wrote {folder} ({time.perf_counter() - started:.2f} s)")
+    with pipeline.drawing_process(run):
+        for game, loaded in prepared:
+            started = time.perf_counter()
+            run.options = game_options(game, args)
+            published = pipeline.publish_prepared(game, loaded, run)
+            folder = published[0].folder if len(published) == 1 else published[0].folder.parent
+            print(f"{game.name}: wrote {folder} ({time.perf_counter() - started:.2f} s)")
 
 
 def live_shoe(game: registry.Game, args) -> None:

@@ -1,89 +1,169 @@
-"""A report's figures drawn in a forked child process while this one writes and verifies the other files.
+"""A report's figures drawn by a child process while this one writes and verifies the other files.
 
-Drawing is matplotlib code that holds the GIL, and nothing else in a results folder waits
-on it until the report is built: on a machine with a second core, a child forked when the
-figures are described draws them while the parent writes the strategy files, PAR sheets
-and workbook and runs the verification.  The fork shares the analysis copy-on-write, so
-nothing is pickled on the way in; only the SVG text comes back, through a pipe.  The same
-code draws the same bytes in either process (`report.figures`).
+Drawing is matplotlib code that holds the GIL, and nothing in a results folder waits on
+it until the report is built: with a second core, a child draws while the parent writes
+the strategy files, PAR sheets and workbook and runs the verification.  The child
+(`Drawer`) is forked once, before any counting, while this process is small and has no
+threads: its memory is matplotlib and the figures' data, not a copy of the analysis.  Each
+rule set's figures are sent to it as data (a figure's lazy values are made here first),
+and their SVG text comes back through a pipe.  The same code (`plots.render`) draws the
+same bytes in either process.
 
-Where fork is missing or there is one core, `Drawing` draws in this process when its
-result is asked for.  The child ignores Ctrl-C and SIGTERM (the parent decides, and
-`close` kills and reaps the child on every way out); it never returns into the parent's
-code (`os._exit`), so no cleanup of the parent's (the staging folder's) runs twice.
+Without a drawer (one core, no fork, or a caller that starts none) `Drawing` draws in
+this process when its result is asked for.  The child ignores Ctrl-C and SIGTERM (the
+parent decides, and `Drawer.close` kills and reaps it on every way out) and never returns
+into the parent's code (`os._exit`): no cleanup of the parent's runs twice.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import pickle
 import signal
+import struct
 import traceback
 
 from analyzer.core.errors import InvariantError
-from analyzer.publish import report
+
+_LENGTH = struct.Struct("<Q")
 
 
 def forking() -> bool:
-    """Whether figures are drawn in a child: fork exists and a second core can draw while this one works."""
+    """Whether a drawing child is worth starting: fork exists and a second core can draw while this one works."""
     return hasattr(os, "fork") and (os.cpu_count() or 1) > 1
 
 
-class Drawing:
-    """The SVG text of a report's figures (file name -> text), drawn in a child when `forking()`."""
+def _made(figure):
+    """The figure with every lazy value (a function of no arguments) made: data that can be sent."""
+    return dataclasses.replace(figure, data={name: value() if callable(value) else value
+                                             for name, value in figure.data.items()})
 
-    def __init__(self, content, fork: bool | None = None):
-        self._content, self._svgs, self._pid, self._reader = content, None, None, None
-        if not content.figures:
-            self._svgs = {}
-        elif forking() if fork is None else fork:
-            self._start()
 
-    def _start(self) -> None:
-        reader, writer = os.pipe()
+def _send(stream, value) -> None:
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(_LENGTH.pack(len(data)) + data)
+    stream.flush()
+
+
+def _receive(stream):
+    """The next value sent, or None at the end of the stream."""
+    head = stream.read(_LENGTH.size)
+    if len(head) < _LENGTH.size:
+        return None
+    data = stream.read(_LENGTH.unpack(head)[0])
+    return pickle.loads(data)
+
+
+def _serve(requests, replies) -> None:
+    """The child's loop: draw each list of figures received, reply (True, svgs) or (False, traceback)."""
+    from analyzer.publish import plots
+    plots.warm()
+    while (figures := _receive(requests)) is not None:
+        try:
+            reply = (True, {figure.file: plots.render(figure) for figure in figures})
+        except Exception:
+            reply = (False, traceback.format_exc())
+        _send(replies, reply)
+
+
+class Drawer:
+    """A forked child that draws the figures it is sent, one request at a time."""
+
+    def __init__(self):
+        to_child, from_parent = os.pipe()
+        to_parent, from_child = os.pipe()
         pid = os.fork()
-        if pid == 0:                                          # the child: draw, send, and leave
+        if pid == 0:
             status = 1
             try:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
                 signal.signal(signal.SIGTERM, signal.SIG_IGN)
-                os.close(reader)
-                try:
-                    payload = pickle.dumps((True, report.figures(self._content)))
-                except Exception:
-                    payload = pickle.dumps((False, traceback.format_exc()))
-                with os.fdopen(writer, "wb") as pipe:
-                    pipe.write(payload)
+                os.close(from_parent)
+                os.close(to_parent)
+                with os.fdopen(to_child, "rb") as requests, os.fdopen(from_child, "wb") as replies:
+                    _serve(requests, replies)
                 status = 0
             finally:
                 os._exit(status)
-        os.close(writer)
-        self._pid, self._reader = pid, os.fdopen(reader, "rb")
-        self._content = None                                  # the child has it; this process need not hold it
+        os.close(to_child)
+        os.close(from_child)
+        self.pid = pid
+        self._requests, self._replies = os.fdopen(from_parent, "wb"), os.fdopen(to_parent, "rb")
+        self._waiting = False
 
-    def result(self) -> dict:
-        """The figures (drawn here now, or waited for from the child); raises InvariantError if drawing failed."""
-        if self._svgs is None:
-            if self._pid is None:
-                self._svgs = report.figures(self._content)
-                self._content = None
-            else:
-                data = self._reader.read()
-                self.close()
-                if not data:
-                    raise InvariantError("the process drawing the report's figures ended without them")
-                drawn, value = pickle.loads(data)
-                if not drawn:
-                    raise InvariantError(f"drawing the report's figures failed:\n{value}")
-                self._svgs = value
-        return self._svgs
+    def send(self, figures: list) -> None:
+        """Ask for these figures (their lazy values made here); `receive` returns their SVG text."""
+        if self._waiting:
+            raise InvariantError("the drawing process is still drawing the previous figures")
+        _send(self._requests, [_made(figure) for figure in figures])
+        self._waiting = True
+
+    def receive(self) -> dict:
+        """The SVG text of the figures last sent, waited for; InvariantError if drawing failed or the child is gone."""
+        self._waiting = False
+        reply = _receive(self._replies)
+        if reply is None:
+            raise InvariantError("the process drawing the report's figures ended without them")
+        drawn, value = reply
+        if not drawn:
+            raise InvariantError(f"drawing the report's figures failed:\n{value}")
+        return value
+
+    @property
+    def busy(self) -> bool:
+        """Whether figures were sent and not yet received."""
+        return self._waiting
 
     def close(self) -> None:
-        """Stop and reap the child, if one is still there (idempotent)."""
-        if self._pid is not None:
-            pid, self._pid = self._pid, None
-            self._reader.close()
+        """Stop and reap the child (idempotent)."""
+        if self.pid is not None:
+            pid, self.pid = self.pid, None
+            for stream in (self._requests, self._replies):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
             os.waitpid(pid, 0)
+
+
+def start_drawer() -> Drawer | None:
+    """A Drawer when `forking()`, else None (figures are then drawn in this process)."""
+    return Drawer() if forking() else None
+
+
+class Drawing:
+    """The SVG text of a report's figures (file name -> text): sent to `drawer` now, or drawn here when asked."""
+
+    def __init__(self, content, drawer: Drawer | None = None):
+        self._figures, self._svgs, self._drawer = list(content.figures), None, None
+        if not self._figures:
+            self._svgs = {}
+        elif drawer is not None and drawer.pid is not None and not drawer.busy:
+            drawer.send(self._figures)
+            self._figures, self._drawer = None, drawer
+
+    def result(self) -> dict:
+        """The figures (waited for from the drawer, or drawn here now)."""
+        if self._svgs is None:
+            if self._drawer is not None:
+                drawer, self._drawer = self._drawer, None
+                try:
+                    self._svgs = drawer.receive()
+                except BaseException:
+                    drawer.close()
+                    raise
+            else:
+                from analyzer.publish import plots
+                self._svgs = {figure.file: plots.render(figure) for figure in self._figures}
+            self._figures = None
+        return self._svgs
+
+    def close(self) -> None:
+        """Give up on figures not received: the drawer (which would reply to them) is stopped."""
+        if self._drawer is not None:
+            drawer, self._drawer = self._drawer, None
+            drawer.close()

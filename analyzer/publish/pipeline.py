@@ -20,18 +20,19 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from contextlib import contextmanager
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
 
 import analyzer
-from analyzer.core import count_cache, timing
+from analyzer.core import count_cache, memory, timing
 from analyzer.core.errors import InputError, InvariantError
 from analyzer.core.outputs import WORKBOOK_NAME
 from analyzer.games.registry import Game
 from analyzer.publish import report, verify
-from analyzer.publish.drawing import Drawing
+from analyzer.publish.drawing import Drawing, start_drawer
 from analyzer.publish.folder import ResultFolder, check_out_root, json_bytes
 from analyzer.publish.options import CheckOptions
 from analyzer.publish.workbook import rules_table, workbook_bytes
@@ -62,6 +63,7 @@ class Run:
     cache: Path | None = None                       # the count cache's folder; None: count afresh, keep nothing
     replace: bool = False                           # replace results of another rule file of the same rule set
     keep_analyses: bool = False                     # run_game returns each analysis (held in memory)
+    drawer: object = None                           # a drawing.Drawer: figures drawn by that child process
 
 
 def kernel_digest(game: Game) -> str:
@@ -158,6 +160,7 @@ def analyse(game: Game, rule_paths, run: Run, loaded=None):
             if key not in counts:
                 with timing.stage(f"{game.name} count"):
                     counts[key] = count(game, rules, run, storing)
+                    memory.release()
             # This frame keeps neither the analysis nor (after the last rule set that needs it) the count:
             # both go when the caller lets go of the analysis.
             yield rule_file, _analysed(game, rule_file, rules,
@@ -172,7 +175,9 @@ def analyse(game: Game, rule_paths, run: Run, loaded=None):
 
 def _analysed(game: Game, rule_file, rules, count, run: Run):
     with timing.stage(f"{game.name} {rule_file.name} analyse"):
-        return game.module.analyse(rule_file, rules, count, **run.options)
+        analysis = game.module.analyse(rule_file, rules, count, **run.options)
+        memory.release()
+        return analysis
 
 
 @dataclass
@@ -194,7 +199,7 @@ def stage(game: Game, rule_file, analysis, run: Run) -> Staged:
     where = f"{game.name} {rule_file.name}"
     with timing.stage(f"{where} outputs"):
         outputs = game.module.outputs(analysis)
-        drawing = Drawing(outputs.report)
+        drawing = Drawing(outputs.report, run.drawer)
         try:
             folder = result_folder(game, rule_file, run)
             folder.add("summary.json", json_bytes(outputs.summary))
@@ -204,6 +209,7 @@ def stage(game: Game, rule_file, analysis, run: Run) -> Staged:
             if outputs.sheets:
                 with timing.stage(WORKBOOK_NAME):
                     folder.add(WORKBOOK_NAME, par_workbook(outputs.sheets, rule_file))
+            memory.release()
         except BaseException:
             drawing.close()
             raise
@@ -220,6 +226,7 @@ def finish(staged: Staged, run: Run) -> Path:
     def verified_report(staging: Path) -> dict:
         with timing.stage("verify"):
             verification = verify.verify_folder(staging, run.checks, run.progress, staged=True, counts=staged.count)
+            memory.release()
         if not verification.passed:
             failures = "; ".join(c.line() for c in verification.checks if not c.passed)
             raise InvariantError(f"verification failed before publishing {folder.target}: {failures}")
@@ -265,10 +272,28 @@ def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
         timing.write()
 
 
+@contextmanager
+def drawing_process(run: Run):
+    """While the block runs, `run.drawer` is a child process that draws the figures (`drawing.Drawer`),
+    when a second core makes it worth it; started here, before any counting, while this process is small."""
+    if run.drawer is not None:
+        yield run
+        return
+    run.drawer = start_drawer()
+    try:
+        yield run
+    finally:
+        if run.drawer is not None:
+            run.drawer.close()
+        run.drawer = None
+
+
 def run_games(jobs: list, run: Run) -> list[Published]:
     """Analyse and publish every (game, rule paths) job (paths None: the game's built-in rule sets),
     after `prepare` has checked everything that could refuse the run."""
-    return [published for game, loaded in prepare(jobs, run) for published in publish_prepared(game, loaded, run)]
+    prepared = prepare(jobs, run)
+    with drawing_process(run):
+        return [published for game, loaded in prepared for published in publish_prepared(game, loaded, run)]
 
 
 def run_game(game: Game, rule_paths, run: Run) -> list[Published]:

@@ -24,6 +24,11 @@ def _pyplot():
     return plt
 
 
+def warm() -> None:
+    """Import matplotlib now (a drawing process does, while it waits for its first figures)."""
+    _pyplot()
+
+
 def _svg(figure) -> str:
     plt = _pyplot()
     buffer = io.StringIO()

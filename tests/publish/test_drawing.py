@@ -1,5 +1,5 @@
-"""Figures drawn in a forked child are the figures drawn here, byte for byte; a failure or a lost child is
-reported, and no child outlives its Drawing."""
+"""Figures drawn by the drawing child are the figures drawn here, byte for byte; a failure or a lost child
+is reported, and no child outlives its Drawer."""
 import os
 from fractions import Fraction
 
@@ -7,8 +7,8 @@ import pytest
 
 from analyzer.core.errors import InvariantError
 from analyzer.core.outputs import Figure, ReportContent
-from analyzer.publish import drawing
-from analyzer.publish.drawing import Drawing
+from analyzer.publish import drawing, pipeline
+from analyzer.publish.drawing import Drawer, Drawing
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is what is tested")
 
@@ -23,48 +23,78 @@ def jackpot(file="figure_progressive.svg", **data) -> Figure:
     return Figure(file, "caption", "rtp_against_jackpot", data)
 
 
-def test_a_forked_drawing_gives_the_bytes_drawn_here():
-    forked = Drawing(content(jackpot(), jackpot("b.svg", title="other")), fork=True)
-    assert forked._pid is not None
-    here = Drawing(content(jackpot(), jackpot("b.svg", title="other")), fork=False)
-    assert here._pid is None
-    assert forked.result() == here.result()
-    assert set(forked.result()) == {"figure_progressive.svg", "b.svg"} and forked.result()["b.svg"].startswith("<?xml")
+@pytest.fixture
+def drawer():
+    child = Drawer()
+    yield child
+    child.close()
 
 
-def test_a_lazy_value_is_made_in_the_child():
+def test_the_child_draws_the_bytes_drawn_here(drawer):
+    figures = content(jackpot(), jackpot("b.svg", title="other"))
+    there = Drawing(figures, drawer)
+    assert drawer.busy
+    here = Drawing(figures)
+    assert there.result() == here.result() and not drawer.busy
+    assert set(here.result()) == {"figure_progressive.svg", "b.svg"} and here.result()["b.svg"].startswith("<?xml")
+    assert Drawing(content(jackpot("c.svg")), drawer).result()["c.svg"] == here.result()["figure_progressive.svg"]
+
+
+def test_lazy_values_are_made_here_and_sent(drawer):
     made = []
-    figure = jackpot(title=lambda: made.append(1) or "made when drawn")
-    assert Drawing(content(figure), fork=True).result()["figure_progressive.svg"].startswith("<?xml")
-    assert made == []                              # made in the child, not here
+    figure = jackpot(title=lambda: made.append(1) or "RTP")
+    sent = Drawing(content(figure), drawer)
+    assert made == [1]
+    assert sent.result() == Drawing(content(jackpot())).result()
 
 
-def test_a_failure_in_the_child_is_raised_with_its_traceback():
+def test_a_failure_in_the_child_is_raised_with_its_traceback_and_stops_the_child(drawer):
     broken = Figure("x.svg", "", "rtp_against_jackpot", {"points": "not points", "break_even": 1, "title": ""})
     with pytest.raises(InvariantError, match="(?s)drawing the report's figures failed:.*Traceback"):
-        Drawing(content(broken), fork=True).result()
+        Drawing(content(broken), drawer).result()
+    assert drawer.pid is None                     # a failed drawing stops the child: later figures are drawn here
+    assert Drawing(content(jackpot()), drawer).result()["figure_progressive.svg"].startswith("<?xml")
 
 
-def test_a_lost_child_is_an_internal_error():
-    lost = Drawing(content(jackpot()), fork=True)
-    os.kill(lost._pid, 9)
+def test_a_lost_child_is_an_internal_error(drawer):
+    os.kill(drawer.pid, 9)
     with pytest.raises(InvariantError, match="ended without them"):
-        lost.result()
+        Drawing(content(jackpot()), drawer).result()
 
 
-def test_close_kills_and_reaps_the_child():
-    waiting = Drawing(content(jackpot()), fork=True)
-    pid = waiting._pid
-    waiting.close()
-    waiting.close()                                 # idempotent
+def test_figures_given_up_stop_the_child_and_close_reaps_it(drawer):
+    pid = drawer.pid
+    Drawing(content(jackpot()), drawer).close()
+    assert drawer.pid is None
+    drawer.close()                                  # idempotent
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)                 # reaped: no such child any more
 
 
-def test_no_figures_no_child():
-    assert Drawing(content(), fork=True)._pid is None and Drawing(content()).result() == {}
+def test_a_busy_child_is_not_sent_more(drawer):
+    first = Drawing(content(jackpot()), drawer)
+    second = Drawing(content(jackpot("b.svg")), drawer)      # drawn here instead
+    assert second.result() and first.result() and not drawer.busy
 
 
-def test_one_core_draws_here(monkeypatch):
+def test_no_figures_nothing_sent(drawer):
+    assert Drawing(content(), drawer).result() == {} and not drawer.busy
+
+
+def test_one_core_starts_no_child(monkeypatch):
     monkeypatch.setattr(drawing.os, "cpu_count", lambda: 1)
-    assert not drawing.forking() and Drawing(content(jackpot()))._pid is None
+    assert not drawing.forking() and drawing.start_drawer() is None
+    run = pipeline.Run(".")
+    with pipeline.drawing_process(run):
+        assert run.drawer is None
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: no drawing child")
+def test_a_run_has_a_drawer_for_its_duration():
+    run = pipeline.Run(".")
+    with pipeline.drawing_process(run):
+        pid = run.drawer.pid
+        assert pid and drawing.forking()
+    assert run.drawer is None
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
