@@ -49,11 +49,14 @@ def refused(capsys, argv, *words, out: Path | None = None) -> str:
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    """A results root with Baccarat (operator) and a reduced-deck Casino Hold'em (clubs and diamonds, 6 to A)."""
+    """A results root with Baccarat (operator), a reduced-deck Casino Hold'em (clubs and diamonds, 6 to A)
+    and a reduced-deck Caribbean Stud (clubs and diamonds, 9 to A)."""
     root = tmp_path_factory.mktemp("bad_input_results")
     support.run_game("baccarat", root)
     path = support.reduced_deck(tmp_path_factory.mktemp("rules"), "casino-holdem", "6789TJQKA", "cd")
     support.run_game("casino-holdem", root, [path])
+    path = support.reduced_deck(tmp_path_factory.mktemp("rules"), "caribbean-stud", "9TJQKA", "cd")
+    support.run_game("caribbean-stud", root, [path])
     return root
 
 
@@ -271,6 +274,23 @@ def test_shoes(capsys, out, option, value, words, command):
 def test_advise_checks_cards_against_the_deck(capsys, out, hole, flop, words):
     refused(capsys, ["advise", "casino-holdem", "--results", out, "--rule-set", "small", "--hole", hole,
                      "--flop", flop], *words, out=out)
+
+
+@pytest.mark.parametrize("hand,up,words", [
+    ("2s 3s 4s 5s 6d", "2c", ["card 2s is not in the deck", "suits cd"]),      # spades and deuces: not here
+    ("Ac Kc Qc Jc 9d", "Th", ["card Th is not in the deck", "suits cd"]),
+    ("Ac Kc Qc Jc 9d", "2d", ["card 2d is not in the deck", "ranks 9TJQKA"]),    # a missing rank
+    ("Ac Kc Qc Jc 9d", "9d", ["card 9d appears in both hand and up card"]),
+])
+def test_advise_checks_stud_cards_against_the_deck(capsys, out, hand, up, words):
+    refused(capsys, ["advise", "caribbean-stud", "--results", out, "--rule-set", "small", "--hand", hand,
+                     "--up", up], *words, out=out)
+
+
+def test_advise_answers_a_stud_deal_of_the_reduced_deck(capsys, out):
+    assert main(["advise", "caribbean-stud", "--results", str(out), "--rule-set", "small", "--hand",
+                 "Ac Kc Qc Jc 9d", "--up", "Td", "--json"]) == 0
+    assert '"decision"' in capsys.readouterr().out
 
 
 CARD_TEXT = st.text(alphabet="23456789TJQKAtjqka10cdhsCDHSxz ,;-", max_size=16)

@@ -14,7 +14,6 @@ import tomllib
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
@@ -268,15 +267,6 @@ GAME_HEADER = table({
     "title": text(),
     "source": text(),
 }, optional=("source",))
-
-
-def builtin_rule_paths(game: str) -> list[Path]:
-    """The rule files shipped with the package for a game (the operator's first)."""
-    folder = resources.files("analyzer") / "rules"
-    stem = game.replace("-", "_")
-    paths = [Path(str(p)) for p in folder.iterdir()
-             if p.name == f"{stem}.toml" or (p.name.startswith(f"{stem}.") and p.name.endswith(".toml"))]
-    return sorted(paths, key=lambda p: (p.name != f"{stem}.toml", p.name))
 
 
 # --- one payout varied (analyzer design) -----------------------------------------------------

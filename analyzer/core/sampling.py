@@ -108,12 +108,6 @@ class Target:
     distribution: list | None = None
 
 
-def integer_scale(values) -> int:
-    """A common denominator for a set of exact payouts."""
-    from math import lcm
-    return lcm(*(Fraction(v).denominator for v in values))
-
-
 def deal(rng: np.random.Generator, rounds: int, cards: tuple, k: int) -> np.ndarray:
     """(rounds, k) cards: the top k cards of a uniformly shuffled deck, in dealing order."""
     deck = np.array(cards, dtype=np.uint8)
