@@ -115,6 +115,18 @@ def test_joint_optimal_strategy(analysis):
     assert small.ev + Fraction(1, 10) * (small.aa_rtp - 1) > aa_win.ev + Fraction(1, 10) * (aa_win.aa_rtp - 1)
 
 
+def test_a_very_fine_aa_ratio_is_decided_in_python_integers(analysis):
+    """A ratio whose denominator puts the comparison past int64 carries on exactly (no refusal, no wrap)."""
+    priced = analysis.priced
+    fine = Fraction(10**12 + 39, 10**13 + 37)                  # near 1/10, a 44-bit denominator
+    call = price.jointly_optimal_call(priced, fine)
+    plain = [int(ev) * fine.denominator * priced.aa_denominator + int(aa) * fine.numerator * priced.denominator
+             > -priced.denominator * fine.denominator * priced.aa_denominator
+             for ev, aa in zip(priced.ev_call[::997].tolist(), priced.aa_return[::997].tolist())]
+    assert call[::997].tolist() == plain
+    assert (call == price.jointly_optimal_call(priced, Fraction(1, 10))).mean() > 0.999
+
+
 def test_strategy_file_round_trip(analysis):
     header, columns = strategy_file.decode(outputs.strategy_file_bytes(analysis))
     assert header["rows"] == 1_286_792 and header["denominator"] == analysis.priced.denominator
