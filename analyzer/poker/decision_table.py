@@ -64,12 +64,22 @@ def play_ev_numerators(counts_by_outcome, nets: np.ndarray, category=None) -> np
     return ev
 
 
+MARGIN_BINS = 120
+
+
 def float_margins(ev_play: np.ndarray, denominator: int) -> np.ndarray:
     """EV of playing minus EV of folding per class, in ANTEs, as floats for a plot only (never a figure):
     ev_play / denominator + 1, the addition made in place (one array)."""
     margins = ev_play / denominator
     margins += 1
     return margins
+
+
+def margin_histogram(ev_play: np.ndarray, denominator: int, weights: np.ndarray, total: int):
+    """(heights, edges) of the play-minus-fold margin over the classes, each weighted by its share of
+    situations (weights / total): floats for the report's figure only.  Made where the table is, so
+    that the figure's drawing gets 120 bars, not one value per class."""
+    return np.histogram(float_margins(ev_play, denominator), bins=MARGIN_BINS, weights=weights / total)
 
 
 @dataclass

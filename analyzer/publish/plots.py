@@ -37,12 +37,13 @@ def _svg(figure) -> str:
     return buffer.getvalue()
 
 
-def margin_histogram(margins, weights, action: str, title: str) -> str:
-    """Distribution of the (action minus fold) EV margin over situations, weighted by frequency."""
+def margin_histogram(bins, action: str, title: str) -> str:
+    """Distribution of the (action minus fold) EV margin over situations, weighted by frequency:
+    `bins` = (heights, edges), e.g. `analyzer.poker.decision_table.margin_histogram`."""
     plt = _pyplot()
+    heights, edges = bins
     with plt.rc_context(STYLE):
         figure, axes = plt.subplots(figsize=(7, 3.2))
-        heights, edges = np.histogram(np.asarray(margins, dtype=float), bins=120, weights=np.asarray(weights, dtype=float))
         axes.stairs(heights, edges, fill=True, color="#4a6fa5")
         axes.axvline(0, color="#b22222", linewidth=1)
         axes.set_xlabel(f"EV({action}) - EV(fold), in ANTEs")

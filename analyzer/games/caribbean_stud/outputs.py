@@ -22,7 +22,7 @@ from analyzer.games.caribbean_stud import features
 from analyzer.games.caribbean_stud.analysis import StudAnalysis
 from analyzer.games.caribbean_stud.progressive import rtp_points
 from analyzer.games.caribbean_stud.rules import GAME, Progressive
-from analyzer.poker.decision_table import StrategyFigures, float_margins
+from analyzer.poker.decision_table import StrategyFigures, margin_histogram
 from analyzer.poker.hands import CATEGORIES, CATEGORY_WORDS, qualifier_words
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, OUTCOME_WORDS
 from analyzer.poker.strategy_file import encode_decision_table, encode_decision_tables
@@ -450,8 +450,8 @@ def report_content(analysis: StudAnalysis, par_sheet: str) -> ReportContent:
                      + "\n\n" + basic_strategy.stud_strategy_table_markdown(rows))
     total = exact_sum(table.weights)
     figures = [Figure("figure_margin.svg", "EV of raising minus EV of folding over all situations", "margin_histogram",
-                      {"margins": lambda: float_margins(priced.ev_raise, priced.denominator),   # for the plot only,
-                       "weights": lambda: table.weights / total, "action": "raise",      # made when it is drawn
+                      {"bins": lambda: margin_histogram(priced.ev_raise, priced.denominator, table.weights, total),
+                       "action": "raise",                               # the bins made when the figure is drawn
                        "title": "Raise-minus-fold margin, optimal strategy"})]
     optimal = analysis.statistics["optimal"]
     first_level, first_progressive = analysis.progressive_at[0]

@@ -19,7 +19,7 @@ from analyzer.games.casino_holdem import basic as basic_strategy
 from analyzer.games.casino_holdem.analysis import HoldemAnalysis
 from analyzer.games.casino_holdem.price import HoldemStrategy
 from analyzer.games.casino_holdem.rules import AA_HANDS, GAME
-from analyzer.poker.decision_table import float_margins
+from analyzer.poker.decision_table import margin_histogram
 from analyzer.poker.hands import CATEGORY_WORDS, qualifier_words
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, OUTCOME_WORDS
 from analyzer.poker.strategy_file import encode_decision_table, encode_decision_tables
@@ -390,8 +390,8 @@ def report_content(analysis: HoldemAnalysis, par_sheet: str, three_rows: list) -
           "file `strategy_basic.bin.gz`); `basic_strategy.md` adds the exact cost of each rule.\n\n"
           + demote(demote(card_and_table)))
     figures = [Figure("figure_margin.svg", "EV of calling minus EV of folding over all situations", "margin_histogram",
-                      {"margins": lambda: float_margins(priced.ev_call, priced.denominator),   # for the plot only,
-                       "weights": lambda: table.weights / total, "action": "call",      # made when it is drawn
+                      {"bins": lambda: margin_histogram(priced.ev_call, priced.denominator, table.weights, total),
+                       "action": "call",                               # the bins made when the figure is drawn
                        "title": "Call-minus-fold margin, optimal strategy"}),
                Figure("figure_net_distribution.svg", "Net result of one round, optimal strategy (probability, "
                       "log scale)", "net_distribution",
