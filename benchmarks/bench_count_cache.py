@@ -48,6 +48,7 @@ import numpy as np
 from _timing import machine
 
 from analyzer.core import count_cache
+from cython_ext.byte_planes import unshuffle_into
 
 CLASSES = 1_286_792
 CONTINUATIONS = 1_070_190
@@ -81,7 +82,7 @@ def measure(name: str, arrays: dict, level: int, shuffle: bool, runs: int, threa
         stored = timed(lambda: count_cache.store(folder, key, arrays, {"kind": "bench"}, level=level,
                                                  shuffle=shuffle, threads=threads), runs)
         size = sum(path.stat().st_size for path in Path(folder).iterdir())
-        loaded = timed(lambda: count_cache.load(folder, key, threads=threads), runs)
+        loaded = timed(lambda: count_cache.load(folder, key, threads=threads, unshuffle=unshuffle_into), runs)
         back, _ = count_cache.load(folder, key)
         assert all(np.array_equal(back[n], arrays[n]) for n in arrays)
     raw = sum(a.nbytes for a in arrays.values())

@@ -148,11 +148,13 @@ def _shuffle(raw: np.ndarray, itemsize: int) -> np.ndarray:
     return np.ascontiguousarray(raw.reshape(-1, itemsize).T)
 
 
-def _unshuffle_into(out: np.ndarray, source: np.ndarray, itemsize: int) -> None:
+def unshuffle_reference(out: np.ndarray, source: np.ndarray, itemsize: int) -> None:
     """Undo `_shuffle` into the uint8 slice `out`: item byte j is plane j (shifts on words, not strided bytes).
 
     Writing sum_j plane_j << 8j through a little-endian word view puts plane j at byte
-    offset j of every item, on any machine and for any stored byte order.
+    offset j of every item, on any machine and for any stored byte order.  The plain
+    definition (and `load`'s default); `cython_ext.byte_planes.unshuffle_into` is it
+    compiled, which the publisher passes to `load` (this layer imports no kernel).
     """
     planes = source.reshape(itemsize, -1)
     word = np.dtype(f"<u{itemsize}")
@@ -383,7 +385,7 @@ def _parse(data: bytes, key: str) -> tuple[dict, int]:
     return header, second + 1
 
 
-def _decode(data: bytes, header: dict, offset: int, threads: int | None) -> dict:
+def _decode(data: bytes, header: dict, offset: int, threads: int | None, unshuffle) -> dict:
     """Decompress every block on threads into fresh arrays and verify each array's sha256."""
     block_bytes = header["block_bytes"]
     view = memoryview(data)
@@ -407,7 +409,7 @@ def _decode(data: bytes, header: dict, offset: int, threads: int | None) -> dict
             raise _Damaged("block decompresses to the wrong length")
         source = np.frombuffer(raw, dtype=np.uint8)
         if flt == "shuffle":
-            _unshuffle_into(out[start:stop], source, itemsize)
+            unshuffle(out[start:stop], source, itemsize)
         else:
             out[start:stop] = source
         return out, start, stop
@@ -424,7 +426,8 @@ def _decode(data: bytes, header: dict, offset: int, threads: int | None) -> dict
     return arrays
 
 
-def load(folder, key: str, *, threads: int | None = None) -> tuple[dict, dict] | None:
+def load(folder, key: str, *, threads: int | None = None,
+         unshuffle=unshuffle_reference) -> tuple[dict, dict] | None:
     """(arrays, meta) cached under `key` in `folder`, or None.
 
     None when there is no such file; also when the file is damaged, truncated, of another
@@ -432,6 +435,9 @@ def load(folder, key: str, *, threads: int | None = None) -> tuple[dict, dict] |
     says so on stderr (the caller recomputes).  Arrays come back writable, of the stored
     dtype and shape; meta comes back in its JSON form (Fractions as "p/q" strings).
     A successful load touches the file (it becomes the most recently used).
+    `unshuffle(out, source, itemsize)` undoes the shuffle filter of a block: by default
+    `unshuffle_reference`; `cython_ext.byte_planes.unshuffle_into` does the same in one pass
+    (the result is checked against each array's sha256 either way).
     """
     if not _is_key(key):
         raise ValueError(f"{key!r} is not a cache key (64 lowercase hex digits from cache_key)")
@@ -444,7 +450,7 @@ def load(folder, key: str, *, threads: int | None = None) -> tuple[dict, dict] |
             continue
         try:
             header, offset = _parse(data, key)
-            arrays = _decode(data, header, offset, threads)
+            arrays = _decode(data, header, offset, threads, unshuffle)
         except _Damaged as problem:
             if str(problem) == "key does not match":
                 continue               # another key with the same 16-digit prefix: not ours, not damaged

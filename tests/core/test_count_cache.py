@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from analyzer.core import count_cache
-from analyzer.core.count_cache import cache_key, load, store
+from analyzer.core.count_cache import cache_key, load, store, unshuffle_reference
+from cython_ext.byte_planes import unshuffle_into
 
 
 def sample_arrays(seed: int = 0, rows: int = 5000) -> dict:
@@ -69,15 +70,37 @@ def test_round_trip(tmp_path):
     assert load(tmp_path, cache_key("demo", {}, "1")) is None           # another key: absent
 
 
+@pytest.mark.parametrize("unshuffle", [unshuffle_reference, unshuffle_into])
 @pytest.mark.parametrize("threads", [1, 3])
-def test_many_blocks_round_trip(tmp_path, monkeypatch, threads):
+def test_many_blocks_round_trip(tmp_path, monkeypatch, threads, unshuffle):
     monkeypatch.setattr(count_cache, "BLOCK_BYTES", 4096)               # many blocks, odd last block
     arrays = sample_arrays(1)
     path = store(tmp_path, KEY, arrays, {"kind": "demo"}, threads=threads)
     header = json.loads(path.read_bytes().split(b"\n")[1])
     assert max(len(a["blocks"]) for a in header["arrays"]) > 100
-    back, _ = load(tmp_path, KEY, threads=threads)
+    back, _ = load(tmp_path, KEY, threads=threads, unshuffle=unshuffle)
     assert_same(back, arrays)
+
+
+@pytest.mark.parametrize("itemsize", [1, 2, 3, 4, 8, 16])
+def test_compiled_unshuffle_matches_the_reference(itemsize):
+    rng = np.random.default_rng(itemsize)
+    for items in (0, 1, 7, 4096, 100_003):
+        source = rng.integers(0, 256, size=items * itemsize, dtype=np.uint8)
+        source[: source.size // 3] = 0                                    # runs of zeros, as in real counts
+        expected = source.reshape(itemsize, items).T.reshape(-1)          # the definition itself
+        if itemsize in (1, 2, 4, 8):                                      # the reference works on words
+            reference = np.full(source.size, 0xAB, dtype=np.uint8)
+            unshuffle_reference(reference, source, itemsize)
+            assert np.array_equal(reference, expected)
+        got = np.full(source.size, 0xCD, dtype=np.uint8)
+        unshuffle_into(got, source, itemsize)
+        assert np.array_equal(got, expected), (itemsize, items)
+        assert np.array_equal(count_cache._shuffle(got, itemsize).reshape(-1), source)   # it inverts the shuffle
+    with pytest.raises(ValueError):
+        unshuffle_into(np.empty(8, np.uint8), np.empty(6, np.uint8), 2)
+    with pytest.raises(ValueError):
+        unshuffle_into(np.empty(9, np.uint8), np.empty(9, np.uint8), 2)
 
 
 def test_identical_inputs_give_identical_bytes(tmp_path):
