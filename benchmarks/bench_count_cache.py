@@ -20,20 +20,36 @@ array alone (min of 3; contention barely moves them), real table / synthetic set
     6 plain              38.8 / 76.3    0.28 / 0.53     1.9
     6 shuffle            30.3 / 73.1    0.32 / 0.62     0.9
     9 plain / shuffle    38.2 / -       -               9.5 / 11.7
-    plus, per load: sha256 0.094 s, undoing the shuffle 0.05 s (shifts on words; 0.13 s as
-    a strided byte copy), copying 0.01 s
+    plus, per load (format 1): sha256 of the raw arrays 0.094 s, undoing the shuffle 0.05 s
+    (NumPy shifts on words; 0.13 s as a strided byte copy), copying 0.01 s
 
 Level 3 with the shuffle: the real table's file is a fifth smaller than without it (36.5
 against 45.5 MB, 6.1x smaller than raw), and loads no slower; level 6 saves 8% more for
 twice the store time and no faster load; level 9 takes 10x longer to write.  End to end
-with the defaults (whole set, median of 5, at a quiet moment, load average 1.9):
+with the defaults (whole set, median of 5, at a quiet moment, load average 1.9), format 1:
 
     real       36.54 MB   store 0.65 s (1.2 s CPU)   load 0.29-0.30 s (0.52-0.55 s CPU)
     synthetic  81.54 MB   store 1.9-2.0 s (3.7 s CPU)  load 0.48-0.50 s (0.89 s CPU)
 
-The synthetic counts have more entropy than the real ones (independent draws), hence twice
-the file and inflate time; the real table loads in 0.3 s.  With the other core busy, wall
-time rises to the CPU time.
+Format 2 (2026-12-01, 2 cores of an Intel Xeon shared with other jobs, load average 1.3-2.6,
+so wall times wander; CPU seconds are the steadier figure).  Where a real Hold'em load's
+single-thread time went in format 1: inflating 0.42 s (of it 0.07 s the counts' all-zero top
+byte plane, 0.09 s the next, 88% zeros: zlib 1.2.13 copies even runs of zeros byte by
+byte), NumPy's unshuffle 0.18 s (cold output pages), sha256 of the raw arrays 0.13 s.
+Format 2 stores no all-zero trailing plane (inflating 0.37 s), hashes the compressed bytes
+(0.05 s, overlapping the inflating threads) and the loader is given the compiled unshuffle
+(`cython_ext.byte_planes`, 0.04 s).  The same table, format 1 -> format 2, this script
+(median of 5) and a load-only loop (median of 9, `count_cache.load` of the real cache files):
+
+    real       36.54 -> 36.25 MB   store CPU 1.48 -> 1.28 s   load CPU 0.85 -> 0.43 s
+    synthetic  81.54 -> 81.26 MB   store CPU 4.1 -> 4.0 s     load CPU 1.28 -> 0.89 s
+    real Hold'em entry, load 2 threads: wall 0.43-0.45 -> 0.22 s (quiet moments), CPU 0.81-0.87 -> 0.41-0.43 s
+    real Hold'em entry, load 1 thread:  wall 0.62-0.71 -> 0.38-0.42 s
+    real Stud entry (152 MB raw, 24.8 MB), 2 threads: wall 0.22-0.31 -> 0.20-0.22 s, CPU 0.41-0.46 -> 0.27-0.28 s
+
+What is left is zlib's inflating (0.37 s of CPU for Hold'em); the synthetic counts have more
+entropy than the real ones (independent draws), hence twice the file and inflate time.
+With the other core busy, wall time rises to the CPU time.
 
 Run: python benchmarks/bench_count_cache.py [--runs N] [--real FILE.npz] [--grid]
 """
@@ -48,6 +64,7 @@ import numpy as np
 from _timing import machine
 
 from analyzer.core import count_cache
+from cython_ext.byte_planes import unshuffle_into
 
 CLASSES = 1_286_792
 CONTINUATIONS = 1_070_190
@@ -81,7 +98,7 @@ def measure(name: str, arrays: dict, level: int, shuffle: bool, runs: int, threa
         stored = timed(lambda: count_cache.store(folder, key, arrays, {"kind": "bench"}, level=level,
                                                  shuffle=shuffle, threads=threads), runs)
         size = sum(path.stat().st_size for path in Path(folder).iterdir())
-        loaded = timed(lambda: count_cache.load(folder, key, threads=threads), runs)
+        loaded = timed(lambda: count_cache.load(folder, key, threads=threads, unshuffle=unshuffle_into), runs)
         back, _ = count_cache.load(folder, key)
         assert all(np.array_equal(back[n], arrays[n]) for n in arrays)
     raw = sum(a.nbytes for a in arrays.values())

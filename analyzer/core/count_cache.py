@@ -8,29 +8,42 @@ second instead of recounted.
 
 One file per entry, ``<folder>/<prefix>-<key[:16]>.tgacache``:
 
-    line 1   MAGIC + b" " + format version, e.g. ``TGACACHE 1``
+    line 1   MAGIC + b" " + format version, e.g. ``TGACACHE 2``
     line 2   one JSON header (canonical: sorted keys, no spaces, ASCII): the full key,
              the caller's meta, the zlib level and block size, and per array its name,
-             dtype (``numpy.dtype.str``, byte order explicit), shape, byte length, the
-             sha256 of its raw (C-order) bytes, its filter and its compressed block
-             lengths; and ``header_sha256``, the sha256 of the canonical JSON of all of
-             that (everything in the header but itself)
+             dtype (``numpy.dtype.str``, byte order explicit), shape, byte length, its
+             filter, its compressed block lengths, per block the number of byte planes
+             stored, and ``blocks_sha256``, the sha256 of its compressed blocks as stored
+             (in order); and ``header_sha256``, the sha256 of the canonical JSON of all
+             of that (everything in the header but itself)
     then     the compressed blocks, array after array, nothing after the last
 
 Each array's raw bytes are cut into blocks of `BLOCK_BYTES` (8 MiB); with the "shuffle"
 filter (arrays of items wider than one byte) each block's bytes are regrouped by byte
-position before compression (all first bytes, then all second bytes, ...), which turns the
-many small counts into long runs of zero bytes.  Blocks are compressed and decompressed on
-threads (zlib, hashlib and NumPy copies release the GIL), and the output is byte-identical
-for identical inputs (no timestamps; one zlib build).  `DEFAULT_LEVEL` and the filter were
-chosen by measurement (`benchmarks/bench_count_cache.py`, recorded in its docstring): for
-the real Casino Hold'em table (222.6 MB raw) level 3 with the shuffle writes 36.5 MB in
-0.65 s and loads it in 0.3 s on two cores (0.55 s of CPU: inflate, sha256, unshuffle).
+position before compression (plane j: the j-th byte of every item), which turns the many
+small counts into long runs of zero bytes, and the trailing planes that are all zero are
+not stored at all (Hold'em's counts are under 2**24: their top plane; Stud's int64 weights:
+seven of eight), so nothing inflates them.  Blocks are compressed and decompressed on
+threads (zlib, hashlib and the compiled unshuffle release the GIL), and the output is
+byte-identical for identical inputs (no timestamps; one zlib build).  `DEFAULT_LEVEL` and
+the filter were chosen by measurement (`benchmarks/bench_count_cache.py`, recorded in its
+docstring): for the real Casino Hold'em table (222.6 MB raw) level 3 with the shuffle
+writes 36.3 MB, and `load` reads it back in about 0.25 s on two cores (0.41-0.46 s of
+CPU: inflating 0.37, the unshuffle 0.04, sha256 of the compressed bytes 0.05).
 
 Trust: `load` verifies the magic and format version, the header's own sha256, the key, the
-exact file length, every block's decompressed length and every array's sha256.  A file
-that fails any check is deleted and reported in one line on stderr, and `load` returns
-None: the caller recomputes, a damaged cache is never trusted.
+exact file length, every array's blocks against their sha256, and that every block is one
+complete zlib stream inflating to exactly the length its header entry implies (nothing
+before or after it).  Hashing the compressed bytes rather than the inflated arrays (format
+1 did that, at twice the hashing cost) is as strong a check of the file: the header, itself
+hash-checked, fixes every block's bytes, so a file that passes holds exactly the bytes
+`store` wrote, bit for bit; inflating and unshuffling them is deterministic and exact (zlib
+is lossless and checks its own adler32 of the inflated bytes; the unshuffle is the exact
+inverse of the shuffle, and the tests check the compiled one against the NumPy definition
+on random blocks of every item size), so they decode to exactly the arrays that were
+stored.  A file that fails any check is deleted and reported in one line on stderr, and
+`load` returns None: the caller recomputes, a damaged cache is never trusted.  A file of
+another format version (format 1 included) fails the first check: recounted, not read.
 
 Bound: after writing, `store` deletes the least recently used ``*.tgacache`` files of the
 folder (oldest mtime first; `load` touches what it reads) until the folder's cache files
@@ -57,7 +70,7 @@ from pathlib import Path
 import numpy as np
 
 MAGIC = b"TGACACHE"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 SUFFIX = ".tgacache"
 TEMP_SUFFIX = ".partial"
 BLOCK_BYTES = 8 << 20                  # raw bytes per compressed block (a multiple of every item size)
@@ -148,20 +161,33 @@ def _shuffle(raw: np.ndarray, itemsize: int) -> np.ndarray:
     return np.ascontiguousarray(raw.reshape(-1, itemsize).T)
 
 
-def _unshuffle_into(out: np.ndarray, source: np.ndarray, itemsize: int) -> None:
+def _stored_planes(planes: np.ndarray) -> int:
+    """How many of a shuffled block's planes (rows) are stored: trailing all-zero planes are not."""
+    kept = planes.shape[0]
+    while kept and not planes[kept - 1].any():
+        kept -= 1
+    return kept
+
+
+def unshuffle_reference(out: np.ndarray, source: np.ndarray, itemsize: int) -> None:
     """Undo `_shuffle` into the uint8 slice `out`: item byte j is plane j (shifts on words, not strided bytes).
 
-    Writing sum_j plane_j << 8j through a little-endian word view puts plane j at byte
-    offset j of every item, on any machine and for any stored byte order.
+    `source` holds the block's first planes (len(out) // itemsize bytes each); the planes
+    past them are zero (`store` does not keep trailing all-zero planes).  Writing
+    sum_j plane_j << 8j through a little-endian word view puts plane j at byte offset j of
+    every item, on any machine and for any stored byte order.  The plain definition (and
+    `load`'s default); `cython_ext.byte_planes.unshuffle_into` is it compiled, which the
+    publisher passes to `load` (this layer imports no kernel).
     """
-    planes = source.reshape(itemsize, -1)
-    word = np.dtype(f"<u{itemsize}")
-    words = out.view(word)
-    np.copyto(words, planes[0], casting="unsafe")
-    for j in range(1, itemsize):
-        plane = planes[j].astype(word)
-        plane <<= np.array(8 * j, dtype=word)
-        words |= plane
+    items = out.size // itemsize
+    words = out.view(np.dtype(f"<u{itemsize}"))
+    words[...] = 0
+    if not items:
+        return
+    for j, plane in enumerate(source.reshape(-1, items)):
+        shifted = plane.astype(words.dtype)
+        shifted <<= np.array(8 * j, dtype=words.dtype)
+        words |= shifted
 
 
 def _prefix_for(prefix: str | None, meta: dict) -> str:
@@ -172,6 +198,10 @@ def _prefix_for(prefix: str | None, meta: dict) -> str:
 
 def _is_key(key) -> bool:
     return isinstance(key, str) and len(key) == 64 and all(c in "0123456789abcdef" for c in key)
+
+
+def _is_digest(text) -> bool:
+    return _is_key(text)                # a sha256 hex digest, like a key
 
 
 def _header_digest(header: dict) -> str:
@@ -257,28 +287,29 @@ def store(folder, key: str, arrays: dict, meta: dict | None = None, *, prefix: s
 
     def compress(task):
         raw, start, stop, itemsize, flt = task
-        block = raw[start:stop]
+        block, planes = raw[start:stop], itemsize
         if flt == "shuffle":
-            block = _shuffle(block, itemsize)
-        return zlib.compress(memoryview(block), level)
-
-    def digest(raw):
-        return hashlib.sha256(memoryview(raw)).hexdigest()
+            shuffled = _shuffle(block, itemsize)
+            planes = _stored_planes(shuffled)
+            block = shuffled[:planes]
+        return zlib.compress(memoryview(block), level), planes
 
     block_bytes = BLOCK_BYTES
     tasks = [(raw, start, stop, array.dtype.itemsize, flt)
              for _, array, raw, flt in prepared for start, stop in _block_ranges(raw.size, block_bytes)]
     with ThreadPoolExecutor(_threads(threads)) as pool:
-        digests = pool.map(digest, [raw for _, _, raw, _ in prepared])
-        blocks = list(pool.map(compress, tasks))
-        digests = list(digests)
+        compressed = list(pool.map(compress, tasks))
+    blocks = [block for block, _ in compressed]
     descriptions, position = [], 0
-    for (name, array, raw, flt), sha in zip(prepared, digests):
-        count = len(_block_ranges(raw.size, block_bytes))
+    for name, array, raw, flt in prepared:
+        mine = compressed[position:position + len(_block_ranges(raw.size, block_bytes))]
+        position += len(mine)
+        digest = hashlib.sha256()
+        for block, _ in mine:
+            digest.update(block)
         descriptions.append({"name": name, "dtype": array.dtype.str, "shape": list(array.shape),
-                             "nbytes": int(raw.size), "sha256": sha, "filter": flt,
-                             "blocks": [len(block) for block in blocks[position:position + count]]})
-        position += count
+                             "nbytes": int(raw.size), "filter": flt, "blocks": [len(block) for block, _ in mine],
+                             "planes": [planes for _, planes in mine], "blocks_sha256": digest.hexdigest()})
     header = {"format": FORMAT_VERSION, "key": key, "meta": meta, "level": int(level),
               "block_bytes": block_bytes, "arrays": descriptions}
     header["header_sha256"] = _header_digest(header)
@@ -372,9 +403,14 @@ def _parse(data: bytes, key: str) -> tuple[dict, int]:
                 raise _Damaged("bad shape or byte length")
             if int(np.prod(shape, dtype=object)) * dtype.itemsize != nbytes:
                 raise _Damaged("shape and byte length disagree")
-            blocks = description["blocks"]
+            blocks, planes = description["blocks"], description["planes"]
             if len(blocks) != -(-nbytes // block_bytes) or any(type(n) is not int or n < 0 for n in blocks):
                 raise _Damaged("block list does not match the byte length")
+            if len(planes) != len(blocks) or any(type(n) is not int or not 0 <= n <= dtype.itemsize for n in planes) \
+                    or (description["filter"] == "none" and any(n != dtype.itemsize for n in planes)):
+                raise _Damaged("plane counts do not match the blocks")
+            if not _is_digest(description["blocks_sha256"]):
+                raise _Damaged("bad block digest")
             total += sum(blocks)
     except (KeyError, TypeError, ValueError):
         raise _Damaged("malformed array description") from None
@@ -383,48 +419,52 @@ def _parse(data: bytes, key: str) -> tuple[dict, int]:
     return header, second + 1
 
 
-def _decode(data: bytes, header: dict, offset: int, threads: int | None) -> dict:
-    """Decompress every block on threads into fresh arrays and verify each array's sha256."""
+def _decode(data: bytes, header: dict, offset: int, threads: int | None, unshuffle) -> dict:
+    """Decompress every block on threads into fresh arrays; verify each array's blocks' sha256 meanwhile."""
     block_bytes = header["block_bytes"]
     view = memoryview(data)
-    outputs, tasks = [], []
+    outputs, tasks, spans = [], [], []
     for description in header["arrays"]:
         dtype = np.dtype(description["dtype"])
         out = np.empty(description["nbytes"], dtype=np.uint8)
         outputs.append((description, out, dtype))
-        for (start, stop), length in zip(_block_ranges(description["nbytes"], block_bytes), description["blocks"]):
-            tasks.append((out, start, stop, view[offset:offset + length], dtype.itemsize, description["filter"]))
+        first = offset
+        for (start, stop), length, planes in zip(_block_ranges(description["nbytes"], block_bytes),
+                                                 description["blocks"], description["planes"]):
+            stored = (stop - start) // dtype.itemsize * planes
+            tasks.append((out, start, stop, view[offset:offset + length], stored, dtype.itemsize,
+                          description["filter"]))
             offset += length
+        spans.append((description, view[first:offset]))
 
     def inflate(task):
-        out, start, stop, block, itemsize, flt = task
+        out, start, stop, block, stored, itemsize, flt = task
         inflater = zlib.decompressobj()
         try:
-            raw = inflater.decompress(block, stop - start)
+            raw = inflater.decompress(block, max(stored, 1))     # never more than the block should hold
         except zlib.error as error:
             raise _Damaged(f"block does not decompress ({error})") from None
-        if len(raw) != stop - start or not inflater.eof or inflater.unconsumed_tail:
+        if len(raw) != stored or not inflater.eof or inflater.unconsumed_tail or inflater.unused_data:
             raise _Damaged("block decompresses to the wrong length")
         source = np.frombuffer(raw, dtype=np.uint8)
         if flt == "shuffle":
-            _unshuffle_into(out[start:stop], source, itemsize)
+            unshuffle(out[start:stop], source, itemsize)
         else:
             out[start:stop] = source
-        return out, start, stop
 
-    arrays = {}
     with ThreadPoolExecutor(_threads(threads)) as pool:
-        hashers = {id(out): hashlib.sha256() for _, out, _ in outputs}
-        for out, start, stop in pool.map(inflate, tasks):   # in order: hashing overlaps inflating
-            hashers[id(out)].update(memoryview(out)[start:stop])
-    for description, out, dtype in outputs:
-        if hashers[id(out)].hexdigest() != description["sha256"]:
-            raise _Damaged(f"array {description['name']!r} does not match its sha256")
-        arrays[description["name"]] = out.view(dtype).reshape(tuple(description["shape"]))
-    return arrays
+        inflated = pool.map(inflate, tasks)                     # submitted at once: hashing overlaps inflating
+        for description, span in spans:
+            if hashlib.sha256(span).hexdigest() != description["blocks_sha256"]:
+                raise _Damaged(f"array {description['name']!r} does not match its sha256")
+        for _ in inflated:                                      # re-raises a block's failure
+            pass
+    return {description["name"]: out.view(dtype).reshape(tuple(description["shape"]))
+            for description, out, dtype in outputs}
 
 
-def load(folder, key: str, *, threads: int | None = None) -> tuple[dict, dict] | None:
+def load(folder, key: str, *, threads: int | None = None,
+         unshuffle=unshuffle_reference) -> tuple[dict, dict] | None:
     """(arrays, meta) cached under `key` in `folder`, or None.
 
     None when there is no such file; also when the file is damaged, truncated, of another
@@ -432,6 +472,9 @@ def load(folder, key: str, *, threads: int | None = None) -> tuple[dict, dict] |
     says so on stderr (the caller recomputes).  Arrays come back writable, of the stored
     dtype and shape; meta comes back in its JSON form (Fractions as "p/q" strings).
     A successful load touches the file (it becomes the most recently used).
+    `unshuffle(out, source, itemsize)` undoes the shuffle filter of a block: by default
+    `unshuffle_reference`; `cython_ext.byte_planes.unshuffle_into` does the same in one pass
+    (the tests check that the two agree on every item size and number of stored planes).
     """
     if not _is_key(key):
         raise ValueError(f"{key!r} is not a cache key (64 lowercase hex digits from cache_key)")
@@ -444,7 +487,7 @@ def load(folder, key: str, *, threads: int | None = None) -> tuple[dict, dict] |
             continue
         try:
             header, offset = _parse(data, key)
-            arrays = _decode(data, header, offset, threads)
+            arrays = _decode(data, header, offset, threads, unshuffle)
         except _Damaged as problem:
             if str(problem) == "key does not match":
                 continue               # another key with the same 16-digit prefix: not ours, not damaged

@@ -1,13 +1,16 @@
 """The count cache: exact round trips, identical bytes, damage never trusted, bounded, atomic."""
+import hashlib
 import json
 import os
+import zlib
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
 from analyzer.core import count_cache
-from analyzer.core.count_cache import cache_key, load, store
+from analyzer.core.count_cache import cache_key, load, store, unshuffle_reference
+from cython_ext.byte_planes import unshuffle_into
 
 
 def sample_arrays(seed: int = 0, rows: int = 5000) -> dict:
@@ -69,22 +72,54 @@ def test_round_trip(tmp_path):
     assert load(tmp_path, cache_key("demo", {}, "1")) is None           # another key: absent
 
 
+@pytest.mark.parametrize("unshuffle", [unshuffle_reference, unshuffle_into])
 @pytest.mark.parametrize("threads", [1, 3])
-def test_many_blocks_round_trip(tmp_path, monkeypatch, threads):
+def test_many_blocks_round_trip(tmp_path, monkeypatch, threads, unshuffle):
     monkeypatch.setattr(count_cache, "BLOCK_BYTES", 4096)               # many blocks, odd last block
     arrays = sample_arrays(1)
     path = store(tmp_path, KEY, arrays, {"kind": "demo"}, threads=threads)
     header = json.loads(path.read_bytes().split(b"\n")[1])
     assert max(len(a["blocks"]) for a in header["arrays"]) > 100
-    back, _ = load(tmp_path, KEY, threads=threads)
+    back, _ = load(tmp_path, KEY, threads=threads, unshuffle=unshuffle)
     assert_same(back, arrays)
+
+
+@pytest.mark.parametrize("itemsize", [1, 2, 3, 4, 8, 16])
+def test_compiled_unshuffle_matches_the_reference(itemsize):
+    """On random blocks of every item size and every number of stored planes (the rest zero)."""
+    rng = np.random.default_rng(itemsize)
+    for items in (0, 1, 7, 4096, 100_003):
+        for planes in range(itemsize + 1):
+            source = rng.integers(0, 256, size=items * planes, dtype=np.uint8)
+            source[: source.size // 3] = 0                                # runs of zeros, as in real counts
+            expected = np.zeros((items, itemsize), dtype=np.uint8)          # the definition itself
+            expected[:, :planes] = source.reshape(planes, items).T
+            expected = expected.reshape(-1)
+            if itemsize in (1, 2, 4, 8):                                  # the reference works on words
+                reference = np.full(expected.size, 0xAB, dtype=np.uint8)
+                unshuffle_reference(reference, source, itemsize)
+                assert np.array_equal(reference, expected)
+            got = np.full(expected.size, 0xCD, dtype=np.uint8)
+            unshuffle_into(got, source, itemsize)
+            assert np.array_equal(got, expected), (itemsize, items, planes)
+            shuffled = count_cache._shuffle(got, itemsize)
+            assert np.array_equal(shuffled[:planes].reshape(-1), source)     # it inverts the shuffle
+            assert count_cache._stored_planes(shuffled) <= planes
+    with pytest.raises(ValueError):
+        unshuffle_into(np.empty(8, np.uint8), np.empty(6, np.uint8), 2)
+    with pytest.raises(ValueError):
+        unshuffle_into(np.empty(9, np.uint8), np.empty(9, np.uint8), 2)
+    with pytest.raises(ValueError):
+        unshuffle_into(np.empty(8, np.uint8), np.empty(10, np.uint8), 2)     # more planes than bytes per item
+    with pytest.raises(ValueError):
+        unshuffle_into(np.empty(0, np.uint8), np.empty(1, np.uint8), 2)
 
 
 def test_identical_inputs_give_identical_bytes(tmp_path):
     first = store(tmp_path / "a", KEY, sample_arrays(2), {"kind": "demo", "x": [1, 2]}).read_bytes()
     again = store(tmp_path / "b", KEY, sample_arrays(2), {"x": (1, 2), "kind": "demo"}, threads=1).read_bytes()
     assert first == again
-    assert first.startswith(b"TGACACHE 1\n")
+    assert first.startswith(b"TGACACHE 2\n")
 
 
 def test_empty_set_and_refused_dtypes(tmp_path):
@@ -148,14 +183,85 @@ def test_extra_bytes_after_the_last_block(tmp_path, capsys):
 
 
 def test_other_format_version(tmp_path, capsys):
-    damaged(tmp_path, capsys, lambda data: data.replace(b"TGACACHE 1\n", b"TGACACHE 2\n", 1))
+    damaged(tmp_path, capsys, lambda data: data.replace(b"TGACACHE 2\n", b"TGACACHE 3\n", 1))
+
+
+def rewritten(data: bytes, change) -> bytes:
+    """The file with its header changed by `change(fields)` and made self-consistent again (a new header_sha256)."""
+    magic, header, rest = data.split(b"\n", 2)
+    fields = json.loads(header)
+    rest = change(fields, rest) or rest
+    fields["header_sha256"] = count_cache._header_digest(fields)
+    return magic + b"\n" + count_cache._dumps(fields).encode() + b"\n" + rest
+
+
+def test_an_old_format_file_is_a_miss(tmp_path, capsys):
+    """A format-1 file (raw-array digests, every plane stored) is recounted, never read as this format."""
+    def old(fields, rest):
+        fields["format"] = 1
+        for array in fields["arrays"]:
+            array["sha256"] = array.pop("blocks_sha256")
+            del array["planes"]
+    damaged(tmp_path, capsys, lambda data: rewritten(data, old).replace(b"TGACACHE 2\n", b"TGACACHE 1\n", 1))
+    damaged(tmp_path, capsys, lambda data: rewritten(data, old))          # the magic line says 2, the header 1
+
+
+def block_of(fields, rest, name):
+    """(offset in rest, length) of the first block of array `name`."""
+    offset = 0
+    for array in fields["arrays"]:
+        if array["name"] == name:
+            return offset, array["blocks"][0]
+        offset += sum(array["blocks"])
+
+
+def test_a_valid_block_of_other_content_fails_the_digest(tmp_path, capsys):
+    def swap(fields, rest):
+        at, length = block_of(fields, rest, "weights")
+        other = zlib.compress(bytes(len(zlib.decompress(rest[at:at + length]))), count_cache.DEFAULT_LEVEL)
+        fields["arrays"][[a["name"] for a in fields["arrays"]].index("weights")]["blocks"][0] = len(other)
+        return rest[:at] + other + rest[at + length:]
+    damaged(tmp_path, capsys, lambda data: rewritten(data, swap))
+
+
+def test_bytes_after_a_block_stream_are_refused_even_with_a_matching_digest(tmp_path, capsys):
+    def pad(fields, rest):
+        at, length = block_of(fields, rest, "counts")
+        rest = rest[:at + length] + b"\0" + rest[at + length:]
+        counts = next(a for a in fields["arrays"] if a["name"] == "counts")
+        counts["blocks"][0] += 1
+        start = sum(sum(a["blocks"]) for a in fields["arrays"][:fields["arrays"].index(counts)])
+        counts["blocks_sha256"] = hashlib.sha256(rest[start:start + sum(counts["blocks"])]).hexdigest()
+        return rest
+    damaged(tmp_path, capsys, lambda data: rewritten(data, pad))
+
+
+@pytest.mark.parametrize("planes", [0, 4])
+def test_a_header_that_lies_about_the_stored_planes(tmp_path, capsys, planes):
+    def lie(fields, rest):
+        counts = next(a for a in fields["arrays"] if a["name"] == "counts")
+        assert counts["planes"][0] == 3                                   # counts < 2**24: the top plane is zero
+        counts["planes"][0] = planes
+    damaged(tmp_path, capsys, lambda data: rewritten(data, lie))
+
+
+def test_all_zero_planes_are_not_stored(tmp_path):
+    arrays = {"zeros": np.zeros((300, 7), dtype=np.uint32), "small": np.arange(1000, dtype=np.int64),
+              "negative": -np.arange(1000, dtype=np.int64), "wide": np.full(5, 2**63, dtype=np.uint64),
+              "big_endian": np.arange(9, dtype=">u4")}
+    path = store(tmp_path, KEY, arrays, {})
+    header = json.loads(path.read_bytes().split(b"\n")[1])
+    planes = {a["name"]: a["planes"] for a in header["arrays"]}
+    assert planes == {"zeros": [0], "small": [2], "negative": [8], "wide": [8], "big_endian": [4]}
+    for unshuffle in (unshuffle_reference, unshuffle_into):
+        assert_same(load(tmp_path, KEY, unshuffle=unshuffle)[0], arrays)
 
 
 def test_header_that_lies_about_a_sha256(tmp_path, capsys):
     def lie(data: bytes) -> bytes:
         magic, header, rest = data.split(b"\n", 2)
         fields = json.loads(header)
-        fields["arrays"][0]["sha256"] = "0" * 64
+        fields["arrays"][0]["blocks_sha256"] = "0" * 64
         fields["header_sha256"] = count_cache._header_digest(fields)   # a consistent header, wrong data hash
         return magic + b"\n" + count_cache._dumps(fields).encode() + b"\n" + rest
     damaged(tmp_path, capsys, lie)

@@ -1,0 +1,95 @@
+"""Undo the count cache's byte-shuffle filter in one pass: byte planes back into items.
+
+`unshuffle_into(out, source, itemsize)` is `analyzer.core.count_cache.unshuffle_reference`
+(the plain NumPy definition, which the tests compare it with on random arrays of every item
+size) compiled: source holds the first planes of a block (all first bytes of the items,
+then all second bytes, ...; trailing all-zero planes are not stored), and item i of `out`
+gets byte j = plane j [i], or 0 past the stored planes.  NumPy does it
+in one pass per plane (a shift and an or on words each), reading and writing the output
+itemsize times; here every output byte is written once, without the GIL, so the count
+cache's loader threads undo their blocks side by side.
+"""
+cimport cython
+from libc.stdint cimport uint8_t
+
+
+cdef extern from *:
+    """
+    #include <string.h>
+    /* One pass over the items; every case below passes constants, so the compiler
+       unrolls (and vectorises) the inner loops for each item size and plane count. */
+    static inline __attribute__((always_inline)) void
+    byte_planes_fixed(uint8_t *out, const uint8_t *source, Py_ssize_t items, Py_ssize_t itemsize, Py_ssize_t planes)
+    {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (itemsize == 2 || itemsize == 4 || itemsize == 8) {
+            /* Item i as a little-endian word: plane j is its byte j in memory (vectorises
+               for fewer stored planes too, where the byte loop below does not). */
+            for (Py_ssize_t i = 0; i < items; i++) {
+                uint64_t word = 0;
+                for (Py_ssize_t j = 0; j < planes; j++)
+                    word |= (uint64_t)source[j * items + i] << (8 * j);
+                if (itemsize == 2) { uint16_t w = (uint16_t)word; memcpy(out + 2 * i, &w, 2); }
+                else if (itemsize == 4) { uint32_t w = (uint32_t)word; memcpy(out + 4 * i, &w, 4); }
+                else memcpy(out + 8 * i, &word, 8);
+            }
+            return;
+        }
+    #endif
+        for (Py_ssize_t i = 0; i < items; i++) {
+            for (Py_ssize_t j = 0; j < planes; j++)
+                out[i * itemsize + j] = source[j * items + i];
+            for (Py_ssize_t j = planes; j < itemsize; j++)
+                out[i * itemsize + j] = 0;
+        }
+    }
+    #define BYTE_PLANES_CASE(size, kept) \
+        case (size) * 16 + (kept): byte_planes_fixed(out, source, items, (size), (kept)); break;
+    static void byte_planes_unshuffle(uint8_t *out, const uint8_t *source, Py_ssize_t items,
+                                      Py_ssize_t itemsize, Py_ssize_t planes)
+    {
+        switch (itemsize <= 8 ? itemsize * 16 + planes : 0) {
+            BYTE_PLANES_CASE(2, 0) BYTE_PLANES_CASE(2, 1) BYTE_PLANES_CASE(2, 2)
+            BYTE_PLANES_CASE(4, 0) BYTE_PLANES_CASE(4, 1) BYTE_PLANES_CASE(4, 2) BYTE_PLANES_CASE(4, 3)
+            BYTE_PLANES_CASE(4, 4)
+            BYTE_PLANES_CASE(8, 0) BYTE_PLANES_CASE(8, 1) BYTE_PLANES_CASE(8, 2) BYTE_PLANES_CASE(8, 3)
+            BYTE_PLANES_CASE(8, 4) BYTE_PLANES_CASE(8, 5) BYTE_PLANES_CASE(8, 6) BYTE_PLANES_CASE(8, 7)
+            BYTE_PLANES_CASE(8, 8)
+            default: byte_planes_fixed(out, source, items, itemsize, planes);
+        }
+    }
+    """
+    void byte_planes_unshuffle(uint8_t *out, const uint8_t *source, Py_ssize_t items,
+                               Py_ssize_t itemsize, Py_ssize_t planes) noexcept nogil
+
+
+def unshuffle_into(uint8_t[::1] out, const uint8_t[::1] source, Py_ssize_t itemsize):
+    """Write the items whose first byte planes are `source` into `out` (uint8; byte j of item i = plane j [i]).
+
+    items = len(out) // itemsize; plane j is source[j * items:(j + 1) * items].  `source` may
+    hold fewer than itemsize planes: the missing last planes are zero bytes (the cache does
+    not store all-zero trailing planes).  Raises ValueError when len(out) is not a whole
+    number of items or `source` not a whole number of at most itemsize planes.
+
+    >>> import numpy as np
+    >>> out = np.empty(6, dtype=np.uint8)
+    >>> unshuffle_into(out, np.array([1, 2, 3, 10, 20, 30], dtype=np.uint8), 2)
+    >>> out.tolist()
+    [1, 10, 2, 20, 3, 30]
+    >>> unshuffle_into(out, np.array([1, 2, 3], dtype=np.uint8), 2)
+    >>> out.tolist()
+    [1, 0, 2, 0, 3, 0]
+    """
+    cdef Py_ssize_t n = out.shape[0]
+    if itemsize < 1 or n % itemsize:
+        raise ValueError(f"{n} bytes are not a whole number of {itemsize}-byte items")
+    cdef Py_ssize_t items = n // itemsize
+    cdef Py_ssize_t planes = source.shape[0] // items if items else 0
+    if (items and source.shape[0] % items) or planes > itemsize or (not items and source.shape[0]):
+        raise ValueError(f"{source.shape[0]} bytes are not a whole number of at most {itemsize} planes of {items}")
+    if items == 0:
+        return
+    cdef uint8_t *target = &out[0]
+    cdef const uint8_t *stored = &source[0] if planes else NULL
+    with nogil:
+        byte_planes_unshuffle(target, stored, items, itemsize, planes)
