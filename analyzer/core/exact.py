@@ -188,34 +188,6 @@ def exact_dot(weights, values) -> int:
     return sum(int(w) * int(v) for w, v in zip(weights.tolist(), values.tolist()))
 
 
-def exact_weighted_rows(weights, rows, where=None, chunk: int = 1 << 16) -> np.ndarray:
-    """The exact sum of weights[i] x rows[i] over the rows i where `where` holds (default all).
-
-    rows: (n, ...) integers, weights: (n,) integers.  In int64, a chunk of rows at a time
-    (no whole int64 copy), when max|w| x max|row| x n proves every partial sum fits; else
-    in Python integers (an object array).
-
-    >>> exact_weighted_rows(np.array([2, 3]), np.array([[1, 0], [1, 2]], dtype=np.uint32)).tolist()
-    [5, 6]
-    """
-    weights, rows = np.asarray(weights), np.asarray(rows)
-    if where is not None:
-        where = np.asarray(where, dtype=bool)
-    if weights.dtype == object or rows.dtype == object or _bound(weights) * _bound(rows) * len(rows) > INT64_MAX:
-        selected = range(len(rows)) if where is None else np.flatnonzero(where).tolist()
-        total = np.zeros(rows.shape[1:], dtype=object)
-        for i in selected:
-            total = total + int(weights[i]) * rows[i].astype(object)
-        return total
-    total = np.zeros(rows.shape[1:], dtype=np.int64)
-    for start in range(0, len(rows), chunk):
-        w, r = weights[start:start + chunk], rows[start:start + chunk]
-        if where is not None:
-            w, r = w[where[start:start + chunk]], r[where[start:start + chunk]]
-        total += np.tensordot(w.astype(np.int64), r.astype(np.int64), axes=1)
-    return total
-
-
 def exact_group_sums(groups: np.ndarray, values, n_groups: int) -> np.ndarray:
     """Exact sums of integer values (either sign) by group: int64 when it provably fits, else Python ints.
 

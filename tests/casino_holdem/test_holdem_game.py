@@ -102,6 +102,16 @@ def test_par_sheet_adds_up(analysis):
         == analysis.strategies["optimal"].aa_rtp
 
 
+def test_par_lines_equal_the_plain_weighted_sum_of_the_called_classes(analysis):
+    """The PAR lines reuse the round statistics' sums by AA hand: they equal weight x counts summed afresh."""
+    table, call = analysis.table, analysis.strategies["optimal"].call
+    expected = (table.counts[call].astype(object) * table.weights[call, None, None].astype(object)).sum(axis=0)
+    lines = outputs._par_lines(analysis, "optimal")
+    assert lines[0]["combinations"] == sum(int(w) for w in table.weights[~call]) * table.continuations
+    assert [line["combinations"] for line in lines[1:]] == [int(expected[c, o]) for c in range(9, -1, -1)
+                                                             for o in range(expected.shape[1])]
+
+
 def test_joint_optimal_strategy(analysis):
     st = analysis.strategies
     priced = analysis.priced

@@ -111,6 +111,21 @@ def test_masked_counts_from_a_near_mask_equal_a_plain_loop(shape, monkeypatch):
     assert masked_counts(counts, weights, groups, 6, near, summed)[0] is summed[1][1]
 
 
+@pytest.mark.parametrize("big", [False, True], ids=["int64", "python-ints"])
+def test_played_counts_summed_over_side_classes_equal_the_plain_weighted_rows(big):
+    rng = np.random.default_rng(21)
+    counts = rng.integers(0, 1_070_190, (7_000, 10, 4)).astype(np.uint32)
+    weights = rng.integers(1, 25, 7_000)
+    if big:
+        weights = weights.astype(object) * 2**50                        # no int64 bound holds these sums
+    side, play = rng.integers(0, 5, 7_000), rng.random(7_000) < 0.5
+    played, folded = statistics.played_counts(weights, counts, play, 10, side=side, n_side=5, cache={})
+    expected = (counts[play].astype(object) * weights[play, None, None].astype(object)).sum(axis=0)
+    assert (played.sum(axis=0) == expected).all()
+    assert sum(int(x) for x in folded) == sum(int(w) for w in weights[~play])
+    assert played.dtype == (object if big else np.int64)
+
+
 def test_masked_counts_in_python_integers_are_made_afresh():
     counts = np.full((3, 1), 2**60, dtype=np.int64)                    # beyond the int64 bound
     weights, groups = np.array([3, 1, 2]), np.array([0, 1, 0])

@@ -8,7 +8,7 @@ import numpy as np
 
 from analyzer.core.distribution import CONVENTION, SETTLING_RULE, summary_context
 from analyzer.core.errors import InvariantError
-from analyzer.core.exact import (decimal_str, exact_sum, exact_weighted_rows, figure, fraction_str, percent_str,
+from analyzer.core.exact import (decimal_str, exact_sum, figure, fraction_str, percent_str,
                                  published_check)
 from analyzer.core.outputs import Figure, KeyFigure, Outputs, ReportContent
 from analyzer.core.tables import EXACT, ROOT, Table, csv_text, demote, markdown_table, thousands
@@ -22,6 +22,7 @@ from analyzer.games.casino_holdem.rules import AA_HANDS, GAME
 from analyzer.poker.decision_table import margin_histogram
 from analyzer.poker.hands import CATEGORY_WORDS, qualifier_words
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, OUTCOME_WORDS
+from analyzer.poker.statistics import played_counts
 from analyzer.poker.strategy_file import encode_decision_table, encode_decision_tables
 from analyzer.strategy.language import strategy_card_markdown
 
@@ -180,10 +181,12 @@ def par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]
 
 def _par_lines(analysis: HoldemAnalysis, strategy: str) -> list[dict]:
     rules, table, f = analysis.rules, analysis.table, analysis.strategies[strategy]
-    call, w = f.call, table.weights
-    lines = [{"hand": "(any)", "outcome": "fold", "combinations": exact_sum(w[~call]) * table.continuations,
+    # the sums the round statistics made for this very mask (kept with the table), by AA hand
+    played, folded = played_counts(table.weights, table.counts, f.call, N_CATEGORIES, side=analysis.priced.aa_hand,
+                                   n_side=len(AA_HANDS), cache=table.derived)
+    lines = [{"hand": "(any)", "outcome": "fold", "combinations": sum(int(x) for x in folded) * table.continuations,
               "wagered": Fraction(1), "net": Fraction(-1)}]
-    called = exact_weighted_rows(w, table.counts, where=call)
+    called = played.sum(axis=0)       # non-negative parts of one total in range: int64 when they are
     for c in range(N_CATEGORIES - 1, -1, -1):
         for o in range(N_OUTCOMES):
             lines.append({"hand": CATEGORY_WORDS[c], "outcome": OUTCOME_WORDS[o],
