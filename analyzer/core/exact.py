@@ -117,7 +117,7 @@ def parse_fraction_str(text: str) -> Fraction:
 CHUNK = 1 << 18               # elements per chunk where int64 copies of a chunk are made (2 MiB)
 
 
-def _bound(values: np.ndarray) -> int:
+def abs_bound(values: np.ndarray) -> int:
     """An upper bound of |v| over an integer array (exact, as a Python integer)."""
     if values.size == 0:
         return 0
@@ -135,7 +135,7 @@ def exact_sum(values) -> int:
     values = np.asarray(values)
     if values.size == 0:
         return 0
-    if values.dtype != object and _bound(values) * values.size <= INT64_MAX:
+    if values.dtype != object and abs_bound(values) * values.size <= INT64_MAX:
         return int(values.sum(dtype=np.int64))
     return sum(int(v) for v in values.ravel().tolist())
 
@@ -163,7 +163,7 @@ def exact_masked_sum(values, mask, bound: int | None = None) -> int:
         if bound is None:
             bound = dtype_bound(values)
         if bound is None:
-            bound = _bound(values)
+            bound = abs_bound(values)
         if bound * values.size <= INT64_MAX:
             return int(np.sum(values, where=np.asarray(mask, dtype=bool), dtype=np.int64))
     return exact_sum(values[mask])
@@ -179,7 +179,7 @@ def exact_dot(weights, values) -> int:
     if weights.size == 0:
         return 0
     if weights.dtype != object and values.dtype != object \
-            and _bound(weights) * _bound(values) * values.size <= INT64_MAX:
+            and abs_bound(weights) * abs_bound(values) * values.size <= INT64_MAX:
         total = 0
         for start in range(0, values.size, CHUNK):       # a chunk at a time: no whole int64 copies
             w = weights[start:start + CHUNK].astype(np.int64)
@@ -195,7 +195,7 @@ def exact_group_sums(groups: np.ndarray, values, n_groups: int) -> np.ndarray:
     [3, 7]
     """
     values = np.asarray(values)
-    if values.dtype == object or _bound(values) * values.size > INT64_MAX:
+    if values.dtype == object or abs_bound(values) * values.size > INT64_MAX:
         sums = [0] * n_groups
         for g, v in zip(groups.tolist(), values.tolist()):
             sums[g] += int(v)
@@ -215,7 +215,7 @@ def exact_group_dot(groups: np.ndarray, weights, values, n_groups: int) -> np.nd
     """
     weights, values = np.asarray(weights), np.asarray(values)
     if weights.dtype == object or values.dtype == object \
-            or _bound(weights) * _bound(values) * values.size > INT64_MAX:
+            or abs_bound(weights) * abs_bound(values) * values.size > INT64_MAX:
         return exact_group_sums(groups, weights.astype(object) * values.astype(object), n_groups)
     sums = np.zeros(n_groups, dtype=np.int64)
     for start in range(0, values.size, CHUNK):

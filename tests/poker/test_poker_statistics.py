@@ -229,3 +229,19 @@ def test_cache_returns_the_same_rows_and_side_bet_combines():
     assert stats.combined.variance == (stats.main.variance + Fraction(1, 4) * stats.side.variance
                                        + stats.covariance)
     assert stats.combined.mean_wagered == stats.main.mean_wagered + Fraction(1, 2)
+
+
+@pytest.mark.parametrize("big", [False, True], ids=["int64", "python-ints"])
+def test_decision_table_figures_with_the_weight_bound_found_once_equal_plain_sums(big):
+    from analyzer.poker.decision_table import DecisionTable
+    rng = np.random.default_rng(5)
+    weights = rng.integers(0, 2**62 if big else 25, 1000, dtype=np.int64)     # big: sums beyond int64
+    ev_play = rng.integers(-30, 30, 1000, dtype=np.int64)
+    table = DecisionTable(weights, ev_play, 10, Fraction(2))
+    for play in (rng.random(1000) < 0.5, np.ones(1000, dtype=bool), np.zeros(1000, dtype=bool)):
+        f = table.figures("x", "", play)
+        w, e = [int(x) for x in weights], [int(x) for x in ev_play]
+        played = sum(wi for wi, p in zip(w, play) if p)
+        ev = sum(wi * (ei if p else -10) for wi, ei, p in zip(w, e, play))
+        assert f.p_play == Fraction(played, sum(w)) and f.ev == Fraction(ev, sum(w) * 10)
+    assert table.weight_bound == int(weights.max())

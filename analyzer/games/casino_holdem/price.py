@@ -45,16 +45,26 @@ class Priced:
     aa_return: np.ndarray        # int64: AA Bonus total returned per unit when called, over aa_denominator
     aa_denominator: int
     _aa_weighted: np.ndarray | None = field(default=None, repr=False)
+    _aa_weighted_bound: int = field(default=0, repr=False)
 
     @property
     def aa_weighted(self) -> np.ndarray:
         """weight x AA Bonus return per class (made once): a strategy's return is its calls' sum."""
+        return self._made_aa_weighted()[0]
+
+    @property
+    def aa_weighted_bound(self) -> int:
+        """A bound of every |aa_weighted| (max weight x max |return|, found once with it)."""
+        return self._made_aa_weighted()[1]
+
+    def _made_aa_weighted(self) -> tuple[np.ndarray, int]:
         if self._aa_weighted is None:
             bound = int(self.table.weights.max(initial=0)) * max(abs(int(self.aa_return.max(initial=0))),
                                                                 abs(int(self.aa_return.min(initial=0))))
             self._aa_weighted = (as_int64_or_object(self.table.weights, bound)
                                  * as_int64_or_object(self.aa_return, bound))
-        return self._aa_weighted
+            self._aa_weighted_bound = bound
+        return self._aa_weighted, self._aa_weighted_bound
 
     @property
     def ev_call(self) -> np.ndarray:
@@ -107,7 +117,7 @@ def figures(priced: Priced, name: str, description: str, call: np.ndarray,
             aa_ratio: Fraction | None = None) -> HoldemStrategy:
     """The exact figures of calling where `call` holds."""
     main = priced.decisions.figures(name, description, call)
-    aa_returned = exact_masked_sum(priced.aa_weighted, call)
+    aa_returned = exact_masked_sum(priced.aa_weighted, call, priced.aa_weighted_bound)
     return HoldemStrategy(**vars(main), aa_rtp=Fraction(aa_returned, priced.decisions.total_weight * priced.aa_denominator),
                           aa_ratio=aa_ratio)
 
