@@ -180,10 +180,8 @@ def par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]
 
 
 def _par_lines(analysis: HoldemAnalysis, strategy: str) -> list[dict]:
-    rules, table, f = analysis.rules, analysis.table, analysis.strategies[strategy]
-    # the sums the round statistics made for this very mask (kept with the table), by AA hand
-    played, folded = played_counts(table.weights, table.counts, f.call, N_CATEGORIES, side=analysis.priced.aa_hand,
-                                   n_side=len(AA_HANDS), cache=table.derived)
+    rules, table = analysis.rules, analysis.table
+    played, folded = _played_by_aa_hand(analysis, strategy)
     lines = [{"hand": "(any)", "outcome": "fold", "combinations": sum(int(x) for x in folded) * table.continuations,
               "wagered": Fraction(1), "net": Fraction(-1)}]
     called = played.sum(axis=0)       # non-negative parts of one total in range: int64 when they are
@@ -197,6 +195,14 @@ def _par_lines(analysis: HoldemAnalysis, strategy: str) -> list[dict]:
     return lines
 
 
+def _played_by_aa_hand(analysis: HoldemAnalysis, strategy: str) -> tuple[np.ndarray, np.ndarray]:
+    """(weight x counts of the called classes by AA hand x category x outcome, folded weight by AA hand): the
+    sums the round statistics made for this very call mask (kept with the table), not summed again."""
+    table = analysis.table
+    return played_counts(table.weights, table.counts, analysis.strategies[strategy].call, N_CATEGORIES,
+                         side=analysis.priced.aa_hand, n_side=len(AA_HANDS), cache=table.derived)
+
+
 def aa_par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]:
     """PAR lines of the AA Bonus (per raw situation): each AA hand, called or folded (made once)."""
     key = ("aa_par_lines", strategy)
@@ -206,17 +212,20 @@ def aa_par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[di
 
 
 def _aa_par_lines(analysis: HoldemAnalysis, strategy: str) -> list[dict]:
-    rules, priced, f = analysis.rules, analysis.priced, analysis.strategies[strategy]
-    w = analysis.table.weights
+    rules, continuations = analysis.rules, analysis.table.continuations
+    played, folded = _played_by_aa_hand(analysis, strategy)
     lines = []
     for index, name in enumerate(AA_HANDS):
         pay = rules.aa_pays[name]
+        # every class's counts add up to the continuations: its called weight x continuations is its sum
+        called_weight, rest = divmod(sum(int(x) for x in played[index].ravel()), continuations)
+        if rest:
+            raise InvariantError("a Casino Hold'em class's counts do not add up to its continuations")
         for called in (True, False):
-            mask = (priced.aa_hand == index) & (f.call if called else ~f.call)
             returned = rules.aa_return(name) if called else Fraction(0)
             lines.append({"hand": name.replace("_", " "), "action": "call" if called else "fold",
-                          "combinations": exact_sum(w[mask]), "pays": "lose" if pay is None else f"{pay} to 1",
-                          "returned": returned})
+                          "combinations": called_weight if called else int(folded[index]),
+                          "pays": "lose" if pay is None else f"{pay} to 1", "returned": returned})
     return lines
 
 

@@ -34,6 +34,13 @@ def aa_bonus_hands(keys: np.ndarray) -> np.ndarray:
     return hands
 
 
+def table_aa_bonus_hands(table: SituationTable) -> np.ndarray:
+    """`aa_bonus_hands` of a counted table's classes (computed once per table, kept on it; not to be changed)."""
+    if "aa_bonus_hands" not in table.derived:
+        table.derived["aa_bonus_hands"] = aa_bonus_hands(table.keys)
+    return table.derived["aa_bonus_hands"]
+
+
 @dataclass
 class Priced:
     """A situation table priced under one rule set: every number a strategy needs."""
@@ -88,7 +95,7 @@ def price(table: SituationTable, rules: HoldemRules) -> Priced:
     nets, scale = rules.paytable.net_matrix()
     decisions = DecisionTable(table.weights, play_ev_numerators(table.counts, nets), scale * table.continuations,
                               rules.call_size)
-    hands = aa_bonus_hands(table.keys)
+    hands = table_aa_bonus_hands(table)
     returns = {name: rules.aa_return(name) for name in AA_HANDS}
     aa_denominator = math.lcm(*(r.denominator for r in returns.values()))
     aa_return = np.array([int(returns[name] * aa_denominator) for name in AA_HANDS], dtype=object)[hands]
