@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from analyzer.core.distribution import (CONFIDENCE_LEVELS, CONVENTION, SETTLING_ROUNDS, Z95, Z99,
-                                        RoundOutcomes, WagerStatistics)
+                                        RoundOutcomes, WagerStatistics, summary_context)
 from analyzer.core.roots import (ceil_fraction, compare_sqrt, floor_sqrt, floor_surd, sqrt_decimal_str,
                                  surd_decimal_str)
 from analyzer.core.exact import decimal_str, parse_fraction_str
@@ -368,6 +368,15 @@ def test_statistics_match_expanded_samples(rows, places):
 
 
 # --- outputs ----------------------------------------------------------------------------------------
+
+def test_compact_summary_is_the_full_one_without_the_detail_in_the_same_order():
+    stats = WagerStatistics.from_outcomes(DIE)
+    for context in (True, False):
+        full, compact = stats.as_summary(context=context), stats.as_summary(context=context, detail=False)
+        left_out = ("net_distribution", "settling_intervals", *summary_context())     # a compact entry: no context
+        expected = {k: v for k, v in full.items() if k not in left_out}
+        assert list(compact.items()) == list(expected.items())
+
 
 def test_summary_is_json_and_exact():
     stats = WagerStatistics.from_outcomes(DIE)
