@@ -211,25 +211,6 @@ def exact_group_sums(groups: np.ndarray, values, n_groups: int) -> np.ndarray:
     return sums
 
 
-def exact_group_dot(groups: np.ndarray, weights, values, n_groups: int) -> np.ndarray:
-    """Exact sums of weights x values by group (integers of either sign): int64 when it provably fits, else
-    Python ints; the products are made a chunk at a time.
-
-    >>> exact_group_dot(np.array([0, 1, 0]), np.array([2, 3, 4], dtype=np.uint8), np.array([5, 7, -2]), 2).tolist()
-    [2, 21]
-    """
-    weights, values = np.asarray(weights), np.asarray(values)
-    if weights.dtype == object or values.dtype == object \
-            or abs_bound(weights) * abs_bound(values) * values.size > INT64_MAX:
-        return exact_group_sums(groups, weights.astype(object) * values.astype(object), n_groups)
-    sums = np.zeros(n_groups, dtype=np.int64)
-    for start in range(0, values.size, CHUNK):
-        product = weights[start:start + CHUNK].astype(np.int64)
-        product *= values[start:start + CHUNK]
-        np.add.at(sums, groups[start:start + CHUNK], product)
-    return sums
-
-
 def as_int64_or_object(values: np.ndarray, bound: int) -> np.ndarray:
     """The array as int64 when `bound` (a proven bound of every |value|) fits, else as Python integers."""
     if bound <= INT64_MAX:

@@ -31,6 +31,7 @@ from typing import Callable
 import numpy as np
 
 from analyzer.core.distribution import RoundOutcomes, WagerStatistics
+from analyzer.core.errors import InvariantError
 from analyzer.core.exact import INT64_MAX, dtype_bound, exact_group_sums
 from analyzer.poker.settlement import Paytable
 from cython_ext import group_sums
@@ -183,6 +184,22 @@ def played_counts(weights: np.ndarray, counts: np.ndarray, play: np.ndarray, n_c
     played, folded_weight = masked_counts(counts, weights, groups, n_side * n_categories, play, summed)
     return (played.reshape(n_side, n_categories, counts.shape[1]),                          # (s, c, o)
             folded_weight.reshape(n_side, n_categories).sum(axis=1))
+
+
+def played_weights(played: np.ndarray, continuations: int) -> list[int]:
+    """Per side class, the weight of the played classes, from `played_counts`' sums: every class's counts
+    add up to `continuations`, so a side class's sum is its played weight x continuations (checked).
+
+    >>> played_weights(np.array([[[3, 1]], [[0, 8]]]), 4)
+    [1, 2]
+    """
+    weights = []
+    for side in played:
+        weight, rest = divmod(sum(int(x) for x in np.asarray(side).ravel()), continuations)
+        if rest:
+            raise InvariantError("a class's counts do not add up to its continuations")
+        weights.append(weight)
+    return weights
 
 
 def round_outcomes(weights: np.ndarray, counts: np.ndarray, continuations: int, play: np.ndarray,

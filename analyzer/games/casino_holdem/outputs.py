@@ -22,7 +22,7 @@ from analyzer.games.casino_holdem.rules import AA_HANDS, GAME
 from analyzer.poker.decision_table import margin_histogram
 from analyzer.poker.hands import CATEGORY_WORDS, qualifier_words
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, OUTCOME_WORDS
-from analyzer.poker.statistics import played_counts
+from analyzer.poker.statistics import played_counts, played_weights
 from analyzer.poker.strategy_file import encode_decision_table, encode_decision_tables
 from analyzer.strategy.language import strategy_card_markdown
 
@@ -212,19 +212,16 @@ def aa_par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[di
 
 
 def _aa_par_lines(analysis: HoldemAnalysis, strategy: str) -> list[dict]:
-    rules, continuations = analysis.rules, analysis.table.continuations
+    rules = analysis.rules
     played, folded = _played_by_aa_hand(analysis, strategy)
+    called_weights = played_weights(played, analysis.table.continuations)
     lines = []
     for index, name in enumerate(AA_HANDS):
         pay = rules.aa_pays[name]
-        # every class's counts add up to the continuations: its called weight x continuations is its sum
-        called_weight, rest = divmod(sum(int(x) for x in played[index].ravel()), continuations)
-        if rest:
-            raise InvariantError("a Casino Hold'em class's counts do not add up to its continuations")
         for called in (True, False):
             returned = rules.aa_return(name) if called else Fraction(0)
             lines.append({"hand": name.replace("_", " "), "action": "call" if called else "fold",
-                          "combinations": called_weight if called else int(folded[index]),
+                          "combinations": called_weights[index] if called else int(folded[index]),
                           "pays": "lose" if pay is None else f"{pay} to 1", "returned": returned})
     return lines
 
