@@ -151,11 +151,9 @@ def dtype_bound(values: np.ndarray) -> int | None:
 def exact_masked_sum(values, mask, bound: int | None = None) -> int:
     """The exact integer sum of values[mask] (values: any integer dtype, or Python integers).
 
-    In int64, a chunk at a time, when `bound` (a proven bound of every |value|; by default
-    from a small dtype, else found) times the size proves it fits; else in Python integers.
-    A chunk's values are multiplied by the mask's 0/1 bytes (each product is the value or 0,
-    so it fits the values' own dtype) and summed in int64: several times faster than a sum
-    with `where=`, and no copy of the whole array.
+    In int64, in one pass without a copy, when `bound` (a proven bound of every |value|;
+    by default from a small dtype, else found) times the size proves it fits; else in
+    Python integers.
 
     >>> exact_masked_sum(np.array([5, 7, 2**62], dtype=np.int64), np.array([True, True, False]))
     12
@@ -167,10 +165,7 @@ def exact_masked_sum(values, mask, bound: int | None = None) -> int:
         if bound is None:
             bound = abs_bound(values)
         if bound * values.size <= INT64_MAX:
-            flat = values.reshape(-1)
-            flags = np.broadcast_to(np.asarray(mask, dtype=bool), values.shape).reshape(-1).view(np.uint8)
-            return sum(int(np.multiply(flat[start:start + CHUNK], flags[start:start + CHUNK]).sum(dtype=np.int64))
-                       for start in range(0, flat.size, CHUNK))
+            return int(np.sum(values, where=np.asarray(mask, dtype=bool), dtype=np.int64))
     return exact_sum(values[mask])
 
 

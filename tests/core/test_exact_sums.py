@@ -28,31 +28,3 @@ def test_every_sum_equals_the_plain_python_one(big):
 def test_masked_sum_uses_the_dtype_bound_or_the_data():
     assert exact_masked_sum(np.array([255, 255], dtype=np.uint8), np.array([True, True])) == 510
     assert exact_masked_sum(np.array([2**62, 2**62, 1]), np.array([True, True, False])) == 2**63
-
-
-def masked_sum_with_where(values, mask) -> int:
-    """The former int64 path of exact_masked_sum (the reference where it applies): a sum with where=."""
-    return int(np.sum(values, where=np.asarray(mask, dtype=bool), dtype=np.int64))
-
-
-@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
-                                   np.int64, np.uint64])
-@pytest.mark.parametrize("n", [0, 1, 1 << 18, (1 << 18) + 1, 3 * (1 << 18) + 17])
-def test_masked_sum_by_chunks_equals_the_where_sum_and_plain_python(dtype, n):
-    info = np.iinfo(dtype) if dtype != np.bool_ else None
-    low, high = (0, 2) if info is None else (max(int(info.min), -10**12), min(int(info.max), 10**12) + 1)
-    values = RNG.integers(low, high, n).astype(dtype)
-    for mask in (RNG.random(n) < 0.3, np.ones(n, dtype=bool), np.zeros(n, dtype=bool)):
-        plain = sum(int(v) for v, m in zip(values.tolist(), mask.tolist()) if m)
-        assert exact_masked_sum(values, mask) == masked_sum_with_where(values, mask) == plain
-
-
-def test_masked_sum_near_the_int64_bound_and_of_several_dimensions():
-    at_the_bound = np.full(3, INT64_MAX // 3, dtype=np.int64)                       # int64: 3 x max fits
-    assert exact_masked_sum(at_the_bound, np.ones(3, dtype=bool)) == 3 * (INT64_MAX // 3)
-    beyond = np.array([INT64_MAX // 2, INT64_MAX // 2, 2], dtype=np.int64)          # Python integers
-    assert exact_masked_sum(beyond, np.ones(3, dtype=bool)) == INT64_MAX + 1
-    grid = RNG.integers(-1000, 1000, (300, 7))
-    mask = RNG.random((300, 7)) < 0.5
-    assert exact_masked_sum(grid, mask) == int(grid[mask].sum())
-    assert exact_masked_sum(grid, mask[0]) == int(grid[:, mask[0]].sum())          # a mask broadcast over rows
