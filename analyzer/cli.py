@@ -322,10 +322,9 @@ def _positive_number(text: str):
 
 
 def progress_bar(quiet: bool):
-    """A factory for tqdm bars on stderr (or silent ones)."""
-    from tqdm import tqdm
-
+    """A factory for tqdm bars on stderr (or silent ones); tqdm is imported when a bar is first made."""
     def make(**kwargs):
+        from tqdm import tqdm
         return tqdm(disable=quiet, file=sys.stderr, dynamic_ncols=True, **kwargs)
     return make
 

@@ -460,7 +460,8 @@ class WagerStatistics:
             "wagered_component": self.wagered,
             "rounds_counted": str(self.rounds),
             "net_distribution": [{"net": figure(v.value, places), "count": str(v.count),
-                                  "probability": figure(v.probability, places)} for v in self.distribution],
+                                  "probability": figure(v.probability, places)} for v in self.distribution]
+            if detail else None,                                   # left out below: not rendered
             "ev_per_initial_bet": figure(self.mean, places),
             "house_edge_per_initial_bet": figure(self.house_edge_per_initial_bet, places),
             "variance": figure(self.variance, places),
@@ -480,7 +481,7 @@ class WagerStatistics:
             "settling_intervals": [
                 dict(zip(("rounds", "confidence", "half_width", "low", "high"),
                          (str(rounds), level, *self.interval(rounds, z, places))))
-                for rounds in SETTLING_ROUNDS for level, z in CONFIDENCE_LEVELS.items()],
+                for rounds in SETTLING_ROUNDS for level, z in CONFIDENCE_LEVELS.items()] if detail else None,
             "rounds_to_settle": [
                 {"tolerance_percentage_points": label, "confidence": "95%",
                  "rounds": str(self.rounds_to_settle(epsilon, Z95))}

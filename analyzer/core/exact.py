@@ -117,7 +117,7 @@ def parse_fraction_str(text: str) -> Fraction:
 CHUNK = 1 << 18               # elements per chunk where int64 copies of a chunk are made (2 MiB)
 
 
-def _bound(values: np.ndarray) -> int:
+def abs_bound(values: np.ndarray) -> int:
     """An upper bound of |v| over an integer array (exact, as a Python integer)."""
     if values.size == 0:
         return 0
@@ -135,7 +135,7 @@ def exact_sum(values) -> int:
     values = np.asarray(values)
     if values.size == 0:
         return 0
-    if values.dtype != object and _bound(values) * values.size <= INT64_MAX:
+    if values.dtype != object and abs_bound(values) * values.size <= INT64_MAX:
         return int(values.sum(dtype=np.int64))
     return sum(int(v) for v in values.ravel().tolist())
 
@@ -163,7 +163,7 @@ def exact_masked_sum(values, mask, bound: int | None = None) -> int:
         if bound is None:
             bound = dtype_bound(values)
         if bound is None:
-            bound = _bound(values)
+            bound = abs_bound(values)
         if bound * values.size <= INT64_MAX:
             return int(np.sum(values, where=np.asarray(mask, dtype=bool), dtype=np.int64))
     return exact_sum(values[mask])
@@ -179,41 +179,13 @@ def exact_dot(weights, values) -> int:
     if weights.size == 0:
         return 0
     if weights.dtype != object and values.dtype != object \
-            and _bound(weights) * _bound(values) * values.size <= INT64_MAX:
+            and abs_bound(weights) * abs_bound(values) * values.size <= INT64_MAX:
         total = 0
         for start in range(0, values.size, CHUNK):       # a chunk at a time: no whole int64 copies
             w = weights[start:start + CHUNK].astype(np.int64)
             total += int(np.dot(w, values[start:start + CHUNK].astype(np.int64, copy=False)))
         return total
     return sum(int(w) * int(v) for w, v in zip(weights.tolist(), values.tolist()))
-
-
-def exact_weighted_rows(weights, rows, where=None, chunk: int = 1 << 16) -> np.ndarray:
-    """The exact sum of weights[i] x rows[i] over the rows i where `where` holds (default all).
-
-    rows: (n, ...) integers, weights: (n,) integers.  In int64, a chunk of rows at a time
-    (no whole int64 copy), when max|w| x max|row| x n proves every partial sum fits; else
-    in Python integers (an object array).
-
-    >>> exact_weighted_rows(np.array([2, 3]), np.array([[1, 0], [1, 2]], dtype=np.uint32)).tolist()
-    [5, 6]
-    """
-    weights, rows = np.asarray(weights), np.asarray(rows)
-    if where is not None:
-        where = np.asarray(where, dtype=bool)
-    if weights.dtype == object or rows.dtype == object or _bound(weights) * _bound(rows) * len(rows) > INT64_MAX:
-        selected = range(len(rows)) if where is None else np.flatnonzero(where).tolist()
-        total = np.zeros(rows.shape[1:], dtype=object)
-        for i in selected:
-            total = total + int(weights[i]) * rows[i].astype(object)
-        return total
-    total = np.zeros(rows.shape[1:], dtype=np.int64)
-    for start in range(0, len(rows), chunk):
-        w, r = weights[start:start + chunk], rows[start:start + chunk]
-        if where is not None:
-            w, r = w[where[start:start + chunk]], r[where[start:start + chunk]]
-        total += np.tensordot(w.astype(np.int64), r.astype(np.int64), axes=1)
-    return total
 
 
 def exact_group_sums(groups: np.ndarray, values, n_groups: int) -> np.ndarray:
@@ -223,7 +195,7 @@ def exact_group_sums(groups: np.ndarray, values, n_groups: int) -> np.ndarray:
     [3, 7]
     """
     values = np.asarray(values)
-    if values.dtype == object or _bound(values) * values.size > INT64_MAX:
+    if values.dtype == object or abs_bound(values) * values.size > INT64_MAX:
         sums = [0] * n_groups
         for g, v in zip(groups.tolist(), values.tolist()):
             sums[g] += int(v)
@@ -231,25 +203,6 @@ def exact_group_sums(groups: np.ndarray, values, n_groups: int) -> np.ndarray:
     sums = np.zeros(n_groups, dtype=np.int64)
     for start in range(0, values.size, CHUNK):           # a chunk at a time: no whole int64 copy
         np.add.at(sums, groups[start:start + CHUNK], values[start:start + CHUNK].astype(np.int64, copy=False))
-    return sums
-
-
-def exact_group_dot(groups: np.ndarray, weights, values, n_groups: int) -> np.ndarray:
-    """Exact sums of weights x values by group (integers of either sign): int64 when it provably fits, else
-    Python ints; the products are made a chunk at a time.
-
-    >>> exact_group_dot(np.array([0, 1, 0]), np.array([2, 3, 4], dtype=np.uint8), np.array([5, 7, -2]), 2).tolist()
-    [2, 21]
-    """
-    weights, values = np.asarray(weights), np.asarray(values)
-    if weights.dtype == object or values.dtype == object \
-            or _bound(weights) * _bound(values) * values.size > INT64_MAX:
-        return exact_group_sums(groups, weights.astype(object) * values.astype(object), n_groups)
-    sums = np.zeros(n_groups, dtype=np.int64)
-    for start in range(0, values.size, CHUNK):
-        product = weights[start:start + CHUNK].astype(np.int64)
-        product *= values[start:start + CHUNK]
-        np.add.at(sums, groups[start:start + CHUNK], product)
     return sums
 
 

@@ -85,24 +85,28 @@ def compare_sqrt(value, bound) -> int:
 
 
 def floor_surd(a, b, x) -> int:
-    """floor(a + b * sqrt(x)) for rationals a, b and x >= 0, exactly.
+    """floor(a + b * sqrt(x)) for rationals a, b and x >= 0, exactly, by one integer square root.
 
-    sqrt(b*b*x) lies in [r, r + 1) with r = floor_sqrt(b*b*x), so the floor is one of a few
-    integers near floor(a +- r); the greatest candidate k with a + b*sqrt(x) >= k is taken,
-    each candidate being tested by an exact comparison of squares.
+    With a = p/q and b*b*x = u/v (q, v > 0): a + b*sqrt(x) = (p*v + sign(b)*sqrt(m)) / (q*v) with
+    m = q*q*u*v an integer.  floor(t / n) = floor(floor(t) / n) for an integer n > 0, and for the
+    integer p*v, floor(p*v + sqrt(m)) = p*v + isqrt(m) while floor(p*v - sqrt(m)) = p*v - ceil(sqrt(m)).
 
     >>> floor_surd(Fraction(1, 2), 1, 2), floor_surd(0, -1, 2), floor_surd(3, -1, 4)
     (1, -2, 1)
     """
     a, b, x = to_fraction(a), to_fraction(b), _non_negative(x)
-    sign = (b > 0) - (b < 0)
     root_square = b * b * x                        # b*sqrt(x) == sign * sqrt(root_square)
-    r = floor_sqrt(root_square)
-    start = floor_fraction(a + sign * r)
-    for k in range(start + 2, start - 3, -1):
-        if _at_least(a, sign, root_square, k):
-            return k
-    raise AssertionError("unreachable: the floor lies within two of the estimate")
+    p, q = a.numerator, a.denominator
+    u, v = root_square.numerator, root_square.denominator
+    m = q * q * u * v
+    r = math.isqrt(m)
+    if b > 0:
+        top = p * v + r
+    elif b < 0:
+        top = p * v - (r if r * r == m else r + 1)
+    else:
+        top = p * v
+    return top // (q * v)
 
 
 def surd_decimal_str(a, b, x, places: int = DECIMAL_PLACES) -> str:
@@ -120,23 +124,13 @@ def surd_decimal_str(a, b, x, places: int = DECIMAL_PLACES) -> str:
     a, b, x = to_fraction(a), to_fraction(b), _non_negative(x)
     _check_places(places)
     scale = 10**places
-    # value * scale == A + B*sqrt(x) with A = a*scale, B = b*scale.
+    # value * scale == A + B*sqrt(x) with A = a*scale, B = b*scale; value >= 0 iff its floor is.
     big_a, big_b = a * scale, b * scale
-    if _at_least(big_a, (big_b > 0) - (big_b < 0), big_b * big_b * x, 0):
+    if floor_surd(big_a, big_b, x) >= 0:
         digits = floor_surd(big_a + Fraction(1, 2), big_b, x)
     else:
         digits = -floor_surd(-big_a + Fraction(1, 2), -big_b, x)
     return decimal_str(Fraction(digits, scale), places)
-
-
-def _at_least(a: Fraction, sign: int, root_square: Fraction, k: int) -> bool:
-    """Whether a + sign*sqrt(root_square) >= k, exactly."""
-    gap = k - a                                    # need sign*sqrt(root_square) >= gap
-    if sign > 0:
-        return compare_sqrt(root_square, gap) >= 0
-    if sign < 0:                                   # -sqrt(y) >= gap  <=>  sqrt(y) <= -gap
-        return compare_sqrt(root_square, -gap) <= 0
-    return gap <= 0
 
 
 def _non_negative(value) -> Fraction:

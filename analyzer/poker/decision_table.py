@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import INT64_MAX, as_int64_or_object, exact_masked_sum, exact_sum
+from analyzer.core.exact import INT64_MAX, abs_bound, as_int64_or_object, exact_masked_sum, exact_sum
 
 CHUNK_ROWS = 1 << 16
 
@@ -133,6 +133,7 @@ class DecisionTable:
     _gain: np.ndarray | None = field(default=None, repr=False)
     _gain_bound: int = field(default=0, repr=False)
     _total_weight: int | None = field(default=None, repr=False)
+    _weight_bound: int | None = field(default=None, repr=False)
     _optimal: tuple | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
@@ -147,6 +148,13 @@ class DecisionTable:
         if self._total_weight is None:
             self._total_weight = exact_sum(self.weights)
         return self._total_weight
+
+    @property
+    def weight_bound(self) -> int:
+        """max |weight| (found once: every strategy's masked sums of the weights are proven in range by it)."""
+        if self._weight_bound is None:
+            self._weight_bound = abs_bound(self.weights)
+        return self._weight_bound
 
     def optimal(self) -> tuple[np.ndarray, np.ndarray]:
         """(play, tie): play where playing is strictly better than folding; tie where exactly equal.
@@ -180,7 +188,7 @@ class DecisionTable:
         gains plus (all the weight) x the fold numerator: one masked sum of `gain`.
         """
         total = self.total_weight
-        played_weight = exact_masked_sum(self.weights, play)
+        played_weight = exact_masked_sum(self.weights, play, self.weight_bound)
         gain = self.gain
         ev_sum = exact_masked_sum(gain, play, self._gain_bound if gain.dtype != object else None) \
             + total * self.fold_numerator

@@ -31,6 +31,7 @@ from typing import Callable
 import numpy as np
 
 from analyzer.core.distribution import RoundOutcomes, WagerStatistics
+from analyzer.core.errors import InvariantError
 from analyzer.core.exact import INT64_MAX, dtype_bound, exact_group_sums
 from analyzer.poker.settlement import Paytable
 from cython_ext import group_sums
@@ -157,6 +158,50 @@ def digest(array: np.ndarray) -> str:
     return hashed.hexdigest()
 
 
+def played_counts(weights: np.ndarray, counts: np.ndarray, play: np.ndarray, n_categories: int, *,
+                  category: np.ndarray | None = None, side: np.ndarray | None = None, n_side: int = 1,
+                  cache: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(played, folded weight): the exact weight x counts of the played classes by side class x final
+    category x outcome, (n_side, n_categories, outcomes), and the weight of the folded classes by side
+    class, (n_side,).  The arguments are those of `round_outcomes`; with one `cache`, a mask summed once
+    (e.g. for the round statistics) is not summed again (e.g. for a PAR sheet).
+
+    >>> played, folded = played_counts(np.array([1, 2]), np.array([[3, 1], [0, 6]]), np.array([True, False]), 2,
+    ...                                category=np.array([1, 0]))
+    >>> played.tolist(), folded.tolist()
+    ([[[0, 0], [3, 1]]], [2])
+    """
+    weights, counts, play = np.asarray(weights), np.asarray(counts), np.asarray(play, dtype=bool)
+    if counts.ndim == 2 and category is None:
+        raise ValueError("(m, outcomes) counts need each class's fixed category")
+    side = np.zeros(len(weights), dtype=np.uint8) if side is None else np.asarray(side)
+    if n_side <= 256:
+        side = side.astype(np.uint8, copy=False)         # a small fingerprint to hash, and to scan
+    summed = None if cache is None else cache.setdefault(("round_outcomes", digest(side), n_side), [])
+    if counts.ndim == 3:
+        return masked_counts(counts, weights, side, n_side, play, summed)                    # (s, c, o), (s,)
+    groups = joint_classes(side, n_side, np.asarray(category), n_categories)
+    played, folded_weight = masked_counts(counts, weights, groups, n_side * n_categories, play, summed)
+    return (played.reshape(n_side, n_categories, counts.shape[1]),                          # (s, c, o)
+            folded_weight.reshape(n_side, n_categories).sum(axis=1))
+
+
+def played_weights(played: np.ndarray, continuations: int) -> list[int]:
+    """Per side class, the weight of the played classes, from `played_counts`' sums: every class's counts
+    add up to `continuations`, so a side class's sum is its played weight x continuations (checked).
+
+    >>> played_weights(np.array([[[3, 1]], [[0, 8]]]), 4)
+    [1, 2]
+    """
+    weights = []
+    for side in played:
+        weight, rest = divmod(sum(int(x) for x in np.asarray(side).ravel()), continuations)
+        if rest:
+            raise InvariantError("a class's counts do not add up to its continuations")
+        weights.append(weight)
+    return weights
+
+
 def round_outcomes(weights: np.ndarray, counts: np.ndarray, continuations: int, play: np.ndarray,
                    paytable: Paytable, *, category: np.ndarray | None = None, side: np.ndarray | None = None,
                    n_side: int = 1, cache: dict | None = None) -> RoundOutcomes:
@@ -176,21 +221,9 @@ def round_outcomes(weights: np.ndarray, counts: np.ndarray, continuations: int, 
     >>> [(tuple(int(v) for v in values), n) for values, n in rows.rows.items()]
     [((-3, 3, 1, 0), 2), ((-1, 1, 0, 0), 12), ((1, 3, 1, 0), 3), ((3, 3, 1, 0), 1)]
     """
-    weights, counts, play = np.asarray(weights), np.asarray(counts), np.asarray(play, dtype=bool)
     n_categories = len(paytable.ante_wins)
-    if counts.ndim == 2 and category is None:
-        raise ValueError("(m, outcomes) counts need each class's fixed category")
-    side = np.zeros(len(weights), dtype=np.uint8) if side is None else np.asarray(side)
-    if n_side <= 256:
-        side = side.astype(np.uint8, copy=False)         # a small fingerprint to hash, and to scan
-    summed = None if cache is None else cache.setdefault(("round_outcomes", digest(side), n_side), [])
-    if counts.ndim == 3:
-        played, folded_weight = masked_counts(counts, weights, side, n_side, play, summed)     # (s, c, o), (s,)
-    else:
-        groups = joint_classes(side, n_side, np.asarray(category), n_categories)
-        played, folded_weight = masked_counts(counts, weights, groups, n_side * n_categories, play, summed)
-        played = played.reshape(n_side, n_categories, counts.shape[1])                      # (s, c, o)
-        folded_weight = folded_weight.reshape(n_side, n_categories).sum(axis=1)
+    played, folded_weight = played_counts(weights, counts, play, n_categories, category=category, side=side,
+                                          n_side=n_side, cache=cache)
     nets = paytable.nets()
     wagered_play = 1 + paytable.play_size
     rows = []

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import exact_masked_sum, exact_sum, percent_str
+from analyzer.core.exact import abs_bound, exact_masked_sum, exact_sum, percent_str
 from analyzer.core.tables import markdown_table
 from analyzer.strategy.language import Strategy
 
@@ -58,7 +58,7 @@ def rule_costs(strategy: Strategy, values: dict, gain: np.ndarray, weights: np.n
     # A rule's classes all take its action: playing gives up -gain where gain < 0, folding gain where
     # gain > 0 (masked sums of `gain` itself: no array of losses is made)
     worse = {True: gain < 0, False: gain > 0}
-    bound = None if gain.dtype == object else max(abs(int(gain.max(initial=0))), abs(int(gain.min(initial=0))))
+    bound, weight_bound = abs_bound(gain), abs_bound(weights)          # found once, for every masked sum
     out = []
     entries = [(i, r.words(strategy.features), r.action) for i, r in enumerate(strategy.rules)]
     entries.append((len(strategy.rules), strategy.default_words(), strategy.default))
@@ -71,12 +71,13 @@ def rule_costs(strategy: Strategy, values: dict, gain: np.ndarray, weights: np.n
             struck[mine] = plays[index + 1:][_first_rule([h[mine] for h in held[index + 1:]], int(mine.sum()))]
             ev, rtp = figures_of(struck)
             ev_if, rtp_if = ev - base_ev, rtp - base_rtp
-        decided = exact_masked_sum(weights, mine)
+        decided = exact_masked_sum(weights, mine, weight_bound)
         against = mine & worse[bool(plays[index])]
         lost = exact_masked_sum(gain, against, bound)
         out.append(RuleCost(
             number=index + 1 if index < len(strategy.rules) else None, words=words, action=action,
-            situations=decided, share=Fraction(decided, total), disagreements=exact_masked_sum(weights, against),
+            situations=decided, share=Fraction(decided, total),
+            disagreements=exact_masked_sum(weights, against, weight_bound),
             ev_lost=Fraction(-lost if plays[index] else lost, scale), ev_if_struck=ev_if, rtp_if_struck=rtp_if))
     return out
 

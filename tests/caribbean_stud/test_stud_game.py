@@ -238,6 +238,25 @@ def test_par_lines_cover_every_deal_and_give_the_ev(stud_analyses):
         assert ev == analysis.strategies["optimal"].ev
 
 
+def test_par_lines_equal_plain_sums_by_action_and_category(stud_analyses):
+    """The PAR lines reuse the round statistics' sums: they equal weight x counts grouped afresh in Python."""
+    for analysis in stud_analyses.values():
+        table, raise_ = analysis.table, analysis.priced.optimal()[0]
+        weights, categories = table.weights.astype(object), table.player_category
+        expected = []
+        for raised in (False, True):
+            for c in range(10):
+                rows = (raise_ == raised) & (categories == c)
+                if not rows.any():
+                    continue
+                if raised:
+                    sums = (table.counts[rows].astype(object) * weights[rows, None]).sum(axis=0)
+                    expected += [int(n) for n in sums]
+                else:
+                    expected.append(int(weights[rows].sum()) * table.completions)
+        assert [line["combinations"] for line in outputs.par_lines(analysis)] == expected
+
+
 def test_rule_in_words_is_checked_against_the_optimal_table(stud_analyses):
     for analysis in stud_analyses.values():
         check, st = analysis.rule_check, analysis.strategies

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from analyzer.core.distribution import (CONFIDENCE_LEVELS, CONVENTION, SETTLING_ROUNDS, Z95, Z99,
-                                        RoundOutcomes, WagerStatistics)
+                                        RoundOutcomes, WagerStatistics, summary_context)
 from analyzer.core.roots import (ceil_fraction, compare_sqrt, floor_sqrt, floor_surd, sqrt_decimal_str,
                                  surd_decimal_str)
 from analyzer.core.exact import decimal_str, parse_fraction_str
@@ -211,6 +211,27 @@ def test_integer_helpers():
     assert floor_surd(F(0), F(-1), F(4)) == -2 and floor_surd(F(0), F(-1), F(4) + F(1, 10**20)) == -3
 
 
+def floor_surd_by_candidates(a, b, x) -> int:
+    """The former floor_surd (the reference): the greatest of a few candidates near floor(a +- r) that
+    a + b*sqrt(x) reaches, each tested by an exact comparison of squares."""
+    sign, root_square = (b > 0) - (b < 0), b * b * x
+    start = math.floor(a + sign * floor_sqrt(root_square))
+    for k in range(start + 2, start - 3, -1):
+        gap = k - a
+        if (compare_sqrt(root_square, gap) >= 0 if sign > 0 else compare_sqrt(root_square, -gap) <= 0
+                if sign < 0 else gap <= 0):
+            return k
+    raise AssertionError("unreachable")
+
+
+@settings(max_examples=500, deadline=None, database=None)
+@given(a=st.fractions(max_denominator=10**40), b=st.fractions(max_denominator=10**9),
+       x=st.fractions(min_value=0, max_denominator=10**30) | st.integers(0, 10**6).map(lambda n: F(n * n, 49)))
+def test_floor_surd_by_one_isqrt_equals_the_candidates(a, b, x):
+    assert floor_surd(a, b, x) == floor_surd_by_candidates(a, b, x)
+    assert floor_surd(a, b, F(0)) == math.floor(a) and floor_surd(a, F(0), x) == math.floor(a)
+
+
 @pytest.mark.parametrize("a, b, x, places, expected", [
     (F(0), F(-1), F(1, 64), 2, "-0.13"),          # -0.125: half away from zero
     (F(0), F(-1), F(1, 64) - F(1, 10**30), 2, "-0.12"),
@@ -347,6 +368,15 @@ def test_statistics_match_expanded_samples(rows, places):
 
 
 # --- outputs ----------------------------------------------------------------------------------------
+
+def test_compact_summary_is_the_full_one_without_the_detail_in_the_same_order():
+    stats = WagerStatistics.from_outcomes(DIE)
+    for context in (True, False):
+        full, compact = stats.as_summary(context=context), stats.as_summary(context=context, detail=False)
+        left_out = ("net_distribution", "settling_intervals", *summary_context())     # a compact entry: no context
+        expected = {k: v for k, v in full.items() if k not in left_out}
+        assert list(compact.items()) == list(expected.items())
+
 
 def test_summary_is_json_and_exact():
     stats = WagerStatistics.from_outcomes(DIE)

@@ -2,8 +2,7 @@
 import numpy as np
 import pytest
 
-from analyzer.core.exact import (INT64_MAX, exact_dot, exact_group_dot, exact_group_sums, exact_masked_sum,
-                                 exact_weighted_rows)
+from analyzer.core.exact import INT64_MAX, exact_dot, exact_group_sums, exact_masked_sum
 
 RNG = np.random.default_rng(3)
 
@@ -21,22 +20,9 @@ def test_every_sum_equals_the_plain_python_one(big):
     assert exact_masked_sum(values, mask) == sum(v for v, m in zip(plain_values, mask) if m)
     assert exact_dot(weights, values) == sum(w * v for w, v in zip(plain_weights, plain_values))
     by_group = [0] * 7
-    weighted = [0] * 7
-    for g, w, v in zip(groups.tolist(), plain_weights, plain_values):
+    for g, v in zip(groups.tolist(), plain_values):
         by_group[g] += v
-        weighted[g] += w * v
     assert [int(x) for x in exact_group_sums(groups, values, 7)] == by_group
-    assert [int(x) for x in exact_group_dot(groups, weights, values, 7)] == weighted
-
-
-def test_weighted_rows_of_counts():
-    counts = RNG.integers(0, 1_070_190, (70_000, 10, 4)).astype(np.uint32)
-    weights = RNG.integers(1, 25, 70_000)
-    call = RNG.random(70_000) < 0.5
-    expected = (counts[call].astype(object) * weights[call, None, None].astype(object)).sum(axis=0)
-    assert (exact_weighted_rows(weights, counts, where=call, chunk=4096) == expected).all()
-    huge = exact_weighted_rows(np.full(3, 2**62, dtype=object), np.ones((3, 2), dtype=np.uint32))
-    assert huge.tolist() == [3 * 2**62] * 2
 
 
 def test_masked_sum_uses_the_dtype_bound_or_the_data():

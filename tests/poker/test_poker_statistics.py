@@ -111,6 +111,21 @@ def test_masked_counts_from_a_near_mask_equal_a_plain_loop(shape, monkeypatch):
     assert masked_counts(counts, weights, groups, 6, near, summed)[0] is summed[1][1]
 
 
+@pytest.mark.parametrize("big", [False, True], ids=["int64", "python-ints"])
+def test_played_counts_summed_over_side_classes_equal_the_plain_weighted_rows(big):
+    rng = np.random.default_rng(21)
+    counts = rng.integers(0, 1_070_190, (7_000, 10, 4)).astype(np.uint32)
+    weights = rng.integers(1, 25, 7_000)
+    if big:
+        weights = weights.astype(object) * 2**50                        # no int64 bound holds these sums
+    side, play = rng.integers(0, 5, 7_000), rng.random(7_000) < 0.5
+    played, folded = statistics.played_counts(weights, counts, play, 10, side=side, n_side=5, cache={})
+    expected = (counts[play].astype(object) * weights[play, None, None].astype(object)).sum(axis=0)
+    assert (played.sum(axis=0) == expected).all()
+    assert sum(int(x) for x in folded) == sum(int(w) for w in weights[~play])
+    assert played.dtype == (object if big else np.int64)
+
+
 def test_masked_counts_in_python_integers_are_made_afresh():
     counts = np.full((3, 1), 2**60, dtype=np.int64)                    # beyond the int64 bound
     weights, groups = np.array([3, 1, 2]), np.array([0, 1, 0])
@@ -214,3 +229,19 @@ def test_cache_returns_the_same_rows_and_side_bet_combines():
     assert stats.combined.variance == (stats.main.variance + Fraction(1, 4) * stats.side.variance
                                        + stats.covariance)
     assert stats.combined.mean_wagered == stats.main.mean_wagered + Fraction(1, 2)
+
+
+@pytest.mark.parametrize("big", [False, True], ids=["int64", "python-ints"])
+def test_decision_table_figures_with_the_weight_bound_found_once_equal_plain_sums(big):
+    from analyzer.poker.decision_table import DecisionTable
+    rng = np.random.default_rng(5)
+    weights = rng.integers(0, 2**62 if big else 25, 1000, dtype=np.int64)     # big: sums beyond int64
+    ev_play = rng.integers(-30, 30, 1000, dtype=np.int64)
+    table = DecisionTable(weights, ev_play, 10, Fraction(2))
+    for play in (rng.random(1000) < 0.5, np.ones(1000, dtype=bool), np.zeros(1000, dtype=bool)):
+        f = table.figures("x", "", play)
+        w, e = [int(x) for x in weights], [int(x) for x in ev_play]
+        played = sum(wi for wi, p in zip(w, play) if p)
+        ev = sum(wi * (ei if p else -10) for wi, ei, p in zip(w, e, play))
+        assert f.p_play == Fraction(played, sum(w)) and f.ev == Fraction(ev, sum(w) * 10)
+    assert table.weight_bound == int(weights.max())

@@ -10,8 +10,7 @@ import numpy as np
 from analyzer.core.cards import card_str, cards_str
 from analyzer.core.distribution import CONVENTION, SETTLING_RULE, summary_context
 from analyzer.core.errors import InvariantError
-from analyzer.core.exact import (decimal_str, exact_group_dot, exact_group_sums, exact_sum, figure, fraction_str,
-                                 percent_str, published_check)
+from analyzer.core.exact import decimal_str, exact_sum, figure, fraction_str, percent_str, published_check
 from analyzer.core.outputs import Figure, KeyFigure, Outputs, ReportContent
 from analyzer.core.tables import EXACT, Table, csv_text, demote, markdown_table, thousands
 from analyzer.core.wager_tables import (WagerEntry, csv_rows, distribution_figure, distribution_markdown,
@@ -25,6 +24,7 @@ from analyzer.games.caribbean_stud.rules import GAME, Progressive
 from analyzer.poker.decision_table import StrategyFigures, margin_histogram
 from analyzer.poker.hands import CATEGORIES, CATEGORY_WORDS, qualifier_words
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, OUTCOME_WORDS
+from analyzer.poker.statistics import played_counts, played_weights
 from analyzer.poker.strategy_file import encode_decision_table, encode_decision_tables
 from analyzer.strategy.language import strategy_card_markdown
 
@@ -229,25 +229,25 @@ def par_lines(analysis: StudAnalysis) -> list[dict]:
     """The optimal strategy's PAR lines: folds by category, raised outcomes by category."""
     table, rules, priced = analysis.table, analysis.rules, analysis.priced
     raise_, _ = priced.optimal()
-    group = raise_.astype(np.uint8) * N_CATEGORIES + table.player_category      # 0..19
-    n_groups = 2 * N_CATEGORIES
-    # weight x count is at most 24 x 163,185: int64 products, summed exactly
-    situations = exact_group_sums(group, table.weights, n_groups)
-    outcomes = [exact_group_dot(group, table.weights, table.counts[:, o], n_groups) for o in range(N_OUTCOMES)]
+    # the sums the round statistics made for this very mask (kept with the table), by the player's category
+    category = table.player_category
+    played, folded = played_counts(table.weights, table.counts, raise_, N_CATEGORIES, category=category,
+                                   side=category, n_side=N_CATEGORIES, cache=table.derived)
+    raised_weights = played_weights(played, table.completions)
     lines = []
-    for g in range(n_groups):
-        raised, category = divmod(g, N_CATEGORIES)
-        if not situations[g]:
-            continue
-        if not raised:
-            lines.append({"action": "fold", "category": category, "outcome": "any",
-                          "combinations": int(situations[g]) * table.completions,
-                          "wagered": Fraction(1), "net": Fraction(-1)})
-            continue
-        for o in range(N_OUTCOMES):
-            lines.append({"action": "raise", "category": category, "outcome": OUTCOME_WORDS[o],
-                          "combinations": int(outcomes[o][g]), "wagered": 1 + rules.raise_size,
-                          "net": rules.paytable.net(category, o)})
+    for raised in (False, True):
+        for c in range(N_CATEGORIES):
+            if not (raised_weights[c] if raised else folded[c]):
+                continue
+            if not raised:
+                lines.append({"action": "fold", "category": c, "outcome": "any",
+                              "combinations": int(folded[c]) * table.completions,
+                              "wagered": Fraction(1), "net": Fraction(-1)})
+                continue
+            for o in range(N_OUTCOMES):
+                lines.append({"action": "raise", "category": c, "outcome": OUTCOME_WORDS[o],
+                              "combinations": int(played[c, c, o]), "wagered": 1 + rules.raise_size,
+                              "net": rules.paytable.net(c, o)})
     if sum(line["combinations"] for line in lines) != analysis.total_deals:
         raise InvariantError("the Caribbean Stud PAR lines do not cover every deal exactly once")
     return lines

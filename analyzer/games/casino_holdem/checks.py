@@ -17,7 +17,7 @@ from analyzer.core.exact import integer_array, parse_fraction_str
 from analyzer.core.sampling import Target
 from analyzer.games.casino_holdem.analysis import play_statistics
 from analyzer.games.casino_holdem.count import SituationTable
-from analyzer.games.casino_holdem.price import aa_bonus_hands
+from analyzer.games.casino_holdem.price import aa_bonus_hands, table_aa_bonus_hands
 from analyzer.games.casino_holdem.rules import AA_HANDS, HoldemRules
 from analyzer.poker.checks import check_decision_table, spot_check
 from analyzer.poker.checks import simulate as poker_simulate
@@ -95,7 +95,7 @@ def check_statistics(report, rules: HoldemRules, summary: dict, folder, table: S
     except InputError as error:
         report.add("round statistics re-derived", False, str(error))
         return
-    aa_hand = aa_bonus_hands(table.keys)
+    aa_hand = table_aa_bonus_hands(table)
     pairs = []
     for name, call in masks.items():
         stats = play_statistics(table, rules, aa_hand, call, ratio, table.derived)

@@ -8,7 +8,7 @@ import numpy as np
 
 from analyzer.core.distribution import CONVENTION, SETTLING_RULE, summary_context
 from analyzer.core.errors import InvariantError
-from analyzer.core.exact import (decimal_str, exact_sum, exact_weighted_rows, figure, fraction_str, percent_str,
+from analyzer.core.exact import (decimal_str, exact_sum, figure, fraction_str, percent_str,
                                  published_check)
 from analyzer.core.outputs import Figure, KeyFigure, Outputs, ReportContent
 from analyzer.core.tables import EXACT, ROOT, Table, csv_text, demote, markdown_table, thousands
@@ -22,6 +22,7 @@ from analyzer.games.casino_holdem.rules import AA_HANDS, GAME
 from analyzer.poker.decision_table import margin_histogram
 from analyzer.poker.hands import CATEGORY_WORDS, qualifier_words
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, OUTCOME_WORDS
+from analyzer.poker.statistics import played_counts, played_weights
 from analyzer.poker.strategy_file import encode_decision_table, encode_decision_tables
 from analyzer.strategy.language import strategy_card_markdown
 
@@ -179,11 +180,11 @@ def par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]
 
 
 def _par_lines(analysis: HoldemAnalysis, strategy: str) -> list[dict]:
-    rules, table, f = analysis.rules, analysis.table, analysis.strategies[strategy]
-    call, w = f.call, table.weights
-    lines = [{"hand": "(any)", "outcome": "fold", "combinations": exact_sum(w[~call]) * table.continuations,
+    rules, table = analysis.rules, analysis.table
+    played, folded = _played_by_aa_hand(analysis, strategy)
+    lines = [{"hand": "(any)", "outcome": "fold", "combinations": sum(int(x) for x in folded) * table.continuations,
               "wagered": Fraction(1), "net": Fraction(-1)}]
-    called = exact_weighted_rows(w, table.counts, where=call)
+    called = played.sum(axis=0)       # non-negative parts of one total in range: int64 when they are
     for c in range(N_CATEGORIES - 1, -1, -1):
         for o in range(N_OUTCOMES):
             lines.append({"hand": CATEGORY_WORDS[c], "outcome": OUTCOME_WORDS[o],
@@ -192,6 +193,14 @@ def _par_lines(analysis: HoldemAnalysis, strategy: str) -> list[dict]:
     if sum(line["combinations"] for line in lines) != analysis.total_deals:
         raise InvariantError("the Casino Hold'em PAR lines do not cover every deal exactly once")
     return lines
+
+
+def _played_by_aa_hand(analysis: HoldemAnalysis, strategy: str) -> tuple[np.ndarray, np.ndarray]:
+    """(weight x counts of the called classes by AA hand x category x outcome, folded weight by AA hand): the
+    sums the round statistics made for this very call mask (kept with the table), not summed again."""
+    table = analysis.table
+    return played_counts(table.weights, table.counts, analysis.strategies[strategy].call, N_CATEGORIES,
+                         side=analysis.priced.aa_hand, n_side=len(AA_HANDS), cache=table.derived)
 
 
 def aa_par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]:
@@ -203,17 +212,17 @@ def aa_par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[di
 
 
 def _aa_par_lines(analysis: HoldemAnalysis, strategy: str) -> list[dict]:
-    rules, priced, f = analysis.rules, analysis.priced, analysis.strategies[strategy]
-    w = analysis.table.weights
+    rules = analysis.rules
+    played, folded = _played_by_aa_hand(analysis, strategy)
+    called_weights = played_weights(played, analysis.table.continuations)
     lines = []
     for index, name in enumerate(AA_HANDS):
         pay = rules.aa_pays[name]
         for called in (True, False):
-            mask = (priced.aa_hand == index) & (f.call if called else ~f.call)
             returned = rules.aa_return(name) if called else Fraction(0)
             lines.append({"hand": name.replace("_", " "), "action": "call" if called else "fold",
-                          "combinations": exact_sum(w[mask]), "pays": "lose" if pay is None else f"{pay} to 1",
-                          "returned": returned})
+                          "combinations": called_weights[index] if called else int(folded[index]),
+                          "pays": "lose" if pay is None else f"{pay} to 1", "returned": returned})
     return lines
 
 

@@ -34,6 +34,13 @@ def aa_bonus_hands(keys: np.ndarray) -> np.ndarray:
     return hands
 
 
+def table_aa_bonus_hands(table: SituationTable) -> np.ndarray:
+    """`aa_bonus_hands` of a counted table's classes (computed once per table, kept on it; not to be changed)."""
+    if "aa_bonus_hands" not in table.derived:
+        table.derived["aa_bonus_hands"] = aa_bonus_hands(table.keys)
+    return table.derived["aa_bonus_hands"]
+
+
 @dataclass
 class Priced:
     """A situation table priced under one rule set: every number a strategy needs."""
@@ -45,16 +52,26 @@ class Priced:
     aa_return: np.ndarray        # int64: AA Bonus total returned per unit when called, over aa_denominator
     aa_denominator: int
     _aa_weighted: np.ndarray | None = field(default=None, repr=False)
+    _aa_weighted_bound: int = field(default=0, repr=False)
 
     @property
     def aa_weighted(self) -> np.ndarray:
         """weight x AA Bonus return per class (made once): a strategy's return is its calls' sum."""
+        return self._made_aa_weighted()[0]
+
+    @property
+    def aa_weighted_bound(self) -> int:
+        """A bound of every |aa_weighted| (max weight x max |return|, found once with it)."""
+        return self._made_aa_weighted()[1]
+
+    def _made_aa_weighted(self) -> tuple[np.ndarray, int]:
         if self._aa_weighted is None:
             bound = int(self.table.weights.max(initial=0)) * max(abs(int(self.aa_return.max(initial=0))),
                                                                 abs(int(self.aa_return.min(initial=0))))
             self._aa_weighted = (as_int64_or_object(self.table.weights, bound)
                                  * as_int64_or_object(self.aa_return, bound))
-        return self._aa_weighted
+            self._aa_weighted_bound = bound
+        return self._aa_weighted, self._aa_weighted_bound
 
     @property
     def ev_call(self) -> np.ndarray:
@@ -78,7 +95,7 @@ def price(table: SituationTable, rules: HoldemRules) -> Priced:
     nets, scale = rules.paytable.net_matrix()
     decisions = DecisionTable(table.weights, play_ev_numerators(table.counts, nets), scale * table.continuations,
                               rules.call_size)
-    hands = aa_bonus_hands(table.keys)
+    hands = table_aa_bonus_hands(table)
     returns = {name: rules.aa_return(name) for name in AA_HANDS}
     aa_denominator = math.lcm(*(r.denominator for r in returns.values()))
     aa_return = np.array([int(returns[name] * aa_denominator) for name in AA_HANDS], dtype=object)[hands]
@@ -107,7 +124,7 @@ def figures(priced: Priced, name: str, description: str, call: np.ndarray,
             aa_ratio: Fraction | None = None) -> HoldemStrategy:
     """The exact figures of calling where `call` holds."""
     main = priced.decisions.figures(name, description, call)
-    aa_returned = exact_masked_sum(priced.aa_weighted, call)
+    aa_returned = exact_masked_sum(priced.aa_weighted, call, priced.aa_weighted_bound)
     return HoldemStrategy(**vars(main), aa_rtp=Fraction(aa_returned, priced.decisions.total_weight * priced.aa_denominator),
                           aa_ratio=aa_ratio)
 
