@@ -62,7 +62,8 @@ class Tally:
     def compare_variance(self, variance: Fraction, distribution) -> dict:
         """z-score of the sample variance against an exact variance (the claimed one, e.g. summary.json's).
 
-        `distribution`: the wager's exact [(net value, probability)].  The statistic is the sample
+        `distribution`: the wager's exact [(net value, probability)] (a value may be listed more than
+        once, e.g. once per hand category that nets it: its probabilities are added).  The statistic is the sample
         variance about the exact mean, S = sum over rounds of (x - mean)^2 / n, whose expectation is
         the variance.  Net values expected fewer than RARE_EXPECTED times in n rounds are rare: their
         part of S is replaced by its exact expectation, and the claimed variance minus that expectation
@@ -72,7 +73,10 @@ class Tally:
         """
         n = self.rounds
         exact = Fraction(variance)
-        distribution = [(Fraction(v), Fraction(p)) for v, p in distribution]
+        merged: dict = {}
+        for v, p in distribution:             # one entry per net value: categories that net alike are one value
+            merged[Fraction(v)] = merged.get(Fraction(v), Fraction(0)) + Fraction(p)
+        distribution = sorted(merged.items())
         mean = sum((p * v for v, p in distribution), Fraction(0))
         observed = {Fraction(numerator, self.denominator): count for numerator, count in self.values.items()}
         possible = {v for v, _ in distribution}

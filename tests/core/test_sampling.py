@@ -31,3 +31,22 @@ def test_no_value_is_dealt_more_often_than_the_shoe_holds():
     dealt = deal_values(np.random.Generator(np.random.PCG64(1)), 5_000, shoe, 6)
     for value, cards in enumerate(shoe):
         assert ((dealt == value).sum(axis=1) == cards).all()       # the whole shoe dealt: each value exactly
+
+
+def test_a_value_listed_once_per_category_is_one_value_to_the_variance_check():
+    """A progressive's fixed payouts list -1 once per losing category: the check must add their
+    probabilities, not count the rounds at -1 once per listing (that made small-deck runs fail)."""
+    from fractions import Fraction
+
+    from analyzer.core.sampling import Tally
+    rng = np.random.Generator(np.random.PCG64(3))
+    values, probabilities = [-1, 3, 49], [Fraction(8, 10), Fraction(15, 100), Fraction(5, 100)]
+    mean = sum(v * p for v, p in zip(values, probabilities))
+    variance = sum((v - mean) ** 2 * p for v, p in zip(values, probabilities))
+    tally = Tally(1)
+    tally.add(rng.choice(np.array(values), size=50_000, p=[float(p) for p in probabilities]))
+    merged = tally.compare_variance(variance, list(zip(values, probabilities)))
+    listed = tally.compare_variance(variance, [(-1, Fraction(5, 10)), (-1, Fraction(2, 10)), (3, Fraction(15, 100)),
+                                               (-1, Fraction(1, 10)), (49, Fraction(5, 100))])
+    assert merged["passed"] and listed["passed"] and listed["z"] == merged["z"]
+    assert not tally.compare_variance(variance * Fraction(11, 10), list(zip(values, probabilities)))["passed"]
