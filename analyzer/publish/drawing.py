@@ -60,7 +60,7 @@ def _serve(requests, replies) -> None:
     plots.warm()
     while (figures := _receive(requests)) is not None:
         try:
-            reply = (True, {figure.file: plots.render(figure) for figure in figures})
+            reply = (True, plots.render_all(figures))
         except Exception:
             reply = (False, traceback.format_exc())
         _send(replies, reply)
@@ -158,7 +158,7 @@ class Drawing:
                     raise
             else:
                 from analyzer.publish import plots
-                self._svgs = {figure.file: plots.render(figure) for figure in self._figures}
+                self._svgs = plots.render_all(self._figures)
             self._figures = None
         return self._svgs
 

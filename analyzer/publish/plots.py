@@ -137,6 +137,11 @@ RENDERERS = {"margin_histogram": margin_histogram, "rtp_against_jackpot": rtp_ag
              "net_distribution": net_distribution}
 
 
+def render_all(figures) -> dict:
+    """The SVG text of each described figure, by its file name."""
+    return {figure.file: render(figure) for figure in figures}
+
+
 def render(figure) -> str:
     """The SVG text of a described figure (a data value given as a function of no arguments is made
     now: large arrays drawn only once need not be held until then)."""

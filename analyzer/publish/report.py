@@ -67,7 +67,7 @@ def summary_figures(summary: dict) -> list[list[str]]:
 
 def figures(content: ReportContent) -> dict:
     """The SVG text of each of the report's figures, by file name (drawn from the analysis in memory)."""
-    return {figure.file: plots.render(figure) for figure in content.figures}
+    return plots.render_all(content.figures)
 
 
 def build(content: ReportContent, folder: ResultFolder, summary: dict, verification, svgs: dict | None = None) -> dict:
