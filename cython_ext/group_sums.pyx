@@ -38,7 +38,8 @@ def add_weighted_rows(const counts_t[:, :] counts, const weights_t[:] weights, c
     and rest[groups[i]] += weights[i] over the other rows (when `rest` is given).
 
     Exact only where the caller has proven that every partial sum fits int64.  Raises
-    ValueError for mismatched lengths or widths, or a group outside 0..len(out)-1.
+    ValueError for mismatched lengths or widths, or a group outside 0..len(out)-1 (found
+    while summing: `out` and `rest` are then partly summed and must be discarded).
 
     >>> import numpy as np
     >>> out, rest = np.zeros((2, 2), dtype=np.int64), np.zeros(2, dtype=np.int64)
@@ -82,7 +83,8 @@ def move_rows(const counts_t[:, :] counts, const weights_t[:] weights, const gro
     out[groups[i], :] += sign * weights[i] * counts[i, :] and rest[groups[i]] -= sign * weights[i].
 
     Exact only where the caller has proven that every partial sum stays in int64 (moving
-    rows out first, then in, keeps every partial sum between the two masks' sums).
+    rows out first, then in, keeps every partial sum between the two masks' sums).  Raises
+    ValueError as `add_weighted_rows` does; after a bad row `out` and `rest` must be discarded.
 
     >>> import numpy as np
     >>> out, rest = np.array([[1, 2], [6, 8]]), np.array([3, 0])

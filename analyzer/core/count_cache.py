@@ -69,6 +69,8 @@ from pathlib import Path
 
 import numpy as np
 
+from analyzer.core.execution import default_jobs
+
 MAGIC = b"TGACACHE"
 FORMAT_VERSION = 2
 SUFFIX = ".tgacache"
@@ -148,8 +150,7 @@ def _warn(message: str) -> None:
 def _threads(threads: int | None) -> int:
     if threads:
         return max(1, int(threads))
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1, min(cores, 8))
+    return max(1, min(default_jobs(), 8))
 
 
 def _block_ranges(nbytes: int, block_bytes: int) -> list[tuple[int, int]]:
@@ -198,10 +199,6 @@ def _prefix_for(prefix: str | None, meta: dict) -> str:
 
 def _is_key(key) -> bool:
     return isinstance(key, str) and len(key) == 64 and all(c in "0123456789abcdef" for c in key)
-
-
-def _is_digest(text) -> bool:
-    return _is_key(text)                # a sha256 hex digest, like a key
 
 
 def _header_digest(header: dict) -> str:
@@ -368,6 +365,10 @@ class _Damaged(Exception):
     """A cache file failed a check."""
 
 
+class _OtherKey(_Damaged):
+    """A sound cache file of another key that shares the file name's 16-digit prefix (kept, not deleted)."""
+
+
 def _parse(data: bytes, key: str) -> tuple[dict, int]:
     """The verified header of a cache file's bytes and the offset of its first block."""
     first = data.find(b"\n")
@@ -388,7 +389,7 @@ def _parse(data: bytes, key: str) -> tuple[dict, int]:
     if header.get("format") != FORMAT_VERSION:
         raise _Damaged("format version in the header does not match")
     if header.get("key") != key:
-        raise _Damaged("key does not match")
+        raise _OtherKey("key does not match")
     try:
         block_bytes = header["block_bytes"]
         if type(block_bytes) is not int or block_bytes <= 0 or block_bytes % 8:
@@ -409,7 +410,7 @@ def _parse(data: bytes, key: str) -> tuple[dict, int]:
             if len(planes) != len(blocks) or any(type(n) is not int or not 0 <= n <= dtype.itemsize for n in planes) \
                     or (description["filter"] == "none" and any(n != dtype.itemsize for n in planes)):
                 raise _Damaged("plane counts do not match the blocks")
-            if not _is_digest(description["blocks_sha256"]):
+            if not _is_key(description["blocks_sha256"]):           # a sha256 hex digest, like a key
                 raise _Damaged("bad block digest")
             total += sum(blocks)
     except (KeyError, TypeError, ValueError):
@@ -489,7 +490,7 @@ def load(folder, key: str, *, threads: int | None = None,
             header, offset = _parse(data, key)
             arrays = _decode(data, header, offset, threads, unshuffle)
         except _Damaged as problem:
-            if str(problem) == "key does not match":
+            if isinstance(problem, _OtherKey):
                 continue               # another key with the same 16-digit prefix: not ours, not damaged
             _warn(f"ignoring and deleting {path}: {problem}; it will be recomputed")
             try:

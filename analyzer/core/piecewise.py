@@ -47,25 +47,17 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import decimal_str, figure, percent_str, to_fraction
+from analyzer.core.exact import INT64_MAX, abs_bound, decimal_str, figure, percent_str, to_fraction
 
 FREE, FOLD, PLAY = -1, 0, 1            # values of the `fixed` array: optimal, always fold, always play
 TIES = ("fold", "play")
 KINDS = ("rtp", "house_edge", "ev")
-INT64_MAX = 2**63 - 1
 CLOSE = 2.0**-40                       # relative gap under which two float keys may be misordered
 TINY = 2.0**-1000                      # below this a float key's relative error is unbounded
 SCREEN = 2.0**-40                      # relative error bound used when screening pieces with floats
 
 
 # --- exact integer arrays: int64 while the bound allows, Python integers beyond ------------
-
-def _absmax(x: np.ndarray) -> int:
-    """max |x| as a Python int (0 for an empty array)."""
-    if x.size == 0:
-        return 0
-    return max(abs(int(x.max())), abs(int(x.min())))
-
 
 def _obj(x: np.ndarray) -> np.ndarray:
     return x if x.dtype == object else x.astype(object)
@@ -95,7 +87,7 @@ def _total(x: np.ndarray) -> int:
         return 0
     if x.dtype == object:
         return int(x.sum())
-    chunk = max(1, INT64_MAX // max(_absmax(x), 1))
+    chunk = max(1, INT64_MAX // max(abs_bound(x), 1))
     if chunk >= x.size:
         return int(x.sum(dtype=np.int64))
     return sum(int(x[i:i + chunk].sum(dtype=np.int64)) for i in range(0, x.size, chunk))
@@ -103,7 +95,7 @@ def _total(x: np.ndarray) -> int:
 
 def _group_sums(x: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Exact sums of x over the groups beginning at `starts` (non-empty x)."""
-    if _machine(x) and _absmax(x) * x.size <= INT64_MAX:
+    if _machine(x) and abs_bound(x) * x.size <= INT64_MAX:
         return np.add.reduceat(x, starts)
     return np.add.reduceat(_obj(x), starts)
 
@@ -111,7 +103,7 @@ def _group_sums(x: np.ndarray, starts: np.ndarray) -> np.ndarray:
 def _cumulative(first: int, deltas: np.ndarray) -> np.ndarray:
     """[first, first + d0, first + d0 + d1, ...] exactly."""
     values = np.concatenate([np.array([first], dtype=object), _obj(deltas)])
-    if _machine(deltas) and abs(first) + _absmax(deltas) * deltas.size <= INT64_MAX:
+    if _machine(deltas) and abs(first) + abs_bound(deltas) * deltas.size <= INT64_MAX:
         return np.cumsum(values.astype(np.int64))
     return np.cumsum(values)
 
@@ -120,7 +112,7 @@ def _join(*parts) -> np.ndarray:
     """Python ints and exact arrays end to end: int64 when every part is machine and fits, else object."""
     arrays = [np.array([part], dtype=object) if isinstance(part, int) else part for part in parts]
     machine = all(isinstance(part, int) or part.dtype != object for part in parts)
-    if machine and max((_absmax(x) for x in arrays), default=0) <= INT64_MAX:
+    if machine and max((abs_bound(x) for x in arrays), default=0) <= INT64_MAX:
         return np.concatenate([x.astype(np.int64) for x in arrays])
     return np.concatenate([_obj(x) for x in arrays])
 
@@ -146,7 +138,7 @@ def _exact_array(values, name: str, python_ints: bool) -> np.ndarray:
         if array.dtype == np.uint64 and array.size and int(array.max()) > INT64_MAX:
             return np.array(array.tolist(), dtype=object)
         return array.astype(np.int64)
-    return array.astype(np.int64) if _absmax(array) <= INT64_MAX else array
+    return array.astype(np.int64) if abs_bound(array) <= INT64_MAX else array
 
 
 def _fraction_keys(p: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -537,7 +529,7 @@ class PayoutModel:
         if tie not in TIES:
             raise ValueError(f"tie must be one of {TIES}, not {tie!r}")
         self.tie = tie
-        self._bounds = {name: _absmax(getattr(self, name)) for name in "wfab"}
+        self._bounds = {name: abs_bound(getattr(self, name)) for name in "wfab"}
         self._candidates = None
         self._cache_range, self._cache = None, {}
 
@@ -595,7 +587,7 @@ class PayoutModel:
 
     def _breakpoints(self, lo: Fraction, hi: Fraction) -> Breakpoints:
         index, p, q, up = self._switches()
-        bp, bq = _absmax(p), _absmax(q)
+        bp, bq = abs_bound(p), abs_bound(q)
         above_lo = _mul(p, lo.denominator, bp * lo.denominator) >= _mul(q, lo.numerator, bq * abs(lo.numerator))
         below_hi = _mul(p, hi.denominator, bp * hi.denominator) <= _mul(q, hi.numerator, bq * abs(hi.numerator))
         chosen = np.nonzero(above_lo & below_hi)[0]
@@ -716,10 +708,10 @@ class PayoutModel:
         right = Pw[1:]
         if self.tie == "fold":
             switching = points.weight_to_play[first:stop]
-            inner_P = _add(right, -switching, _absmax(right) + _absmax(switching))
+            inner_P = _add(right, -switching, abs_bound(right) + abs_bound(switching))
         else:
             switching = points.weight_to_fold[first:stop]
-            inner_P = _add(right, switching, _absmax(right) + _absmax(switching))
+            inner_P = _add(right, switching, abs_bound(right) + abs_bound(switching))
         return Pieces(num, den, A, B, Pw, _join(at_lo[0], A[1:], at_hi[0]), _join(at_lo[1], B[1:], at_hi[1]),
                       _join(at_lo[2], inner_P, at_hi[2]), self.W, self.D, self.wager)
 

@@ -34,19 +34,6 @@ def ceil_fraction(value: Fraction) -> int:
     return -((-value.numerator) // value.denominator)
 
 
-def floor_sqrt(value: Fraction) -> int:
-    """floor(sqrt(value)) for a rational value >= 0, exactly.
-
-    floor(sqrt(x)) == isqrt(floor(x)): an integer n is <= sqrt(x) iff n*n <= x iff
-    n*n <= floor(x).
-
-    >>> floor_sqrt(Fraction(9)), floor_sqrt(Fraction(899, 100)), floor_sqrt(Fraction(1, 4))
-    (3, 2, 0)
-    """
-    value = _non_negative(value)
-    return math.isqrt(floor_fraction(value))
-
-
 def sqrt_decimal_str(value, places: int = DECIMAL_PLACES) -> str:
     """sqrt(value) to `places` decimals, rounded half up, from the exact rational value.
 
@@ -68,20 +55,6 @@ def sqrt_decimal_str(value, places: int = DECIMAL_PLACES) -> str:
     scaled = value * 4 * 10 ** (2 * places)
     digits = (math.isqrt(floor_fraction(scaled)) + 1) // 2
     return decimal_str(Fraction(digits, 10**places), places)
-
-
-def compare_sqrt(value, bound) -> int:
-    """The sign of sqrt(value) - bound (-1, 0 or 1), decided exactly; value >= 0.
-
-    >>> compare_sqrt(Fraction(2), Fraction(141, 100)), compare_sqrt(Fraction(4), 2), compare_sqrt(0, -1)
-    (1, 0, 1)
-    """
-    value = _non_negative(value)
-    bound = to_fraction(bound)
-    if bound < 0:
-        return 1
-    square = bound * bound
-    return (value > square) - (value < square)
 
 
 def floor_surd(a, b, x) -> int:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import gzip
 import io
 import json
-import os
 import struct
 import sys
 import threading
@@ -36,6 +35,8 @@ import zlib
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
+
+from analyzer.core.execution import default_jobs
 
 MAGIC = "TGA-STRATEGY"
 VERSION = 1
@@ -163,8 +164,7 @@ def _submit(function, *args) -> Future:
     global _POOL
     with _POOL_LOCK:
         if _POOL is None:
-            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-            _POOL = ThreadPoolExecutor(cores, thread_name_prefix="strategy-file")
+            _POOL = ThreadPoolExecutor(default_jobs(), thread_name_prefix="strategy-file")
     return _POOL.submit(function, *args)
 
 

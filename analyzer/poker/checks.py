@@ -1,7 +1,6 @@
 """Verification shared by the poker games: a strategy file's decisions and totals, from its own rows."""
 from __future__ import annotations
 
-import os
 import random
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
@@ -9,6 +8,7 @@ from fractions import Fraction
 import numpy as np
 
 from analyzer.core.exact import decimal_str, exact_dot, exact_sum, fraction_str, parse_fraction_str
+from analyzer.core.execution import default_jobs
 from analyzer.core.sampling import Tally, batches, deal
 from analyzer.poker.strategy_file import EITHER, PLAY
 
@@ -60,8 +60,7 @@ def spot_check(report, strategy, cards, group_sizes: tuple, direct_ev, samples: 
             start += size
         deals.append((dealt, groups))
     # The direct dealing runs in compiled code without the GIL: the situations share the cores.
-    with ThreadPoolExecutor(max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                                else os.cpu_count() or 1)) as pool:
+    with ThreadPoolExecutor(default_jobs()) as pool:
         direct = list(pool.map(lambda deal: direct_ev(*deal[1]), deals))
     mismatches = [dealt for (dealt, groups), ev in zip(deals, direct)
                   if ev != strategy.decide_cards(groups).ev[action]]

@@ -169,8 +169,7 @@ class DecisionTable:
     def gain(self) -> np.ndarray:
         """weight x (EV of playing - EV of folding) per class: what each decision is worth (made once)."""
         if self._gain is None:
-            bound = (max(abs(int(self.ev_play.max(initial=0))), abs(int(self.ev_play.min(initial=0))))
-                     + self.denominator) * int(self.weights.max(initial=0))
+            bound = (abs_bound(self.ev_play) + self.denominator) * int(self.weights.max(initial=0))
             ev = as_int64_or_object(self.ev_play, bound)
             gain = np.add(ev, self.denominator)
             if gain.dtype == object:

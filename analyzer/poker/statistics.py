@@ -129,7 +129,7 @@ def masked_counts(counts: np.ndarray, weights: np.ndarray, groups: np.ndarray, n
         table = inside.reshape(n_groups, -1)
         group_sums.move_rows(*arrays, np.flatnonzero(was & ~mask), -1, table, outside)
         group_sums.move_rows(*arrays, np.flatnonzero(mask & ~was), 1, table, outside)
-    if summed is not None:
+    if summed is not None and inside.dtype == np.int64:          # only int64 sums are ever reused
         summed.append((packed, inside, outside))
     return inside, outside
 

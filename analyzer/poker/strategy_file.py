@@ -95,20 +95,6 @@ LEVEL = 6
 EV_LEVEL = 4
 
 
-def encode_decision_table(*, game: str, rule_file, groups: list, actions: list, ev_column: str, key_text: str,
-                          keys: np.ndarray, table: DecisionTable, decisions: np.ndarray | None = None) -> bytes:
-    """A poker game's strategy file: keys, weights, decision codes and EV-of-playing numerators.
-
-    decisions: 0 fold / 1 play / 2 either per row; default the optimal ones.  Raises
-    InputError when an EV numerator does not fit the file's 64-bit column (which
-    `check_ev_column` refuses before any counting).
-    """
-    files = encode_decision_tables(game=game, rule_file=rule_file, groups=groups, actions=actions,
-                                   ev_column=ev_column, key_text=key_text, keys=keys, table=table,
-                                   decisions={"file": decisions})
-    return files["file"].result()
-
-
 def encode_decision_tables(*, game: str, rule_file, groups: list, actions: list, ev_column: str, key_text: str,
                            keys: np.ndarray, table: DecisionTable, decisions: dict) -> dict:
     """Strategy files of one decision table, one per entry of `decisions` (name -> decision codes, or

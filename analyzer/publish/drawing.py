@@ -24,13 +24,14 @@ import struct
 import traceback
 
 from analyzer.core.errors import InvariantError
+from analyzer.core.execution import default_jobs
 
 _LENGTH = struct.Struct("<Q")
 
 
 def forking() -> bool:
     """Whether a drawing child is worth starting: fork exists and a second core can draw while this one works."""
-    return hasattr(os, "fork") and (os.cpu_count() or 1) > 1
+    return hasattr(os, "fork") and default_jobs() > 1
 
 
 def _made(figure):

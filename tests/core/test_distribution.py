@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from analyzer.core.distribution import (CONFIDENCE_LEVELS, CONVENTION, SETTLING_ROUNDS, Z95, Z99,
                                         RoundOutcomes, WagerStatistics, summary_context)
-from analyzer.core.roots import (ceil_fraction, compare_sqrt, floor_sqrt, floor_surd, sqrt_decimal_str,
+from analyzer.core.roots import (ceil_fraction, floor_fraction, floor_surd, sqrt_decimal_str,
                                  surd_decimal_str)
 from analyzer.core.exact import decimal_str, parse_fraction_str
 
@@ -201,6 +201,19 @@ def test_sqrt_rendering_beyond_float_precision():
 def test_sqrt_of_negative_refused(value):
     with pytest.raises(ValueError):
         sqrt_decimal_str(value)
+
+
+def floor_sqrt(value: F) -> int:
+    """floor(sqrt(value)) for a rational value >= 0 (isqrt of its floor): a reference helper."""
+    return math.isqrt(floor_fraction(value))
+
+
+def compare_sqrt(value, bound) -> int:
+    """The sign of sqrt(value) - bound, by comparing squares: a reference helper."""
+    bound = F(bound)
+    if bound < 0:
+        return 1
+    return (value > bound * bound) - (value < bound * bound)
 
 
 def test_integer_helpers():

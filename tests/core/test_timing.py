@@ -4,10 +4,15 @@ import json
 from analyzer.core import timing
 
 
-def test_off_by_default():
-    assert timing.PATH is None or timing.PATH                      # the suite runs without ANALYZER_TIMINGS ...
-    if timing.PATH is None:
-        assert timing.stage("x") is timing.stage("y")             # ... one shared do-nothing context
+def test_off_records_nothing(tmp_path, monkeypatch):
+    """Without ANALYZER_TIMINGS: one shared do-nothing context, and write() writes nothing."""
+    monkeypatch.setattr(timing, "PATH", None)
+    monkeypatch.setattr(timing, "_records", [])
+    assert timing.stage("x") is timing.stage("y")
+    with timing.stage("x"):
+        pass
+    timing.write()
+    assert timing._records == [] and list(tmp_path.iterdir()) == []
 
 
 def test_on_records_nested_stages(tmp_path, monkeypatch):

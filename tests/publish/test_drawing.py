@@ -82,7 +82,7 @@ def test_no_figures_nothing_sent(drawer):
 
 
 def test_one_core_starts_no_child(monkeypatch):
-    monkeypatch.setattr(drawing.os, "cpu_count", lambda: 1)
+    monkeypatch.setattr(drawing, "default_jobs", lambda: 1)
     assert not drawing.forking() and drawing.start_drawer() is None
     run = pipeline.Run(".")
     with pipeline.drawing_process(run):

@@ -144,15 +144,8 @@ def basic_strategy(rule_set: str) -> Strategy | None:
     return load_strategy(path, FEATURE_SET) if path.is_file() else None
 
 
-def of_table(table) -> dict:
-    """Every feature of every situation class of a counted table (computed once per table, kept on it)."""
-    if "basic_features" not in table.derived:
-        table.derived["basic_features"] = compute(table.keys)
-    return table.derived["basic_features"]
-
-
 def decisions(strategy: Strategy, values: dict) -> np.ndarray:
-    """True where `strategy` raises, for every situation of the feature values (`compute`, `of_table`)."""
+    """True where `strategy` raises, for every situation of the feature values (`compute`)."""
     return strategy.decide(values) == ACTIONS.index("raise")
 
 

@@ -25,7 +25,7 @@ from analyzer.poker.decision_table import StrategyFigures, margin_histogram
 from analyzer.poker.hands import CATEGORIES, CATEGORY_WORDS, qualifier_words
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, OUTCOME_WORDS
 from analyzer.poker.statistics import played_counts, played_weights
-from analyzer.poker.strategy_file import encode_decision_table, encode_decision_tables
+from analyzer.poker.strategy_file import encode_decision_tables
 from analyzer.strategy.language import strategy_card_markdown
 
 MAX_PATTERNS_SHOWN = 200             # exception patterns listed in strategy_rule.md (all are in the CSV)
@@ -496,12 +496,6 @@ def progressive_csv(analysis: StudAnalysis) -> str:
 STRATEGY_FILE = dict(game=GAME, groups=[("hand", 5), ("up card", 1)], actions=["fold", "raise"], ev_column="ev_raise",
                      key_text="canonical situation: the player's 5 cards (descending) then the dealer's up card, "
                               "card = rank * 4 + suit, suits renamed (docs/strategy-format.md)")
-
-
-def strategy_file_bytes(analysis: StudAnalysis, decisions: np.ndarray | None = None) -> bytes:
-    """The strategy file of the optimal decisions (or of `decisions`, e.g. a basic strategy's)."""
-    return encode_decision_table(**STRATEGY_FILE, rule_file=analysis.rule_file, keys=analysis.table.keys,
-                                 table=analysis.priced.decisions, decisions=decisions)
 
 
 def strategy_files(analysis: StudAnalysis) -> dict:

@@ -23,7 +23,7 @@ from analyzer.poker.decision_table import margin_histogram
 from analyzer.poker.hands import CATEGORY_WORDS, qualifier_words
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, OUTCOME_WORDS
 from analyzer.poker.statistics import played_counts, played_weights
-from analyzer.poker.strategy_file import encode_decision_table, encode_decision_tables
+from analyzer.poker.strategy_file import encode_decision_tables
 from analyzer.strategy.language import strategy_card_markdown
 
 
@@ -318,12 +318,6 @@ def statistics_csv_rows(analysis: HoldemAnalysis) -> list[list]:
 STRATEGY_FILE = dict(game=GAME, groups=[("hole cards", 2), ("flop", 3)], actions=["fold", "call"], ev_column="ev_call",
                      key_text="canonical situation: 2 hole cards (descending) then 3 flop cards (descending), "
                               "card = rank * 4 + suit, suits renamed (docs/strategy-format.md)")
-
-
-def strategy_file_bytes(analysis: HoldemAnalysis, decisions: np.ndarray | None = None) -> bytes:
-    """The strategy file of the optimal decisions (or of `decisions`, e.g. a basic strategy's)."""
-    return encode_decision_table(**STRATEGY_FILE, rule_file=analysis.rule_file, keys=analysis.table.keys,
-                                 table=analysis.priced.decisions, decisions=decisions)
 
 
 def strategy_files(analysis: HoldemAnalysis) -> dict:

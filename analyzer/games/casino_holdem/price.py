@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 
 from analyzer.core.errors import InputError
-from analyzer.core.exact import INT64_MAX, as_int64_or_object, exact_masked_sum
+from analyzer.core.exact import INT64_MAX, abs_bound, as_int64_or_object, exact_masked_sum
 from analyzer.games.casino_holdem.count import SituationTable
 from analyzer.games.casino_holdem.rules import AA_HANDS, HoldemRules
 from analyzer.poker.decision_table import DecisionTable, StrategyFigures, play_ev_numerators
@@ -66,8 +66,7 @@ class Priced:
 
     def _made_aa_weighted(self) -> tuple[np.ndarray, int]:
         if self._aa_weighted is None:
-            bound = int(self.table.weights.max(initial=0)) * max(abs(int(self.aa_return.max(initial=0))),
-                                                                abs(int(self.aa_return.min(initial=0))))
+            bound = int(self.table.weights.max(initial=0)) * abs_bound(self.aa_return)
             self._aa_weighted = (as_int64_or_object(self.table.weights, bound)
                                  * as_int64_or_object(self.aa_return, bound))
             self._aa_weighted_bound = bound
