@@ -11,6 +11,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -65,9 +66,11 @@ def git_commit(checkout: Path) -> str | None:
 
 def run_command(checkout: Path, arguments: list[str], out: Path | None = None) -> dict:
     """`python -m analyzer ARGUMENTS --out OUT` as a fresh process from `checkout`: its wall time (start to
-    exit, imports included), its peak resident memory (`ru_maxrss` of that child, from `os.wait4`) and the
-    in-process stage timings the pipeline records when ANALYZER_TIMINGS names a file. Without `out`, a
-    temporary folder is used and removed."""
+    exit, imports included), its peak resident memory (`ru_maxrss` from `os.wait4`: the largest single
+    process, the command or one of its children), the peak of the whole process tree's memory (the
+    command and every child it forks together, sampled; `TreeMemory`) and the in-process stage timings
+    the pipeline records when ANALYZER_TIMINGS names a file. Without `out`, a temporary folder is used
+    and removed."""
     work = Path(tempfile.mkdtemp(prefix="bench_"))
     timings = work / "timings.json"
     environment = dict(os.environ, PYTHONPATH=str(checkout), ANALYZER_TIMINGS=str(timings))
@@ -76,7 +79,8 @@ def run_command(checkout: Path, arguments: list[str], out: Path | None = None) -
         start = time.perf_counter()
         child = subprocess.Popen(command, cwd=checkout, env=environment, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(child.pid, 0)
+        with TreeMemory(child.pid) as tree:
+            _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
         child.returncode = os.waitstatus_to_exitcode(status)
         error = child.stderr.read().decode(errors="replace")
@@ -87,8 +91,62 @@ def run_command(checkout: Path, arguments: list[str], out: Path | None = None) -
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return {"wall_s": round(wall, 3), "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
+            "peak_tree_mb": tree.peak_mb,
             "stages": {s["stage"]: s["seconds"] for s in stages},
             "stage_peak_rss_mb": {s["stage"]: s.get("peak_rss_mb") for s in stages}}
+
+
+class TreeMemory:
+    """While the block runs, samples the memory of a process and all its descendants together.
+
+    Each process counts its proportional set size (Linux /proc/PID/smaps_rollup: pages shared
+    with another process, as a forked child shares its parent's, are split between them), so
+    the sum is the memory the command holds, once.  `peak_mb` is the largest sum seen (None
+    where /proc cannot be read); a sample every `interval` seconds, so a peak shorter than that
+    can be missed (`ru_maxrss` of the largest process is the exact bound from below).
+    """
+
+    def __init__(self, pid: int, interval: float = 0.02):
+        self.pid, self.interval, self.peak_mb = pid, interval, None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+        return False
+
+    def _sample(self):
+        while not self._stop.wait(self.interval):
+            total = sum(filter(None, map(_pss_kb, _descendants(self.pid))))
+            if total:
+                self.peak_mb = max(self.peak_mb or 0, round(total / 1024, 1))
+
+
+def _descendants(pid: int) -> list[int]:
+    """pid and every process below it (Linux: /proc/PID/task/*/children)."""
+    found, queue = [], [pid]
+    while queue:
+        current = queue.pop()
+        found.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*/children"):
+            try:
+                queue += [int(p) for p in task.read_text().split()]
+            except OSError:
+                pass
+    return found
+
+
+def _pss_kb(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            return next(int(line.split()[1]) for line in rollup if line.startswith("Pss:"))
+    except (OSError, StopIteration, ValueError):
+        return None
 
 
 def save(name: str, runs: int, rows: list[dict]) -> Path:

@@ -4,7 +4,9 @@ Each command runs as a fresh process (`python -m analyzer ...`, from the checkou
 --checkout, default the one holding this script), several times, the commands interleaved
 so that a change in the machine's load hits them alike.  For every run it records
 - the wall time of the whole process (start to exit, imports included),
-- its peak resident memory (`ru_maxrss` of that child, from `os.wait4`),
+- its peak memory: of the whole process tree (the command and the children it forks, together,
+  each process's proportional share of pages it shares with another; sampled, `_timing.TreeMemory`),
+  and of its largest single process (`ru_maxrss` from `os.wait4`),
 - the in-process time of each stage (counting, pricing, strategies, each output file,
   verification, report, publish), written by the pipeline when ANALYZER_TIMINGS names a
   file (`analyzer.core.timing`);
@@ -46,7 +48,9 @@ def summarise(runs: list[dict]) -> dict:
     wall = statistics.median(run["wall_s"] for run in runs)
     return {"median_wall_s": round(wall, 3),
             "median_peak_rss_mb": round(statistics.median(r["peak_rss_mb"] for r in runs), 1),
+            "median_peak_tree_mb": round(statistics.median(r["peak_tree_mb"] for r in runs), 1),
             "wall_s": [r["wall_s"] for r in runs], "peak_rss_mb": [r["peak_rss_mb"] for r in runs],
+            "peak_tree_mb": [r["peak_tree_mb"] for r in runs],
             "startup_imports_exit_s": round(statistics.median(outside), 3), "stages_median_s": stages}
 
 
@@ -70,8 +74,8 @@ def main() -> None:
         for name in args.only:
             result = run_command(checkout, COMMANDS[name])
             runs[name].append(result)
-            print(f"run {index + 1}/{args.runs} {name}: {result['wall_s']:.2f} s, {result['peak_rss_mb']:,.0f} MB "
-                  f"(load {os.getloadavg()[0]:.2f})", flush=True)
+            print(f"run {index + 1}/{args.runs} {name}: {result['wall_s']:.2f} s, {result['peak_tree_mb']:,.0f} MB "
+                  f"(largest process {result['peak_rss_mb']:,.0f} MB; load {os.getloadavg()[0]:.2f})", flush=True)
     report["load_average_after"] = list(os.getloadavg())
     for name in args.only:
         report["commands"][name] = {"arguments": COMMANDS[name] + ["--out", "DIR"], **summarise(runs[name]),
@@ -80,7 +84,7 @@ def main() -> None:
     args.json.write_text(json.dumps(report, indent=1) + "\n")
     for name, result in report["commands"].items():
         target = TARGETS.get(name)
-        print(f"{name}: median {result['median_wall_s']:.2f} s, {result['median_peak_rss_mb']:,.0f} MB"
+        print(f"{name}: median {result['median_wall_s']:.2f} s, {result['median_peak_tree_mb']:,.0f} MB"
               + (f" (target <= {target[0]:g} s, <= {target[1]} MB)" if target else ""))
     print(f"wrote {args.json}")
     if args.markdown:

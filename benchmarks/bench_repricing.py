@@ -57,7 +57,8 @@ def whole_command(args: list[str], out: Path, runs: int) -> dict:
     """Median wall time and peak memory of `analyzer ARGS --out OUT` as fresh processes."""
     results = [run_command(ROOT, args, out) for _ in range(runs)]
     return {"wall_s": round(statistics.median(r["wall_s"] for r in results), 3),
-            "peak_rss_mb": round(statistics.median(r["peak_rss_mb"] for r in results), 1)}
+            "peak_rss_mb": round(statistics.median(r["peak_rss_mb"] for r in results), 1),
+            "peak_tree_mb": round(statistics.median(r["peak_tree_mb"] for r in results), 1)}
 
 
 def main(argv=None) -> int:
@@ -77,17 +78,19 @@ def main(argv=None) -> int:
             path = variant(root, game, *VARIANT[game], "variant")
             command = whole_command([game, "--rules", str(path), *quick], root, args.runs)
             out["games"][game] = {"in_process_s": round(in_process(game, root / ".cache", args.runs), 3),
-                                  "whole_command_s": command["wall_s"], "whole_command_peak_rss_mb": command["peak_rss_mb"]}
+                                  "whole_command_s": command["wall_s"], "whole_command_peak_rss_mb": command["peak_rss_mb"],
+                                  "whole_command_peak_tree_mb": command["peak_tree_mb"]}
             print(f"{game}: re-pricing from the cache {out['games'][game]['in_process_s']:.2f} s in process, "
-                  f"{command['wall_s']:.2f} s and {command['peak_rss_mb']:,.0f} MB as a whole command")
+                  f"{command['wall_s']:.2f} s and {command['peak_tree_mb']:,.0f} MB as a whole command")
         grid = root / "grid"
         grid.mkdir()
         paths = [variant(grid, "caribbean-stud", "\nflush = 6\n", f"\nflush = {6 + i / 10}\n", f"flush{i}")
                  for i in range(args.variants)]
         sweep = whole_command(["sweep", *map(str, paths), "--name", "grid", *quick], root / "sweep", 1)
-        out["stud_sweep"] = {"variants": args.variants, "wall_s": sweep["wall_s"], "peak_rss_mb": sweep["peak_rss_mb"]}
+        out["stud_sweep"] = {"variants": args.variants, "wall_s": sweep["wall_s"], "peak_rss_mb": sweep["peak_rss_mb"],
+                             "peak_tree_mb": sweep["peak_tree_mb"]}
         print(f"caribbean-stud: sweep of {args.variants} paytables including its one enumeration "
-              f"{sweep['wall_s']:.1f} s, {sweep['peak_rss_mb']:,.0f} MB")
+              f"{sweep['wall_s']:.1f} s, {sweep['peak_tree_mb']:,.0f} MB")
     out["load_average_after"] = list(os.getloadavg())
     (ROOT / "benchmarks" / "results").mkdir(exist_ok=True)
     (ROOT / "benchmarks" / "results" / "repricing.json").write_text(json.dumps(out, indent=1) + "\n")
