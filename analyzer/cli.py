@@ -13,7 +13,6 @@ import argparse
 import json
 import signal
 import sys
-import time
 
 from analyzer import __version__
 from analyzer.core.errors import InputError, InvariantError, OutputError
@@ -366,15 +365,11 @@ def game_options(game: registry.Game, args) -> dict:
 def run_games(jobs: list, args, argv) -> None:
     """Analyse and publish [(game, rule paths or None)], everything checked before any work; one line per game."""
     from analyzer.publish import pipeline
-    run = pipeline_run(args, argv)
-    prepared = pipeline.prepare(jobs, run)
-    with pipeline.drawing_process(run):
-        for game, loaded in prepared:
-            started = time.perf_counter()
-            run.options = game_options(game, args)
-            published = pipeline.publish_prepared(game, loaded, run)
-            folder = published[0].folder if len(published) == 1 else published[0].folder.parent
-            print(f"{game.name}: wrote {folder} ({time.perf_counter() - started:.2f} s)")
+
+    def done(game, published, seconds):
+        folder = published[0].folder if len(published) == 1 else published[0].folder.parent
+        print(f"{game.name}: wrote {folder} ({seconds:.2f} s)")
+    pipeline.run_games(jobs, pipeline_run(args, argv), lambda game: game_options(game, args), done)
 
 
 def live_shoe(game: registry.Game, args) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import time
 from contextlib import contextmanager
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -289,12 +290,25 @@ def drawing_process(run: Run):
         run.drawer = None
 
 
-def run_games(jobs: list, run: Run) -> list[Published]:
+def run_games(jobs: list, run: Run, options=None, done=None) -> list[Published]:
     """Analyse and publish every (game, rule paths) job (paths None: the game's built-in rule sets),
-    after `prepare` has checked everything that could refuse the run."""
+    after `prepare` has checked everything that could refuse the run.
+
+    `options(game)`: that game's own options (`Run.options`) for its analyses (default: the run's);
+    `done(game, published, seconds)`: called as each game's folders are published (the CLI's line).
+    """
     prepared = prepare(jobs, run)
+    published = []
     with drawing_process(run):
-        return [published for game, loaded in prepared for published in publish_prepared(game, loaded, run)]
+        for game, loaded in prepared:
+            started = time.perf_counter()
+            if options is not None:
+                run.options = options(game)
+            ours = publish_prepared(game, loaded, run)
+            if done is not None:
+                done(game, ours, time.perf_counter() - started)
+            published += ours
+    return published
 
 
 def run_game(game: Game, rule_paths, run: Run) -> list[Published]:
