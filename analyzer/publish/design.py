@@ -12,7 +12,6 @@ breakpoints.csv, pieces.csv, figure_design.svg), published atomically.
 """
 from __future__ import annotations
 
-import shutil
 from fractions import Fraction
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from analyzer.core.piecewise import Problem
 from analyzer.core.tables import csv_text, markdown_table, thousands
 from analyzer.games.registry import Game
 from analyzer.publish import pipeline, plots
-from analyzer.publish.folder import json_bytes
+from analyzer.publish.folder import json_bytes, write_folder_atomically
 
 MAX_ROWS = 60              # breakpoints and pieces listed in design.md (all are in breakpoints.csv)
 CURVE_POINTS = 200
@@ -160,11 +159,8 @@ def piece_rows(answer: dict) -> list[list]:
 
 
 def write(answer: dict, out_root) -> Path:
-    """The design's folder, published atomically (a staging folder renamed into place)."""
+    """The design's folder, published atomically (`folder.write_folder_atomically`)."""
     target = Path(out_root) / "designs" / f"{answer['rule_file'].name}.{answer['problem'].key}"
-    staging = target.with_name(f".{target.name}.partial")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
     bps = answer["breakpoints"]
     files = {"design.md": markdown(answer).encode(), "design.json": json_bytes(as_json(answer)),
              "breakpoints.csv": csv_text(["theta", "theta_decimal", "classes_to_play", "classes_to_fold", "situations"],
@@ -173,12 +169,7 @@ def write(answer: dict, out_root) -> Path:
              "pieces.csv": csv_text(["from", "to", "house_edge_constant", "house_edge_per_theta", "rtp_constant",
                                      "rtp_per_theta", "p_play"], piece_rows(answer)).encode(),
              "figure_design.svg": plots.render(curve(answer)).encode()}
-    for name, data in files.items():
-        (staging / name).write_bytes(data)
-    if target.exists():
-        shutil.rmtree(target)
-    staging.rename(target)
-    return target
+    return write_folder_atomically(target, files)
 
 
 def summary_lines(answer: dict) -> list[str]:

@@ -360,3 +360,35 @@ def write_atomically(path: str | Path, data: bytes) -> None:
         if isinstance(error, OSError):
             raise OutputError(f"cannot write {path}: {_reason(error)}") from None
         raise
+
+
+def write_folder_atomically(target: str | Path, files: dict) -> Path:
+    """A folder of files {name: bytes} (outside the results tree: a design's), swapped in whole for `target`.
+
+    The files are written and synced in a staging folder beside it, then the previous folder
+    (if any) is moved aside, the staging folder renamed into place and the previous one
+    removed: a reader sees the old folder or the new one, never a mixture, and a run that
+    stops early leaves the old one as it was.  OutputError when it cannot be written.
+    """
+    target = Path(target)
+    make_folder(target.parent)
+    staging = target.with_name(f".{target.name}.partial-{os.getpid()}")
+    retired = target.with_name(f".{target.name}.old-{os.getpid()}")
+    try:
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir()
+        for name, data in sorted(files.items()):
+            _write_file(staging / name, data)
+        if os.path.lexists(target):
+            target.rename(retired)
+        staging.rename(target)
+        _sync_folder(target.parent)
+    except BaseException as error:
+        shutil.rmtree(staging, ignore_errors=True)
+        if os.path.lexists(retired) and not os.path.lexists(target):
+            retired.rename(target)
+        if isinstance(error, OSError):
+            raise OutputError(f"cannot write {target}: {_reason(error)}; the previous folder is unchanged") from None
+        raise
+    shutil.rmtree(retired, ignore_errors=True)
+    return target

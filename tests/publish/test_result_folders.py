@@ -82,3 +82,24 @@ def test_killed_run_leaves_no_complete_looking_folder(tmp_path):
     assert not (tmp_path / "baccarat" / "operator").exists()
     for leftover in (tmp_path / "baccarat").iterdir():
         assert leftover.name.startswith(".") and not (leftover / "manifest.json").exists()
+
+
+def test_folder_written_atomically_replaces_whole_or_not_at_all(tmp_path, monkeypatch):
+    target = tmp_path / "designs" / "one"
+    output.write_folder_atomically(target, {"a.txt": b"old a", "b.txt": b"old b"})
+    output.write_folder_atomically(target, {"a.txt": b"new a"})
+    assert sorted(p.name for p in target.iterdir()) == ["a.txt"] and (target / "a.txt").read_bytes() == b"new a"
+
+    written = []
+    real = output._write_file
+
+    def failing(path, data):
+        if written:
+            raise OSError(28, "No space left on device")
+        written.append(path)
+        real(path, data)
+    monkeypatch.setattr(output, "_write_file", failing)
+    with pytest.raises(output.OutputError, match="No space left on device.*previous folder is unchanged"):
+        output.write_folder_atomically(target, {"a.txt": b"newer a", "c.txt": b"c"})
+    assert sorted(p.name for p in target.parent.iterdir()) == ["one"]        # no staging folder left
+    assert sorted(p.name for p in target.iterdir()) == ["a.txt"] and (target / "a.txt").read_bytes() == b"new a"
