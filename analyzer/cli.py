@@ -15,7 +15,7 @@ import signal
 import sys
 
 from analyzer import __version__
-from analyzer.core.errors import InputError, InvariantError, OutputError
+from analyzer.core.errors import InputError, InvariantError, OutputError, one_line
 from analyzer.core.exact import decimal_str, fraction_str, to_fraction
 from analyzer.core.rules import check_folder_name
 from analyzer.games import registry
@@ -476,13 +476,13 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 run_games([(game, [args.rules] if args.rules else None)], args, argv)
     except InputError as error:
-        print(f"analyzer: error: {_one_line(error)}", file=sys.stderr)
+        print(f"analyzer: error: {one_line(error)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except InvariantError as error:
-        print(f"analyzer: internal check failed: {_one_line(error)}", file=sys.stderr)
+        print(f"analyzer: internal check failed: {one_line(error)}", file=sys.stderr)
         return EXIT_FAILURE
     except OutputError as error:
-        print(f"analyzer: error: {_one_line(error)}", file=sys.stderr)
+        print(f"analyzer: error: {one_line(error)}", file=sys.stderr)
         return EXIT_FAILURE
     except OSError as error:                               # the machine, not the input: one line, exit 1
         where = f" ({error.filename})" if error.filename else ""
@@ -499,11 +499,6 @@ def main(argv: list[str] | None = None) -> int:
         if previous_sigterm is not None:
             signal.signal(signal.SIGTERM, previous_sigterm)
     return 0
-
-
-def _one_line(error: BaseException) -> str:
-    """An error's message on one line (a message never spans lines on stderr)."""
-    return " ".join(str(error).split())
 
 
 if __name__ == "__main__":

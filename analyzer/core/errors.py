@@ -19,3 +19,15 @@ class InvariantError(RuntimeError):
 
 class OutputError(RuntimeError):
     """Results could not be written (e.g. the disk is full); nothing was published, nothing left half-written."""
+
+
+def one_line(error: BaseException, named: bool = False) -> str:
+    """The error's message on one line (a message never spans lines on stderr or in a check).
+
+    named: an error that is not an InputError is prefixed with its type ("KeyError: 'x'"), so a
+    report that lists any failure says what kind it was; the CLI, which says the kind itself, does not.
+    """
+    text = " ".join(str(error).split())
+    if not named or isinstance(error, InputError):
+        return text
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from analyzer import advisor
-from analyzer.core.errors import InputError
+from analyzer.core.errors import InputError, one_line
 from analyzer.core.exact import decimal_str
 from analyzer.core.outputs import MANIFEST_NAME, is_published, read_manifest
 from analyzer.core.sampling import RARE_EXPECTED
@@ -170,16 +170,9 @@ def run(paths, options: CheckOptions = CheckOptions(), progress=None, out=print)
             report = verify_folder(folder, options, progress)
         except Exception as error:            # any folder that cannot be checked fails; the next is checked
             report = FolderReport(folder, "?")
-            report.add("readable", False, _one_line(error))
+            report.add("readable", False, one_line(error, named=True))
         for check in report.checks:
             out("  " + check.line())
         all_passed &= report.passed
     out("verify: " + ("all checks passed" if all_passed else "FAILED"))
     return all_passed
-
-
-def _one_line(error: BaseException) -> str:
-    text = " ".join(str(error).split())
-    if isinstance(error, InputError):
-        return text
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
