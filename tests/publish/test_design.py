@@ -108,3 +108,21 @@ def test_an_unknown_key_is_refused_naming_the_payouts(capsys):
         answer("baccarat", None, "payouts.jackpot")
     assert main(["design", "casino-holdem", "--vary", "call.size", "--quiet", "--no-cache"]) == 2
     assert "ante_pays.flush" in capsys.readouterr().err
+
+
+def test_aa_bonus_payout_design_agrees_with_repricing(tmp_path):
+    """An AA Bonus payout is linear under the main game's optimal play: at every probe its EV equals the
+    AA Bonus RTP - 1 that a full re-pricing of the rule file at that payout gives for the optimal calls."""
+    game, key = "casino-holdem", "aa_bonus.pays.flush"
+    path = support.reduced_deck(tmp_path, game, "23456A", "cd")
+    result = answer(game, path, key, lo=Fraction(0), hi=Fraction(40))
+    info = registry.game(game)
+    rule_file, rules = info.load_rules(path)
+    table = info.module.count(rules)
+    price = importlib.import_module(f"{info.package}.price")
+    assert len(result["pieces"]) == 1 and not result["breakpoints"].thetas()
+    for theta in (Fraction(0), Fraction(7, 3), Fraction(25), Fraction(40)):
+        priced = price.price(table, type(rules).from_rule_file(with_value(rule_file, key, theta)))
+        call, _ = priced.optimal_call()
+        figures = price.figures(priced, "optimal", "", call)
+        assert result["pieces"].at(theta).ev == figures.aa_rtp - 1, theta

@@ -4,12 +4,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from analyzer.core.errors import InputError
-from analyzer.core.exact import exact_dot
+from analyzer.core.exact import exact_group_sums
 from analyzer.core.piecewise import Problem, linear_problem
 from analyzer.core.rules import numeric_keys, value_at, with_value
 from analyzer.games.casino_holdem.count import SituationTable
 from analyzer.games.casino_holdem.price import price
-from analyzer.games.casino_holdem.rules import HoldemRules
+from analyzer.games.casino_holdem.rules import AA_HANDS, HoldemRules
 from analyzer.poker.design import main_game_problem
 
 MAIN = ("ante_pays", "call")
@@ -29,11 +29,14 @@ def problem(rule_file, rules: HoldemRules, table: SituationTable, key: str, **_)
     if key.startswith(MAIN):
         return main_game_problem(key, "ANTE + CALL (main game), per ANTE; RTP = returned / wagered", current,
                                  lambda theta: price(table, rules_at(theta)).decisions)
-    call, _ = price(table, rules).optimal_call()
+    # The AA Bonus payouts move neither the main game's optimal calls nor which AA hand each class holds:
+    # the called weight of each AA hand is counted once, and each theta only re-weighs its returns.
+    priced = price(table, rules)
+    call, _ = priced.optimal_call()
+    called = exact_group_sums(priced.aa_hand[call], table.weights[call], len(AA_HANDS))
+    total = priced.decisions.total_weight
 
     def aa_ev(theta):
-        priced = price(table, rules_at(theta))
-        returned = exact_dot(table.weights[call], priced.aa_return[call])
-        return Fraction(returned, priced.decisions.total_weight * priced.aa_denominator) - 1
+        at = rules_at(theta)
+        return sum((int(w) * at.aa_return(name) for w, name in zip(called, AA_HANDS)), Fraction(0)) / total - 1
     return linear_problem(key, "AA Bonus, per unit staked, under the main game's optimal play", current, aa_ev)
-
