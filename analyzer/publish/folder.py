@@ -348,20 +348,6 @@ def _write_file(path: Path, data: bytes) -> None:
         os.fsync(handle.fileno())
 
 
-def write_atomically(path: str | Path, data: bytes) -> None:
-    """Write one file via a temporary file and a rename (for files outside a results folder)."""
-    path = Path(path)
-    temporary = path.with_name(f".{path.name}.partial-{os.getpid()}")
-    try:
-        _write_file(temporary, data)
-        temporary.replace(path)
-    except BaseException as error:
-        temporary.unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise OutputError(f"cannot write {path}: {_reason(error)}") from None
-        raise
-
-
 def write_folder_atomically(target: str | Path, files: dict) -> Path:
     """A folder of files {name: bytes} (outside the results tree: a design's), swapped in whole for `target`.
 

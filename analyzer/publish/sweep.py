@@ -17,7 +17,7 @@ from analyzer.core.rules import RuleError, check_folder_name, read_toml
 from analyzer.core.tables import Table, csv_text, markdown_table
 from analyzer.games import registry
 from analyzer.publish import pipeline
-from analyzer.publish.folder import make_folder, write_atomically
+from analyzer.publish.folder import write_folder_atomically
 from analyzer.publish.workbook import Sheet, workbook_bytes
 
 HEADERS = ["game", "rule set", "rule file", "figure", "exact", "decimal", "note"]
@@ -36,7 +36,8 @@ def game_of(path: Path) -> registry.Game:
 
 
 def run(paths, name: str, run: pipeline.Run, publish: bool = False) -> Path:
-    """Analyse every rule file; write <out>/sweeps/<name>/comparison.{md,csv,xlsx}; return that folder.
+    """Analyse every rule file; write <out>/sweeps/<name>/comparison.{md,csv,xlsx} (the folder swapped in
+    whole: a sweep stopped early leaves the previous one as it was); return that folder.
 
     Everything is checked before any work (`pipeline.prepare`): each rule file, the same
     file given twice, two files naming one rule set, the output folders.  Rule files of one
@@ -59,11 +60,8 @@ def run(paths, name: str, run: pipeline.Run, publish: bool = False) -> Path:
                 rows.append([game.name, rule_file.name, rule_file.path.name, k.label, fraction_str(k.value),
                              decimal_str(k.value), k.note])
                 figures.append([game.name, rule_file.name, rule_file.path.name, k.label, k.value, k.note])
-    folder = Path(run.out_root) / "sweeps" / name
-    make_folder(folder)
-    write_atomically(folder / "comparison.csv", csv_text(HEADERS, rows).encode())
-    write_atomically(folder / "comparison.md", (f"# Sweep {name}: {len(paths)} rule files\n\n"
-                                                + markdown_table(HEADERS, rows, "lllllrl")).encode())
     table = Table(["game", "rule set", "rule file", "figure", ("value", "exact"), "note"], figures)
-    write_atomically(folder / "comparison.xlsx", workbook_bytes([Sheet("comparison", table)]))
-    return folder
+    return write_folder_atomically(Path(run.out_root) / "sweeps" / name, {
+        "comparison.csv": csv_text(HEADERS, rows).encode(),
+        "comparison.md": (f"# Sweep {name}: {len(paths)} rule files\n\n" + markdown_table(HEADERS, rows, "lllllrl")).encode(),
+        "comparison.xlsx": workbook_bytes([Sheet("comparison", table)])})

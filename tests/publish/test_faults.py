@@ -198,12 +198,12 @@ def test_publish_refuses_what_appeared_during_the_run(tmp_path, quick_checks, mo
     assert hidden(root / "baccarat") == []
 
 
-def test_write_atomically_reports_a_full_disk(tmp_path, monkeypatch):
+def test_folder_written_atomically_reports_a_full_disk(tmp_path, monkeypatch):
     def full(path, data):
         raise OSError(28, "No space left on device", str(path))
     monkeypatch.setattr(output, "_write_file", full)
     with pytest.raises(OutputError, match="No space left"):
-        output.write_atomically(tmp_path / "comparison.csv", b"x")
+        output.write_folder_atomically(tmp_path / "sweep", {"comparison.csv": b"x"})
     assert list(tmp_path.iterdir()) == []
 
 
