@@ -127,7 +127,9 @@ def abs_bound(values: np.ndarray) -> int:
 def exact_sum(values) -> int:
     """The exact integer sum of an integer array (any dtype, object arrays of Python ints too).
 
-    In int64 when max|v| x size proves that every partial sum fits, else in Python integers.
+    In int64 over chunks short enough that max|v| x chunk proves every partial sum fits (one
+    chunk when max|v| x size does), the chunks' sums added as Python integers; in Python
+    integers throughout for object arrays and values beyond int64.
 
     >>> exact_sum(np.array([2**62, 2**62, -1], dtype=np.int64))
     9223372036854775807
@@ -135,9 +137,14 @@ def exact_sum(values) -> int:
     values = np.asarray(values)
     if values.size == 0:
         return 0
-    if values.dtype != object and abs_bound(values) * values.size <= INT64_MAX:
-        return int(values.sum(dtype=np.int64))
-    return sum(int(v) for v in values.ravel().tolist())
+    flat = values.ravel()
+    bound = abs_bound(flat) if values.dtype != object else None
+    if bound is None or bound > INT64_MAX:
+        return sum(int(v) for v in flat.tolist())
+    chunk = max(1, INT64_MAX // max(bound, 1))
+    if chunk >= flat.size:
+        return int(flat.sum(dtype=np.int64))
+    return sum(int(flat[i:i + chunk].sum(dtype=np.int64)) for i in range(0, flat.size, chunk))
 
 
 def dtype_bound(values: np.ndarray) -> int | None:

@@ -47,7 +47,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import INT64_MAX, abs_bound, decimal_str, figure, percent_str, to_fraction
+from analyzer.core.exact import INT64_MAX, abs_bound, decimal_str, exact_sum, figure, percent_str, to_fraction
 
 FREE, FOLD, PLAY = -1, 0, 1            # values of the `fixed` array: optimal, always fold, always play
 TIES = ("fold", "play")
@@ -79,18 +79,6 @@ def _add(x, y, bound: int):
     if bound <= INT64_MAX and _machine(x, y):
         return x + (np.int64(y) if isinstance(y, int) else y)
     return (_obj(x) if isinstance(x, np.ndarray) else x) + (_obj(y) if isinstance(y, np.ndarray) else y)
-
-
-def _total(x: np.ndarray) -> int:
-    """The exact sum as a Python int: int64 sums over chunks that cannot overflow."""
-    if x.size == 0:
-        return 0
-    if x.dtype == object:
-        return int(x.sum())
-    chunk = max(1, INT64_MAX // max(abs_bound(x), 1))
-    if chunk >= x.size:
-        return int(x.sum(dtype=np.int64))
-    return sum(int(x[i:i + chunk].sum(dtype=np.int64)) for i in range(0, x.size, chunk))
 
 
 def _group_sums(x: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -519,7 +507,7 @@ class PayoutModel:
         self.D = int(denominator)
         if m and int(self.w.min()) < 0:
             raise ValueError("weights must be >= 0")
-        self.W = _total(self.w)
+        self.W = exact_sum(self.w)
         if self.W <= 0:
             raise ValueError("the weights must not all be 0")
         self.fixed = self._fixed(fixed, m)
@@ -632,8 +620,8 @@ class PayoutModel:
         wf = _mul(self.w, self.f, bd["w"] * bd["f"])
         wb = _mul(self.w, self.b, bd["w"] * bd["b"])
         zero = np.zeros(1, dtype=wb.dtype)
-        return (_total(np.where(plays, wa, wf)), _total(np.where(plays, wb, zero)),
-                _total(np.where(plays, self.w, np.zeros(1, dtype=self.w.dtype))))
+        return (exact_sum(np.where(plays, wa, wf)), exact_sum(np.where(plays, wb, zero)),
+                exact_sum(np.where(plays, self.w, np.zeros(1, dtype=self.w.dtype))))
 
     def _figures(self, theta: Fraction, A: int, B: int, Pw: int) -> Point:
         ev = Fraction(A * theta.denominator + B * theta.numerator, self.W * self.D * theta.denominator)

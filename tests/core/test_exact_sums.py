@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from analyzer.core.exact import INT64_MAX, exact_dot, exact_group_sums, exact_masked_sum
+from analyzer.core.exact import INT64_MAX, exact_dot, exact_group_sums, exact_masked_sum, exact_sum
 
 RNG = np.random.default_rng(3)
 
@@ -28,3 +28,15 @@ def test_every_sum_equals_the_plain_python_one(big):
 def test_masked_sum_uses_the_dtype_bound_or_the_data():
     assert exact_masked_sum(np.array([255, 255], dtype=np.uint8), np.array([True, True])) == 510
     assert exact_masked_sum(np.array([2**62, 2**62, 1]), np.array([True, True, False])) == 2**63
+
+
+@pytest.mark.parametrize("values", [
+    np.array([2**62] * 5 + [-3, 7], dtype=np.int64),                   # int64 chunks of 1 (sum beyond int64)
+    np.array([INT64_MAX // 3] * 10, dtype=np.int64),                   # chunks of 3 and a ragged end
+    np.array([2**63 + 5, 2**64 - 1, 0], dtype=np.uint64),              # items beyond int64: Python ints
+    RNG.integers(-10**6, 10**6, (300, 7)),                              # one int64 sum, any shape
+    np.array([2**70, -2**70, 3], dtype=object),
+    np.zeros(0, dtype=np.int64),
+])
+def test_exact_sum_equals_the_plain_python_one(values):
+    assert exact_sum(values) == sum(int(v) for v in values.ravel().tolist())
