@@ -41,6 +41,7 @@ Use:
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -598,6 +599,13 @@ class PayoutModel:
 
     # - figures at one theta -
 
+    @functools.cached_property
+    def _theta_free(self) -> tuple:
+        """(a - f, w a, w f, w b): what every `_state` reads that no theta changes, made once."""
+        bd = self._bounds
+        return (_add(self.a, -self.f, bd["a"] + bd["f"]), _mul(self.w, self.a, bd["w"] * bd["a"]),
+                _mul(self.w, self.f, bd["w"] * bd["f"]), _mul(self.w, self.b, bd["w"] * bd["b"]))
+
     def _state(self, theta: Fraction, side: str) -> tuple[int, int, int]:
         """(A, B, Pw): total numerator A + B*theta and playing weight, at theta or just beside it.
 
@@ -606,7 +614,7 @@ class PayoutModel:
         """
         p, q = theta.numerator, theta.denominator
         bd = self._bounds
-        diff = _add(self.a, -self.f, bd["a"] + bd["f"])
+        diff, wa, wf, wb = self._theta_free
         gain = _add(_mul(diff, q, (bd["a"] + bd["f"]) * q), _mul(self.b, p, bd["b"] * abs(p)),
                     (bd["a"] + bd["f"]) * q + bd["b"] * abs(p))     # (a + b theta - f) * q
         tie_play = self.tie == "play"
@@ -616,9 +624,6 @@ class PayoutModel:
             indifferent_plays = (self.b > 0) | ((self.b == 0) & tie_play)
         free_plays = (gain > 0) | ((gain == 0) & indifferent_plays)
         plays = np.where(self.fixed == FREE, free_plays, self.fixed == PLAY)
-        wa = _mul(self.w, self.a, bd["w"] * bd["a"])
-        wf = _mul(self.w, self.f, bd["w"] * bd["f"])
-        wb = _mul(self.w, self.b, bd["w"] * bd["b"])
         zero = np.zeros(1, dtype=wb.dtype)
         return (exact_sum(np.where(plays, wa, wf)), exact_sum(np.where(plays, wb, zero)),
                 exact_sum(np.where(plays, self.w, np.zeros(1, dtype=self.w.dtype))))
