@@ -34,7 +34,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
-from analyzer.core.roots import ceil_fraction, sqrt_decimal_str, surd_decimal_str
+from analyzer.core.roots import ceil_fraction, sqrt_decimal_str, surd_decimal_strs
 from analyzer.core.exact import DECIMAL_PLACES, decimal_str, figure, fraction_str, to_fraction
 from analyzer.core.tables import EXACT, Table
 
@@ -359,20 +359,22 @@ class WagerStatistics:
 
     # --- probabilities of the net result -------------------------------------------------
 
+    # counted rounds over all rounds: integer sums, one Fraction (not a sum of Fractions)
+
     @property
     def hit_frequency(self) -> Fraction:
         """P(net > 0)."""
-        return sum((v.probability for v in self.distribution if v.value > 0), Fraction(0))
+        return Fraction(sum(v.count for v in self.distribution if v.value > 0), self.rounds)
 
     @property
     def push_probability(self) -> Fraction:
         """P(net = 0)."""
-        return sum((v.probability for v in self.distribution if v.value == 0), Fraction(0))
+        return Fraction(sum(v.count for v in self.distribution if v.value == 0), self.rounds)
 
     @property
     def loss_probability(self) -> Fraction:
         """P(net < 0)."""
-        return sum((v.probability for v in self.distribution if v.value < 0), Fraction(0))
+        return Fraction(sum(v.count for v in self.distribution if v.value < 0), self.rounds)
 
     def central_moment(self, k: int) -> Fraction:
         """E[(net - mean)^k], exactly (k = 2 is the variance; k = 4 bounds the sampling error of a variance).
@@ -425,8 +427,7 @@ class WagerStatistics:
     def interval(self, rounds: int, z: Fraction = Z95, places: int = DECIMAL_PLACES) -> tuple[str, str, str]:
         """(half-width, low, high) of RTP -+ z sigma_R / sqrt(rounds), each rendered exactly."""
         square = self.half_width_squared(rounds, z)
-        return (sqrt_decimal_str(square, places), surd_decimal_str(self.rtp, -1, square, places),
-                surd_decimal_str(self.rtp, 1, square, places))
+        return (sqrt_decimal_str(square, places), *surd_decimal_strs(self.rtp, square, places))
 
     def rounds_to_settle(self, epsilon, z: Fraction = Z95) -> int:
         """The least N >= 1 with z sigma_R / sqrt(N) <= epsilon: max(1, ceil(z^2 sigma_R^2 / epsilon^2)).
