@@ -194,6 +194,25 @@ class RoundOutcomes:
         """Var(name) = E[name^2] - E[name]^2 (population variance)."""
         return self.covariance(name, name)
 
+    def moments(self, a: str, b: str) -> tuple[Fraction, Fraction, Fraction, Fraction, Fraction]:
+        """(E[a], E[b], Var(a), Var(b), Cov(a, b)): what `mean`, `variance` and `covariance` give one by one,
+        from one pass of integer sums (n rounds, a = x / dx, b = y / dy: Var(a) = (n sum x^2 - (sum x)^2) / (n dx)^2).
+
+        >>> DIE = RoundOutcomes(("net", "wagered"), {(-1, 1): 2, (0, 3): 1, (3, 3): 2, (4, 3): 1})
+        >>> DIE.moments("net", "wagered") == (DIE.mean("net"), DIE.mean("wagered"), DIE.variance("net"),
+        ...                                   DIE.variance("wagered"), DIE.covariance("net", "wagered"))
+        True
+        """
+        i, j = self.index(a), self.index(b)
+        sx = sy = sxx = syy = sxy = 0
+        for key, count in self._counts.items():
+            x, y = key[i], key[j]
+            cx, cy = count * x, count * y
+            sx, sy, sxx, syy, sxy = sx + cx, sy + cy, sxx + cx * x, syy + cy * y, sxy + cx * y
+        n, dx, dy = self._total, self._denominators[i], self._denominators[j]
+        return (Fraction(sx, n * dx), Fraction(sy, n * dy), Fraction(n * sxx - sx * sx, (n * dx) ** 2),
+                Fraction(n * syy - sy * sy, (n * dy) ** 2), Fraction(n * sxy - sx * sy, n * n * dx * dy))
+
     def marginal(self, names: Sequence[str]) -> "RoundOutcomes":
         """The joint distribution of the components `names` alone (in that order), rows merged.
 
@@ -348,9 +367,7 @@ class WagerStatistics:
         total = outcomes.total
         distribution = tuple(NetValue(value, count, Fraction(count, total))
                              for value, count in outcomes.distribution(net))
-        mean, mean_wagered = outcomes.mean(net), outcomes.mean(wagered_name)
-        variance, variance_wagered = outcomes.variance(net), outcomes.variance(wagered_name)
-        covariance = outcomes.covariance(net, wagered_name)
+        mean, mean_wagered, variance, variance_wagered, covariance = outcomes.moments(net, wagered_name)
         h = mean / mean_wagered
         residual_variance = variance - 2 * h * covariance + h * h * variance_wagered
         return cls(net=net, wagered=wagered, rounds=total, distribution=distribution, mean=mean,

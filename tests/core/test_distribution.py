@@ -530,6 +530,10 @@ def test_integer_rows_equal_the_plain_fraction_rows(rows, a, b, constant):
         for j in range(3):
             mean, covariance = plain_moments(plain, i, j)
             assert outcomes.mean(names[i]) == mean and outcomes.covariance(names[i], names[j]) == covariance
+            # all five in one pass of integer sums
+            assert outcomes.moments(names[i], names[j]) == (mean, plain_moments(plain, j, j)[0],
+                                                            plain_moments(plain, i, i)[1],
+                                                            plain_moments(plain, j, j)[1], covariance)
     marginal = outcomes.marginal(["z", "x"])
     assert dict(marginal.rows) == plain_rows([((k[2], k[0]), n) for k, n in plain.items()])
     assert marginal == RoundOutcomes(("z", "x"), [((k[2], k[0]), n) for k, n in plain.items()])
