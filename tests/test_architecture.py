@@ -1,5 +1,5 @@
-"""The architecture holds: import contracts (layers, independent games, where matplotlib and sympy
-live), and the advisor loads and answers with neither matplotlib nor sympy available."""
+"""The architecture holds: import contracts (layers, independent games, where matplotlib lives, sympy
+nowhere in the package), and the advisor loads and answers with neither matplotlib nor sympy available."""
 import json
 import shutil
 import subprocess
@@ -31,6 +31,7 @@ def test_import_contracts_hold():
     ("analyzer/games/baccarat/price.py", "import analyzer.games.casino_holdem.rules", "imports no other game folder"),
     ("analyzer/advisor.py", "import sympy", "The advisor loads and answers without"),
     ("analyzer/games/casino_holdem/price.py", "import matplotlib", "Counting and pricing never import rendering"),
+    ("analyzer/games/caribbean_stud/progressive.py", "import sympy", "sympy is imported nowhere in the package"),
 ])
 def test_a_planted_import_breaks_its_contract(tmp_path, module, planted, contract):
     """The contracts can fail: the same check on a copy of the package with one bad import added."""

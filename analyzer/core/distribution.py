@@ -34,7 +34,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
-from analyzer.core.roots import ceil_fraction, sqrt_decimal_str, surd_decimal_str
+from analyzer.core.roots import ceil_fraction, sqrt_decimal_str, surd_decimal_strs
 from analyzer.core.exact import DECIMAL_PLACES, decimal_str, figure, fraction_str, to_fraction
 from analyzer.core.tables import EXACT, Table
 
@@ -194,6 +194,25 @@ class RoundOutcomes:
         """Var(name) = E[name^2] - E[name]^2 (population variance)."""
         return self.covariance(name, name)
 
+    def moments(self, a: str, b: str) -> tuple[Fraction, Fraction, Fraction, Fraction, Fraction]:
+        """(E[a], E[b], Var(a), Var(b), Cov(a, b)): what `mean`, `variance` and `covariance` give one by one,
+        from one pass of integer sums (n rounds, a = x / dx, b = y / dy: Var(a) = (n sum x^2 - (sum x)^2) / (n dx)^2).
+
+        >>> DIE = RoundOutcomes(("net", "wagered"), {(-1, 1): 2, (0, 3): 1, (3, 3): 2, (4, 3): 1})
+        >>> DIE.moments("net", "wagered") == (DIE.mean("net"), DIE.mean("wagered"), DIE.variance("net"),
+        ...                                   DIE.variance("wagered"), DIE.covariance("net", "wagered"))
+        True
+        """
+        i, j = self.index(a), self.index(b)
+        sx = sy = sxx = syy = sxy = 0
+        for key, count in self._counts.items():
+            x, y = key[i], key[j]
+            cx, cy = count * x, count * y
+            sx, sy, sxx, syy, sxy = sx + cx, sy + cy, sxx + cx * x, syy + cy * y, sxy + cx * y
+        n, dx, dy = self._total, self._denominators[i], self._denominators[j]
+        return (Fraction(sx, n * dx), Fraction(sy, n * dy), Fraction(n * sxx - sx * sx, (n * dx) ** 2),
+                Fraction(n * syy - sy * sy, (n * dy) ** 2), Fraction(n * sxy - sx * sy, n * n * dx * dy))
+
     def marginal(self, names: Sequence[str]) -> "RoundOutcomes":
         """The joint distribution of the components `names` alone (in that order), rows merged.
 
@@ -348,9 +367,7 @@ class WagerStatistics:
         total = outcomes.total
         distribution = tuple(NetValue(value, count, Fraction(count, total))
                              for value, count in outcomes.distribution(net))
-        mean, mean_wagered = outcomes.mean(net), outcomes.mean(wagered_name)
-        variance, variance_wagered = outcomes.variance(net), outcomes.variance(wagered_name)
-        covariance = outcomes.covariance(net, wagered_name)
+        mean, mean_wagered, variance, variance_wagered, covariance = outcomes.moments(net, wagered_name)
         h = mean / mean_wagered
         residual_variance = variance - 2 * h * covariance + h * h * variance_wagered
         return cls(net=net, wagered=wagered, rounds=total, distribution=distribution, mean=mean,
@@ -359,20 +376,22 @@ class WagerStatistics:
 
     # --- probabilities of the net result -------------------------------------------------
 
+    # counted rounds over all rounds: integer sums, one Fraction (not a sum of Fractions)
+
     @property
     def hit_frequency(self) -> Fraction:
         """P(net > 0)."""
-        return sum((v.probability for v in self.distribution if v.value > 0), Fraction(0))
+        return Fraction(sum(v.count for v in self.distribution if v.value > 0), self.rounds)
 
     @property
     def push_probability(self) -> Fraction:
         """P(net = 0)."""
-        return sum((v.probability for v in self.distribution if v.value == 0), Fraction(0))
+        return Fraction(sum(v.count for v in self.distribution if v.value == 0), self.rounds)
 
     @property
     def loss_probability(self) -> Fraction:
         """P(net < 0)."""
-        return sum((v.probability for v in self.distribution if v.value < 0), Fraction(0))
+        return Fraction(sum(v.count for v in self.distribution if v.value < 0), self.rounds)
 
     def central_moment(self, k: int) -> Fraction:
         """E[(net - mean)^k], exactly (k = 2 is the variance; k = 4 bounds the sampling error of a variance).
@@ -425,8 +444,7 @@ class WagerStatistics:
     def interval(self, rounds: int, z: Fraction = Z95, places: int = DECIMAL_PLACES) -> tuple[str, str, str]:
         """(half-width, low, high) of RTP -+ z sigma_R / sqrt(rounds), each rendered exactly."""
         square = self.half_width_squared(rounds, z)
-        return (sqrt_decimal_str(square, places), surd_decimal_str(self.rtp, -1, square, places),
-                surd_decimal_str(self.rtp, 1, square, places))
+        return (sqrt_decimal_str(square, places), *surd_decimal_strs(self.rtp, square, places))
 
     def rounds_to_settle(self, epsilon, z: Fraction = Z95) -> int:
         """The least N >= 1 with z sigma_R / sqrt(N) <= epsilon: max(1, ceil(z^2 sigma_R^2 / epsilon^2)).

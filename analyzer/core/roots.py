@@ -1,4 +1,4 @@
-"""Exact decimals of square roots: sqrt(x) and a + b*sqrt(x) for rational a, b, x.
+"""Exact decimals of square roots: sqrt(x), a + b*sqrt(x) and a -+ sqrt(x) for rational a, b, x.
 
 A standard deviation is the square root of an exact variance and is irrational in general,
 so it has no "p/q" form; its decimal is derived here from the exact rational under the root
@@ -12,16 +12,6 @@ import math
 from fractions import Fraction
 
 from analyzer.core.exact import DECIMAL_PLACES, decimal_str, to_fraction
-
-
-def floor_fraction(value: Fraction) -> int:
-    """The greatest integer <= value.
-
-    >>> floor_fraction(Fraction(-7, 2)), floor_fraction(Fraction(7, 2))
-    (-4, 3)
-    """
-    value = Fraction(value)
-    return value.numerator // value.denominator
 
 
 def ceil_fraction(value: Fraction) -> int:
@@ -52,40 +42,44 @@ def sqrt_decimal_str(value, places: int = DECIMAL_PLACES) -> str:
     """
     value = _non_negative(value)
     _check_places(places)
-    scaled = value * 4 * 10 ** (2 * places)
-    digits = (math.isqrt(floor_fraction(scaled)) + 1) // 2
+    floor_4y = 4 * 10 ** (2 * places) * value.numerator // value.denominator     # in integers: no gcd
+    digits = (math.isqrt(floor_4y) + 1) // 2
     return decimal_str(Fraction(digits, 10**places), places)
 
 
-def floor_surd(a, b, x) -> int:
-    """floor(a + b * sqrt(x)) for rationals a, b and x >= 0, exactly, by one integer square root.
+def surd_decimal_strs(a, x, places: int = DECIMAL_PLACES) -> tuple[str, str]:
+    """(a - sqrt(x), a + sqrt(x)) to `places` decimals, rounded half away from zero, exactly, by one integer
+    square root for both: the two ends of an interval such as RTP -+ z*sigma/sqrt(N) = RTP -+ sqrt(z^2 sigma^2 / N).
 
-    With a = p/q and b*b*x = u/v (q, v > 0): a + b*sqrt(x) = (p*v + sign(b)*sqrt(m)) / (q*v) with
-    m = q*q*u*v an integer.  floor(t / n) = floor(floor(t) / n) for an integer n > 0, and for the
-    integer p*v, floor(p*v + sqrt(m)) = p*v + isqrt(m) while floor(p*v - sqrt(m)) = p*v - ceil(sqrt(m)).
+    With S = 10^places, a = n/d and x = u/v (d, v > 0): 2S(a -+ sqrt(x)) = (P -+ sqrt(m)) / D with the
+    integers P = 2S n v, D = d v and m = 4 S^2 d^2 u v.  For an integer D > 0, floor(t / D) = floor(floor(t) / D)
+    and likewise for ceil, and floor(P + sqrt(m)) = P + isqrt(m), floor(P - sqrt(m)) = P - ceil(sqrt(m)).
+    A value w rounds half away from zero to floor((floor(2w) + 1) / 2) when w >= 0 (that is, floor(2w) >= 0),
+    else to -floor((floor(-2w) + 1) / 2), with floor(-2w) = -ceil(2w).
 
-    >>> floor_surd(Fraction(1, 2), 1, 2), floor_surd(0, -1, 2), floor_surd(3, -1, 4)
-    (1, -2, 1)
+    >>> surd_decimal_strs(Fraction(98, 100), Fraction(1, 10000), 4)
+    ('0.9700', '0.9900')
+    >>> surd_decimal_strs(0, Fraction(1, 64), 2)   # -+0.125: halves round away from zero
+    ('-0.13', '0.13')
     """
-    a, b, x = to_fraction(a), to_fraction(b), _non_negative(x)
-    root_square = b * b * x                        # b*sqrt(x) == sign * sqrt(root_square)
-    p, q = a.numerator, a.denominator
-    u, v = root_square.numerator, root_square.denominator
-    m = q * q * u * v
-    r = math.isqrt(m)
-    if b > 0:
-        top = p * v + r
-    elif b < 0:
-        top = p * v - (r if r * r == m else r + 1)
-    else:
-        top = p * v
-    return top // (q * v)
+    a, x = to_fraction(a), _non_negative(x)
+    _check_places(places)
+    scale = 10**places
+    n, d, u, v = a.numerator, a.denominator, x.numerator, x.denominator
+    top, bottom, m = 2 * scale * n * v, d * v, 4 * scale * scale * d * d * u * v
+    root = math.isqrt(m)
+    inexact = root * root != m
+    ends = []
+    for floor_top, ceil_top in ((top - root - inexact, top - root), (top + root, top + root + inexact)):
+        twice_floor, twice_ceil = floor_top // bottom, -(-ceil_top // bottom)   # floor and ceil of 2S(a -+ sqrt(x))
+        digits = (twice_floor + 1) // 2 if twice_floor >= 0 else -((1 - twice_ceil) // 2)
+        ends.append(decimal_str(Fraction(digits, scale), places))
+    return ends[0], ends[1]
 
 
 def surd_decimal_str(a, b, x, places: int = DECIMAL_PLACES) -> str:
-    """a + b * sqrt(x) to `places` decimals, rounded half away from zero, exactly.
-
-    This renders an interval end such as RTP - z*sigma/sqrt(N) = RTP - sqrt(z^2 sigma^2 / N).
+    """a + b * sqrt(x) to `places` decimals, rounded half away from zero, exactly (b * sqrt(x) is
+    -+sqrt(b^2 x): one end of `surd_decimal_strs`).
 
     >>> surd_decimal_str(Fraction(98, 100), -1, Fraction(1, 10000), 4)
     '0.9700'
@@ -94,16 +88,8 @@ def surd_decimal_str(a, b, x, places: int = DECIMAL_PLACES) -> str:
     >>> surd_decimal_str(1, 1, 2, 10)
     '2.4142135624'
     """
-    a, b, x = to_fraction(a), to_fraction(b), _non_negative(x)
-    _check_places(places)
-    scale = 10**places
-    # value * scale == A + B*sqrt(x) with A = a*scale, B = b*scale; value >= 0 iff its floor is.
-    big_a, big_b = a * scale, b * scale
-    if floor_surd(big_a, big_b, x) >= 0:
-        digits = floor_surd(big_a + Fraction(1, 2), big_b, x)
-    else:
-        digits = -floor_surd(-big_a + Fraction(1, 2), -big_b, x)
-    return decimal_str(Fraction(digits, scale), places)
+    b = to_fraction(b)
+    return surd_decimal_strs(a, b * b * _non_negative(x), places)[b > 0]
 
 
 def _non_negative(value) -> Fraction:

@@ -10,8 +10,6 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-import sympy
-
 import support
 from analyzer.core import strategy_file
 from analyzer.core.cards import parse_cards
@@ -292,7 +290,7 @@ def test_progressive_stake_returned_switch(tmp_path):
     returned = progressive.progressive_figures(table, rules.progressive)
     plain = progressive.progressive_figures(table, STUD.load_rules()[1].progressive)
     winners = 4 + 36 + 624 + 3744 + 5108 + 10200 + 54912
-    assert returned.rtp - plain.rtp == sympy.Rational(winners, 2_598_960)
+    assert returned.rtp - plain.rtp == Fraction(winners, 2_598_960)
 
 
 # --- direct dealing ---------------------------------------------------------------------------

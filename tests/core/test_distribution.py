@@ -13,8 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from analyzer.core.distribution import (CONFIDENCE_LEVELS, CONVENTION, SETTLING_ROUNDS, Z95, Z99,
                                         RoundOutcomes, WagerStatistics, summary_context)
-from analyzer.core.roots import (ceil_fraction, floor_fraction, floor_surd, sqrt_decimal_str,
-                                 surd_decimal_str)
+from analyzer.core.roots import ceil_fraction, sqrt_decimal_str, surd_decimal_str, surd_decimal_strs
 from analyzer.core.exact import decimal_str, parse_fraction_str
 
 # A die decides a toy game, ante 1: 1-2 fold (net -1, wagered 1); else raise 2 (wagered 3):
@@ -205,7 +204,7 @@ def test_sqrt_of_negative_refused(value):
 
 def floor_sqrt(value: F) -> int:
     """floor(sqrt(value)) for a rational value >= 0 (isqrt of its floor): a reference helper."""
-    return math.isqrt(floor_fraction(value))
+    return math.isqrt(math.floor(value))
 
 
 def compare_sqrt(value, bound) -> int:
@@ -222,6 +221,42 @@ def test_integer_helpers():
     assert ceil_fraction(F(-1, 2)) == 0 and ceil_fraction(F(5)) == 5 and ceil_fraction(F(11, 2)) == 6
     assert compare_sqrt(F(1, 4), F(1, 2)) == 0 and compare_sqrt(F(1, 4), F(1, 3)) == 1
     assert floor_surd(F(0), F(-1), F(4)) == -2 and floor_surd(F(0), F(-1), F(4) + F(1, 10**20)) == -3
+
+
+def floor_surd(a, b, x) -> int:
+    """floor(a + b * sqrt(x)) by one integer square root: the reference the package's rendering had (checked
+    against the candidates below).
+
+    With a = p/q and b*b*x = u/v (q, v > 0): a + b*sqrt(x) = (p*v + sign(b)*sqrt(m)) / (q*v) with
+    m = q*q*u*v an integer.  floor(t / n) = floor(floor(t) / n) for an integer n > 0, and for the
+    integer p*v, floor(p*v + sqrt(m)) = p*v + isqrt(m) while floor(p*v - sqrt(m)) = p*v - ceil(sqrt(m)).
+    """
+    a, b, x = F(a), F(b), F(x)
+    root_square = b * b * x
+    p, q = a.numerator, a.denominator
+    u, v = root_square.numerator, root_square.denominator
+    m = q * q * u * v
+    r = math.isqrt(m)
+    if b > 0:
+        top = p * v + r
+    elif b < 0:
+        top = p * v - (r if r * r == m else r + 1)
+    else:
+        top = p * v
+    return top // (q * v)
+
+
+def former_surd_decimal_str(a, b, x, places: int) -> str:
+    """a + b*sqrt(x) rendered as the package did before `surd_decimal_strs` (two floor_surd a value): the
+    reference of the one-square-root rendering."""
+    a, b, x = F(a), F(b), F(x)
+    scale = 10**places
+    big_a, big_b = a * scale, b * scale
+    if floor_surd(big_a, big_b, x) >= 0:
+        digits = floor_surd(big_a + F(1, 2), big_b, x)
+    else:
+        digits = -floor_surd(-big_a + F(1, 2), -big_b, x)
+    return decimal_str(F(digits, scale), places)
 
 
 def floor_surd_by_candidates(a, b, x) -> int:
@@ -267,6 +302,43 @@ fractions = st.fractions(min_value=-50, max_value=50, max_denominator=10**6)
 def test_surd_matches_decimal_reference(a, b, x, places):
     assert surd_decimal_str(a, b, x, places) == reference_surd(a, b, x, places)
     assert sqrt_decimal_str(x, places) == reference_sqrt(x, places)
+
+
+exact_squares = st.tuples(st.fractions(max_denominator=10**20), st.integers(0, 30)).map(lambda t: t[0] ** 2 / 10 ** t[1])
+halves = st.tuples(st.integers(-10**6, 10**6), st.integers(0, 12)).map(lambda t: F(2 * t[0] + 1, 2 * 10 ** t[1]))
+
+
+@settings(max_examples=1500, deadline=None, database=None)
+@given(a=st.fractions(max_denominator=10**40) | halves | st.just(F(0)),
+       x=st.fractions(min_value=0, max_denominator=10**60) | exact_squares | st.just(F(0)),
+       places=st.integers(0, 25))
+def test_both_ends_by_one_square_root_equal_the_former_rendering(a, x, places):
+    """a -+ sqrt(x) from one isqrt: the former two-floor rendering of each end, on huge denominators,
+    exact squares (ends that are decimals, ties at a half), a at a half, zero ends and negative ends."""
+    low, high = surd_decimal_strs(a, x, places)
+    assert low == former_surd_decimal_str(a, -1, x, places) and high == former_surd_decimal_str(a, 1, x, places)
+    for b in (F(-3, 7), F(0), F(5, 2)):
+        assert surd_decimal_str(a, b, x, places) == former_surd_decimal_str(a, b, x, places)
+    assert sqrt_decimal_str(x, places) == former_sqrt_decimal_str(x, places)
+
+
+def former_sqrt_decimal_str(value: F, places: int) -> str:
+    """sqrt(value) as the package rendered it before (Fraction arithmetic): floor(4 Y) then isqrt."""
+    return decimal_str(F((math.isqrt(math.floor(value * 4 * 10 ** (2 * places))) + 1) // 2, 10**places), places)
+
+
+@pytest.mark.parametrize("a, x, places, expected", [
+    (F(1), F(1, 64), 2, ("0.88", "1.13")),                  # 0.875 and 1.125: halves away from zero
+    (F(0), F(1, 64), 2, ("-0.13", "0.13")),
+    (F(1, 8), F(1, 64), 2, ("0.00", "0.25")),               # an end exactly zero
+    (F(1, 8), F(1, 64) + F(1, 10**40), 2, ("0.00", "0.25")),  # a hair below zero: no "-0.00"
+    (F(-5, 1), F(0), 0, ("-5", "-5")),
+    (F(-1, 2), F(0), 0, ("-1", "-1")),
+    (F(10**30 + 1, 3), F(10**50), 3, ("333323333333333333333333333333.667", "333343333333333333333333333333.667")),
+])
+def test_both_ends_at_boundaries(a, x, places, expected):
+    assert surd_decimal_strs(a, x, places) == expected
+    assert expected == (reference_surd(a, F(-1), x, places), reference_surd(a, F(1), x, places))
 
 
 # --- settling -------------------------------------------------------------------------------------
@@ -458,6 +530,10 @@ def test_integer_rows_equal_the_plain_fraction_rows(rows, a, b, constant):
         for j in range(3):
             mean, covariance = plain_moments(plain, i, j)
             assert outcomes.mean(names[i]) == mean and outcomes.covariance(names[i], names[j]) == covariance
+            # all five in one pass of integer sums
+            assert outcomes.moments(names[i], names[j]) == (mean, plain_moments(plain, j, j)[0],
+                                                            plain_moments(plain, i, i)[1],
+                                                            plain_moments(plain, j, j)[1], covariance)
     marginal = outcomes.marginal(["z", "x"])
     assert dict(marginal.rows) == plain_rows([((k[2], k[0]), n) for k, n in plain.items()])
     assert marginal == RoundOutcomes(("z", "x"), [((k[2], k[0]), n) for k, n in plain.items()])

@@ -12,17 +12,12 @@ from analyzer.core.piecewise import Problem, linear_problem
 from analyzer.core.rules import numeric_keys, value_at, with_value
 from analyzer.games.caribbean_stud.count import SituationCounts, hand_category_counts
 from analyzer.games.caribbean_stud.price import price
-from analyzer.games.caribbean_stud.rules import Progressive, StudRules
+from analyzer.games.caribbean_stud.progressive import rtp_function
+from analyzer.games.caribbean_stud.rules import StudRules
 from analyzer.poker.design import main_game_problem
 
 MAIN = ("ante_pays", "raise_pays", "raise_pays_dealer_not_qualified")
 JACKPOT = "progressive.jackpot"
-
-
-def progressive_rtp(prog: Progressive, counts: list[int], jackpot: Fraction) -> Fraction:
-    """Total returned / total staked on the progressive at jackpot J, exactly."""
-    returned = sum(n * prog.returned(c, jackpot) for c, n in enumerate(counts))
-    return Fraction(returned, sum(counts)) / prog.stake
 
 
 def problem(rule_file, rules: StudRules, table: SituationCounts, key: str, jackpot=None, **_) -> Problem:
@@ -40,7 +35,8 @@ def problem(rule_file, rules: StudRules, table: SituationCounts, key: str, jackp
                                  value_at(rule_file.data, key), lambda theta: price(table, rules_at(theta)).decisions)
     counts = hand_category_counts(table)
     if key == JACKPOT:
+        rtp = rtp_function(rules.progressive, counts)
         return linear_problem(key, "progressive, per unit staked, as a function of the jackpot J", level,
-                              lambda j: progressive_rtp(rules.progressive, counts, Fraction(j)) - 1)
+                              lambda j: rtp(Fraction(j)) - 1)
     return linear_problem(key, f"progressive, per unit staked, at a jackpot of {level}", value_at(rule_file.data, key),
-                          lambda theta: progressive_rtp(rules_at(theta).progressive, counts, level) - 1)
+                          lambda theta: rtp_function(rules_at(theta).progressive, counts)(level) - 1)

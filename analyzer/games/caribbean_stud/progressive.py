@@ -1,23 +1,24 @@
-"""The Caribbean Stud progressive side bet: its RTP as an exact function of the jackpot J (sympy lives here).
+"""The Caribbean Stud progressive side bet: its RTP as an exact function of the jackpot J.
 
 The progressive is paid on the player's own five cards, whatever the dealer holds, so
 its figures need only how many of the deck's C(n, 5) hands fall in each category (from
-the class weights of the count).  The jackpot is a symbol: the RTP is linear in J, the
-break-even jackpot is solved exactly, and the rule file's jackpot levels are evaluated.
+the class weights of the count).  The jackpot is a variable: the RTP is a polynomial in J
+of degree 1 (`Polynomial`, written as sympy writes it), the break-even jackpot is solved
+exactly, and the rule file's jackpot levels are evaluated.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
 
-import sympy
-
 from analyzer.core.exact import decimal_str, percent_str
+from analyzer.core.polynomial import Polynomial
 from analyzer.games.caribbean_stud.count import SituationCounts, hand_category_counts
 from analyzer.games.caribbean_stud.rules import Progressive
 from analyzer.poker.settlement import N_CATEGORIES
 
-JACKPOT = sympy.Symbol("J", positive=True)
+JACKPOT = Polynomial.variable("J")
+NOTHING = JACKPOT * 0            # where sums start: a polynomial in J even if no term has J
 
 
 @dataclass
@@ -26,24 +27,43 @@ class ProgressiveFigures:
 
     counts: list                 # hands of each category
     hands: int                   # C(n, 5)
-    rtp: sympy.Expr              # total returned / total staked, a function of J
-    break_even: Fraction | None  # the jackpot at which RTP = 1 (None if no hand pays a share of it)
+    rtp: Polynomial              # total returned / total staked, a function of J
+    break_even: Fraction | None  # the jackpot J > 0 at which RTP = 1 (None if no hand pays a share of it)
     table: list                  # [(jackpot, rtp)] at the rule file's levels
     lines: list                  # PAR lines, best hand first: category, combinations, pays, contribution
-    rtp_text: str                # str(rtp), made once (the files are written without sympy)
+
+    @property
+    def rtp_text(self) -> str:
+        """RTP(J) as the files write it."""
+        return str(self.rtp)
 
 
 def progressive_figures(table: SituationCounts, prog: Progressive) -> ProgressiveFigures:
     """RTP(J) = total returned / total staked as a linear function of J, and what follows from it."""
-    counts = hand_category_counts(table)
+    return figures_of_counts(prog, hand_category_counts(table))
+
+
+def figures_of_counts(prog: Progressive, counts: list[int]) -> ProgressiveFigures:
+    """`progressive_figures` from the hands of each category."""
     hands = sum(counts)
-    rtp = sympy.expand(sum((sympy.Rational(counts[c], hands) * prog.returned(c, JACKPOT) for c in range(N_CATEGORIES)),
-                           sympy.Integer(0)) / _rational(prog.stake))
-    solutions = sympy.solve(sympy.Eq(rtp, 1), JACKPOT) if rtp.has(JACKPOT) else []
-    break_even = Fraction(int(solutions[0].p), int(solutions[0].q)) if solutions else None
-    levels = [(level, _fraction(rtp.subs(JACKPOT, _rational(level)))) for level in prog.levels]
-    return ProgressiveFigures(counts, hands, rtp, break_even, levels, progressive_lines(prog, counts, hands),
-                              str(rtp))
+    rtp = rtp_function(prog, counts)
+    # a jackpot is positive: no break-even when the fixed payouts alone return the stake
+    break_even = rtp.solve(1) if rtp.degree == 1 else None
+    if break_even is not None and break_even <= 0:
+        break_even = None
+    levels = [(level, rtp(level)) for level in prog.levels]
+    return ProgressiveFigures(counts, hands, rtp, break_even, levels, progressive_lines(prog, counts, hands))
+
+
+def rtp_function(prog: Progressive, counts: list[int]) -> Polynomial:
+    """RTP(J) = total returned / total staked over the deck's five-card hands (`counts` per category)."""
+    returned = sum((n * returned_expression(prog, c) for c, n in enumerate(counts)), NOTHING)
+    return returned / (sum(counts) * prog.stake)
+
+
+def returned_expression(prog: Progressive, category: int) -> Polynomial:
+    """`Progressive.returned` as a function of J (a losing hand returns 0, a constant polynomial too)."""
+    return NOTHING + prog.returned(category, JACKPOT)
 
 
 def progressive_lines(p: Progressive, counts: list, hands: int) -> list[dict]:
@@ -56,71 +76,64 @@ def progressive_lines(p: Progressive, counts: list, hands: int) -> list[dict]:
             words.append(f"{percent_str(share, 0)} of J" if share * 100 == int(share * 100) else f"{share} x J")
         if pays:
             words.append(f"EUR {decimal_str(pays, 2)}")
-        contribution = sympy.Rational(counts[c], hands) * p.returned(c, JACKPOT) / _rational(p.stake)
-        exact = None if getattr(contribution, "free_symbols", None) else _fraction(contribution)
+        contribution = returned_expression(p, c) * Fraction(counts[c], hands) / p.stake
+        exact = None if contribution.degree >= 1 else contribution(0)
         lines.append({"category": c, "combinations": counts[c], "pays": " + ".join(words) or "loses",
                       "contribution": str(contribution), "contribution_exact": exact})
     return lines
-
-
-def _rational(value: Fraction) -> sympy.Rational:
-    return sympy.Rational(value.numerator, value.denominator)
-
-
-def _fraction(value) -> Fraction:
-    value = sympy.Rational(value)
-    return Fraction(int(value.p), int(value.q))
 
 
 def rtp_points(figures: ProgressiveFigures, points: int = 101) -> list[tuple[Fraction, Fraction]]:
     """(J, RTP(J)) at evenly spaced jackpots from 0 to 5/4 of the largest level (or break-even), exactly."""
     levels = sorted({level for level, _ in figures.table} | {figures.break_even})
     top = max(levels) * 5 // 4
-    return [(Fraction(top * i, points - 1), _fraction(figures.rtp.subs(JACKPOT, sympy.Rational(int(top * i), points - 1))))
-            for i in range(points)]
-
+    return [(Fraction(top * i, points - 1), figures.rtp(Fraction(top * i, points - 1))) for i in range(points)]
 
 
 def rtp_at(rtp_text: str, jackpot) -> Fraction:
     """RTP(J) as written in a summary ("J/324870 + 6091/15470"), evaluated exactly at a jackpot.
 
+    Any function of J the summary writes is read so (InputError if the text is not one).
+
     >>> rtp_at("J/324870 + 6091/15470", 0)
     Fraction(6091, 15470)
     """
-    rtp = sympy.sympify(rtp_text)
-    jackpot = Fraction(jackpot)
-    return _fraction(rtp.subs({symbol: sympy.Rational(jackpot.numerator, jackpot.denominator)
-                               for symbol in rtp.free_symbols}))
+    return Polynomial.parse(rtp_text, JACKPOT.name)(Fraction(jackpot))
 
 
 # --- volatility: the progressive's moments, and its covariance with ANTE + raise, as functions of J ---
 
-def net_expression(prog: Progressive, category: int) -> sympy.Expr:
-    """The net result per unit staked of a hand of this category, a function of J (`Progressive.net` symbolically)."""
-    share, pays, stake = (sympy.Rational(x.numerator, x.denominator)
-                          for x in (prog.jackpot_share[category], prog.pays[category], prog.stake))
-    returned = share * JACKPOT + pays + (stake if prog.stake_returned and prog.wins(category) else 0)
-    return sympy.expand(returned / stake - 1)
+def net_expression(prog: Progressive, category: int) -> Polynomial:
+    """The net result per unit staked of a hand of this category, a function of J (`Progressive.net` of J)."""
+    return returned_expression(prog, category) / prog.stake - 1
 
 
 @dataclass
 class ProgressiveMoments:
     """Exact functions of J: the progressive's mean and variance per unit staked (X = payment / stake - 1)."""
 
-    mean: sympy.Expr
-    variance: sympy.Expr
-    mean_text: str
-    variance_text: str
+    mean: Polynomial
+    variance: Polynomial
+
+    @property
+    def mean_text(self) -> str:
+        """E[X](J) as the files write it."""
+        return str(self.mean)
+
+    @property
+    def variance_text(self) -> str:
+        """Var[X](J) as the files write it."""
+        return str(self.variance)
 
 
 def progressive_moments(prog: Progressive, counts: list) -> ProgressiveMoments:
     """E[X](J) and Var[X](J) over the deck's five-card hands (`counts` per category): linear and quadratic in J."""
     hands = sum(counts)
     nets = [net_expression(prog, c) for c in range(N_CATEGORIES)]
-    mean = sympy.expand(sum(sympy.Rational(counts[c], hands) * nets[c] for c in range(N_CATEGORIES)))
-    variance = sympy.expand(sum(sympy.Rational(counts[c], hands) * nets[c] ** 2 for c in range(N_CATEGORIES))
-                            - mean ** 2)
-    return ProgressiveMoments(mean, variance, str(mean), str(variance))
+    mean = sum((counts[c] * nets[c] for c in range(N_CATEGORIES)), NOTHING) / hands
+    square = sum((counts[c] * nets[c] ** 2 for c in range(N_CATEGORIES)), NOTHING) / hands
+    variance = square - mean ** 2
+    return ProgressiveMoments(mean, variance)
 
 
 @dataclass
@@ -140,13 +153,10 @@ def combined_functions(moments: ProgressiveMoments, prog: Progressive, main_by_c
     `main_by_category[c]` is E[main x 1{the player's category is c}] (counted from the joint
     rows of the strategy's deals); the progressive depends on the category alone.
     """
-    def rational(x):
-        x = Fraction(x)
-        return sympy.Rational(x.numerator, x.denominator)
-    r = rational(ratio)
-    covariance = sympy.expand(sum(rational(main_by_category[c]) * net_expression(prog, c) for c in range(N_CATEGORIES))
-                              - rational(main_mean) * moments.mean)
-    mean = sympy.expand(rational(main_mean) + r * moments.mean)
-    variance = sympy.expand(rational(main_variance) + r ** 2 * moments.variance + 2 * r * covariance)
-    rtp = sympy.expand(1 + mean / (rational(mean_wagered) + r))
+    r = Fraction(ratio)
+    covariance = sum((Fraction(main_by_category[c]) * net_expression(prog, c) for c in range(N_CATEGORIES)),
+                     NOTHING) - Fraction(main_mean) * moments.mean
+    mean = Fraction(main_mean) + r * moments.mean
+    variance = Fraction(main_variance) + r ** 2 * moments.variance + 2 * r * covariance
+    rtp = 1 + mean / (Fraction(mean_wagered) + r)
     return CombinedFunctions(str(covariance), str(mean), str(variance), str(rtp))
