@@ -9,7 +9,9 @@ import numpy as np
 from analyzer.core.exact import decimal_str, fraction_str, percent_str
 from analyzer.core.tables import markdown_table
 from analyzer.games.caribbean_stud import features
+from analyzer.games.caribbean_stud.count import SituationCounts
 from analyzer.games.caribbean_stud.price import Priced
+from analyzer.games.caribbean_stud.rule_in_words import Patterns
 from analyzer.poker.decision_table import StrategyFigures
 from analyzer.strategy.costs import RuleCost, rule_costs, rule_costs_markdown
 from analyzer.strategy.language import Strategy, strategy_card_markdown
@@ -76,6 +78,14 @@ def stud_basic_strategy_markdown(priced: Priced, strategy: Strategy, others: dic
            "## What each rule costs\n",
            rule_costs_markdown(stud_rule_costs(priced, strategy))]
     return "\n".join(out)
+
+
+def patterns_of(table: SituationCounts) -> Patterns:
+    """The table's patterns (`rule_in_words.Patterns`): nothing of a paytable and small (a few MB on the full
+    deck), made once and kept with the count for every rule set on it."""
+    if "rule patterns" not in table.derived:
+        table.derived["rule patterns"] = Patterns.of(table.keys, table.player_category, table.player_rank)
+    return table.derived["rule patterns"]
 
 
 def features_of(priced: Priced) -> dict:
