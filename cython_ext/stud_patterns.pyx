@@ -1,4 +1,4 @@
-"""Caribbean Stud situation classes by pattern, in one pass each: first classes, gain sums, spreads.
+"""Caribbean Stud situation classes by pattern, in one pass each: their places, gain sums, spreads.
 
 A class's pattern number is its hand's dense rank x 13 + the rank of its up card (the
 key's sixth card): all that a rule a person can follow reads of a class
@@ -30,11 +30,11 @@ cdef Py_ssize_t _classes(const uint16_t[:] rank, const uint8_t[:, :] keys) excep
     return rank.shape[0]
 
 
-cdef inline Py_ssize_t pattern_of(const uint16_t[:] rank, const uint8_t[:, :] keys, Py_ssize_t i) noexcept nogil:
-    """Class i's pattern number, or -1 for a dense rank or an up card out of range."""
-    if rank[i] >= N_DISTINCT_HANDS or keys[i, UP] >= N_CARDS:
+cdef inline Py_ssize_t pattern_of(unsigned int rank, unsigned int up_card) noexcept nogil:
+    """The pattern number of a class of this dense rank and up card, or -1 for either out of range."""
+    if rank >= N_DISTINCT_HANDS or up_card >= N_CARDS:
         return -1
-    return rank[i] * N_RANKS + card_rank(keys[i, UP])
+    return rank * N_RANKS + card_rank(up_card)
 
 
 cdef _out_of_range(const uint16_t[:] rank, const uint8_t[:, :] keys, Py_ssize_t i):
@@ -42,29 +42,31 @@ cdef _out_of_range(const uint16_t[:] rank, const uint8_t[:, :] keys, Py_ssize_t 
                      f"(below {N_CARDS}) out of range")
 
 
-def first_classes(const uint16_t[:] rank, const uint8_t[:, :] keys):
-    """Per pattern number (N_PATTERNS of them), the index of its first class, -1 where it has none (int32).
+def pattern_classes(const uint16_t[:] rank, const uint8_t[:, :] keys):
+    """Per pattern number (N_PATTERNS of them): (the index of its first class, -1 where it has none; how many
+    classes it has), as two int32 arrays.
 
     >>> import numpy as np
     >>> keys = np.array([[12, 8, 5, 2, 0, 51], [12, 9, 5, 2, 0, 50], [12, 8, 5, 2, 0, 1]], dtype=np.uint8)
-    >>> first = first_classes(np.array([7, 7, 7], dtype=np.uint16), keys)
-    >>> np.flatnonzero(first >= 0).tolist(), first[first >= 0].tolist()
-    ([91, 103], [2, 0])
+    >>> first, size = pattern_classes(np.array([7, 7, 7], dtype=np.uint16), keys)
+    >>> np.flatnonzero(first >= 0).tolist(), first[first >= 0].tolist(), size[size > 0].tolist()
+    ([91, 103], [2, 0], [1, 2])
     """
     cdef Py_ssize_t m = _classes(rank, keys), i, p, bad = -1
-    out = np.full(N_PATTERNS, -1, dtype=np.int32)
-    cdef int32_t[::1] first = out
+    first_class, classes = np.full(N_PATTERNS, -1, dtype=np.int32), np.zeros(N_PATTERNS, dtype=np.int32)
+    cdef int32_t[::1] first = first_class, size = classes
     with nogil:
         for i in range(m):
-            p = pattern_of(rank, keys, i)
+            p = pattern_of(rank[i], keys[i, UP])
             if p < 0:
                 bad = i
                 break
             if first[p] < 0:
                 first[p] = <int32_t>i
+            size[p] += 1
     if bad >= 0:
         _out_of_range(rank, keys, bad)
-    return out
+    return first_class, classes
 
 
 def gain_sums(const uint16_t[:] rank, const uint8_t[:, :] keys, const int64_t[:] gain):
@@ -87,7 +89,7 @@ def gain_sums(const uint16_t[:] rank, const uint8_t[:, :] keys, const int64_t[:]
     cdef int64_t[::1] raised = lost_if_raised, folded = lost_if_folded
     with nogil:
         for i in range(m):
-            p = pattern_of(rank, keys, i)
+            p = pattern_of(rank[i], keys[i, UP])
             if p < 0:
                 bad = i
                 break
@@ -118,7 +120,7 @@ def spread(const uint16_t[:] rank, const uint8_t[:, :] keys, const uint8_t[::1] 
     cdef uint8_t[::1] values = out
     with nogil:
         for i in range(m):
-            p = pattern_of(rank, keys, i)
+            p = pattern_of(rank[i], keys[i, UP])
             if p < 0:
                 bad = i
                 break
@@ -128,35 +130,39 @@ def spread(const uint16_t[:] rank, const uint8_t[:, :] keys, const uint8_t[::1] 
     return out
 
 
-def classes_in(const uint16_t[:] rank, const uint8_t[:, :] keys, const uint8_t[::1] chosen):
+def classes_in(const uint16_t[:] rank, const uint8_t[:, :] keys, const uint8_t[::1] chosen, Py_ssize_t n):
     """The indices (ascending, intp) of the classes whose pattern is chosen (chosen: one byte per pattern
-    number, nonzero = chosen).
+    number, nonzero = chosen); `n`: how many there are (the chosen patterns' sizes, `pattern_classes`), so
+    that one pass fills an array of the answer's length.  ValueError when there are not n.
 
     >>> import numpy as np
     >>> keys = np.array([[12, 8, 5, 2, 0, 51], [12, 9, 5, 2, 0, 50], [12, 8, 5, 2, 0, 1]], dtype=np.uint8)
     >>> chosen = np.zeros(N_PATTERNS, dtype=np.uint8)
     >>> chosen[103] = 1
-    >>> classes_in(np.array([7, 7, 7], dtype=np.uint16), keys, chosen).tolist()
+    >>> classes_in(np.array([7, 7, 7], dtype=np.uint16), keys, chosen, 2).tolist()
     [0, 1]
     """
-    cdef Py_ssize_t m = _classes(rank, keys), i, p, n = 0, bad = -1
+    cdef Py_ssize_t m = _classes(rank, keys), i, p, found = 0, bad = -1
     if chosen.shape[0] != N_PATTERNS:
         raise ValueError(f"{chosen.shape[0]} flags for {N_PATTERNS} pattern numbers")
-    with nogil:                                   # count, then fill: no array longer than the answer
+    if n < 0 or n > m:
+        raise ValueError(f"{n} classes asked for among {m}")
+    out = np.empty(n, dtype=np.intp)
+    cdef Py_ssize_t[::1] index = out
+    with nogil:
         for i in range(m):
-            p = pattern_of(rank, keys, i)
+            p = pattern_of(rank[i], keys[i, UP])
             if p < 0:
                 bad = i
                 break
-            n += chosen[p] != 0
+            if chosen[p] != 0:
+                if found == n:
+                    found += 1             # more than n: stop, and say so below
+                    break
+                index[found] = i
+                found += 1
     if bad >= 0:
         _out_of_range(rank, keys, bad)
-    out = np.empty(n, dtype=np.intp)
-    cdef Py_ssize_t[::1] index = out
-    n = 0
-    with nogil:
-        for i in range(m):
-            if chosen[pattern_of(rank, keys, i)] != 0:
-                index[n] = i
-                n += 1
+    if found != n:
+        raise ValueError(f"{'more' if found > n else found} classes in the chosen patterns, not {n}")
     return out

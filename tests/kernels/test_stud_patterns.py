@@ -22,10 +22,11 @@ def test_kernels_agree_with_numpy(n):
     rng = np.random.default_rng(n)
     rank, keys = random_classes(rng, n)
     pattern = class_patterns(keys, rank)
-    numbers, first = np.unique(pattern, return_index=True)
-    expected_first = np.full(N, -1, dtype=np.int32)
-    expected_first[numbers] = first
-    assert np.array_equal(stud_patterns.first_classes(rank, keys), expected_first)
+    numbers, first, sizes = np.unique(pattern, return_index=True, return_counts=True)
+    expected_first, expected_sizes = np.full(N, -1, dtype=np.int32), np.zeros(N, dtype=np.int32)
+    expected_first[numbers], expected_sizes[numbers] = first, sizes
+    got_first, got_sizes = stud_patterns.pattern_classes(rank, keys)
+    assert np.array_equal(got_first, expected_first) and np.array_equal(got_sizes, expected_sizes)
     gain = rng.integers(-10**9, 10**9, n)
     gain[::7] = 0
     raised, folded = stud_patterns.gain_sums(rank, keys, gain)
@@ -34,7 +35,12 @@ def test_kernels_agree_with_numpy(n):
     by_pattern = rng.integers(0, 256, N).astype(np.uint8)
     assert np.array_equal(stud_patterns.spread(rank, keys, by_pattern), by_pattern[pattern])
     chosen = (rng.random(N) < 0.4).astype(np.uint8)
-    assert np.array_equal(stud_patterns.classes_in(rank, keys, chosen), np.flatnonzero(chosen[pattern]))
+    expected = np.flatnonzero(chosen[pattern])
+    assert np.array_equal(stud_patterns.classes_in(rank, keys, chosen, len(expected)), expected)
+    for wrong in (len(expected) - 1, len(expected) + 1):             # a caller's miscount is refused
+        if 0 <= wrong <= n:
+            with pytest.raises(ValueError, match="classes in the chosen patterns"):
+                stud_patterns.classes_in(rank, keys, chosen, wrong)
 
 
 def test_gain_sums_at_the_int64_bound():
@@ -49,17 +55,17 @@ def test_gain_sums_at_the_int64_bound():
 
 def test_bad_input_is_refused():
     rank, keys = np.array([3, 7462], dtype=np.uint16), np.zeros((2, 6), dtype=np.uint8)
-    for call in (lambda: stud_patterns.first_classes(rank, keys),
+    for call in (lambda: stud_patterns.pattern_classes(rank, keys),
                  lambda: stud_patterns.gain_sums(rank, keys, np.zeros(2, dtype=np.int64)),
                  lambda: stud_patterns.spread(rank, keys, np.zeros(N, dtype=np.uint8)),
-                 lambda: stud_patterns.classes_in(rank, keys, np.zeros(N, dtype=np.uint8))):
+                 lambda: stud_patterns.classes_in(rank, keys, np.zeros(N, dtype=np.uint8), 0)):
         with pytest.raises(ValueError, match="class 1: dense rank 7462"):
             call()
     keys[0, 5] = 52
     with pytest.raises(ValueError, match="up card 52"):
-        stud_patterns.first_classes(np.array([3, 3], dtype=np.uint16), keys)
+        stud_patterns.pattern_classes(np.array([3, 3], dtype=np.uint16), keys)
     with pytest.raises(ValueError, match="one key of 6 cards"):
-        stud_patterns.first_classes(rank, np.zeros((2, 5), dtype=np.uint8))
+        stud_patterns.pattern_classes(rank, np.zeros((2, 5), dtype=np.uint8))
     with pytest.raises(ValueError, match="gains for 2 classes"):
         stud_patterns.gain_sums(np.zeros(2, dtype=np.uint16), np.zeros((2, 6), dtype=np.uint8), np.zeros(3, dtype=np.int64))
     with pytest.raises(ValueError, match="pattern numbers"):

@@ -92,17 +92,19 @@ class Patterns:
     """
 
     numbers: np.ndarray          # the pattern numbers that hold classes, ascending
-    keys: np.ndarray             # (p, 6) the key of the first class of each pattern
+    sizes: np.ndarray            # how many classes each has
+    keys: np.ndarray             # (p, 6) the key of the first class of each
     features: Features           # what the player sees, per pattern (read off those classes)
     class_keys: np.ndarray = field(repr=False)    # the table's keys and dense ranks (not copies)
     class_rank: np.ndarray = field(repr=False)
 
     @classmethod
     def of(cls, keys: np.ndarray, category: np.ndarray, rank: np.ndarray) -> "Patterns":
-        first = stud_patterns.first_classes(rank, keys)
+        first, sizes = stud_patterns.pattern_classes(rank, keys)
         numbers = np.flatnonzero(first >= 0)
         chosen = first[numbers]
-        return cls(numbers, keys[chosen], Features.of(keys[chosen], category[chosen], rank[chosen]), keys, rank)
+        return cls(numbers, sizes[numbers], keys[chosen], Features.of(keys[chosen], category[chosen], rank[chosen]),
+                   keys, rank)
 
     def __len__(self) -> int:
         return len(self.numbers)
@@ -119,7 +121,8 @@ class Patterns:
 
     def classes_in(self, chosen: np.ndarray) -> np.ndarray:
         """The indices (ascending) of the classes whose pattern is chosen (chosen: bool, one per pattern)."""
-        return stud_patterns.classes_in(self.class_rank, self.class_keys, self._by_number(chosen))
+        return stud_patterns.classes_in(self.class_rank, self.class_keys, self._by_number(chosen),
+                                        int(self.sizes[chosen].sum()))
 
     def gain_sums(self, gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per pattern, (the sum of -gain over its classes where gain < 0, the sum of gain where gain > 0): exact,
