@@ -513,3 +513,31 @@ def test_rule_costs_agree_with_the_plain_reference(seed):
     for strategy in (sf.basic_strategy("operator"), sf.basic_strategy("standard")):
         assert rule_costs(strategy, values, gain, weights, 11, figures_of) == \
             rule_costs_reference(strategy, values, gain, weights, 11, figures_of)
+
+
+def test_stud_features_by_pattern_on_random_classes():
+    """features.compute on one class of each pattern, spread to the classes, is features.compute on every class."""
+    from analyzer.games.caribbean_stud.count import SituationCounts
+    rng = np.random.default_rng(3)
+    cards = np.array([rng.choice(52, 6, replace=False) for _ in range(30_000)], dtype=np.uint8)
+    keys = np.concatenate([-np.sort(-cards[:, :5].astype(np.int16), axis=1).astype(np.uint8), cards[:, 5:]], axis=1)
+    values = handeval.evaluate_many(np.ascontiguousarray(keys[:, :5]))
+    rank = np.array([handeval.dense(int(v)) for v in values], dtype=np.uint16)
+    table = SituationCounts(tuple(range(52)), 0, keys, np.ones(len(keys), dtype=np.uint8),
+                            np.zeros((len(keys), 4), dtype=np.uint32), rank,
+                            handeval.categories(values).astype(np.uint8), 1)
+    spread, computed = stud_basic.ClassFeatures(table), sf.compute(keys)
+    assert list(spread) == list(computed) and len(spread) == len(computed)
+    for name, expected in computed.items():
+        assert np.array_equal(spread[name], expected), name
+
+
+@pytest.mark.parametrize("rule_set", STUD_RULE_SETS)
+def test_stud_basic_strategy_decided_by_pattern_on_the_full_deck(stud_analyses, rule_set):
+    """The analysis's basic-strategy raises and features, against features.compute on every class."""
+    analysis = stud_analyses[rule_set]
+    computed = sf.compute(analysis.table.keys)
+    assert np.array_equal(analysis.strategies["basic"].play, sf.decisions(analysis.basic, computed))
+    spread = stud_basic.features_of(analysis.priced)
+    for name, expected in computed.items():
+        assert np.array_equal(spread[name], expected), name

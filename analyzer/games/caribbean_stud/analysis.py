@@ -11,12 +11,12 @@ from analyzer.core.distribution import RoundOutcomes, WagerStatistics
 from analyzer.core.errors import InvariantError
 from analyzer.core.rules import RuleFile
 from analyzer.games.caribbean_stud import features
-from analyzer.games.caribbean_stud.basic import raises_of
+from analyzer.games.caribbean_stud.basic import patterns_of, raises_of
 from analyzer.games.caribbean_stud.count import SituationCounts
 from analyzer.games.caribbean_stud.price import Priced, price, simple_strategies
 from analyzer.games.caribbean_stud.progressive import (CombinedFunctions, ProgressiveFigures, ProgressiveMoments,
                                                        combined_functions, progressive_figures, progressive_moments)
-from analyzer.games.caribbean_stud.rule_in_words import Features, RuleCheck, check_rule, derive_rule
+from analyzer.games.caribbean_stud.rule_in_words import PatternGains, RuleCheck, check_rule, derive_rule
 from analyzer.games.caribbean_stud.rules import Progressive, StudRules
 from analyzer.poker.decision_table import StrategyFigures
 from analyzer.poker.settlement import N_CATEGORIES
@@ -70,25 +70,13 @@ class StudAnalysis:
         return self.table.raw_situations * self.table.completions
 
 
-def rule_features(table: SituationCounts) -> Features:
-    """What the rule in words reads of each class.
-
-    Made for each rule set and not kept: it is only read while the rule is derived and
-    checked, and holding it (about 60 MB on the full deck) for the next rule set would cost
-    more memory than making it again costs time.
-    """
-    return Features.of(table.keys, table.player_category, table.player_rank)
-
-
 def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progress=None) -> StudAnalysis:
     """Prices, the rule in words (derived and checked on every class), the strategies and the progressive."""
     with timing.stage("price"):
         priced = price(table, rules)
     with timing.stage("rule in words"):
-        seen = rule_features(table)
-        rule_check = check_rule(derive_rule(seen, priced.gain), seen, priced.gain,
-                                table.raw_situations * priced.denominator)
-        del seen
+        gains = PatternGains.of(patterns_of(table), priced.gain)
+        rule_check = check_rule(derive_rule(gains), gains, priced.gain, table.raw_situations * priced.denominator)
     with timing.stage("strategies"):
         st = simple_strategies(priced)
         st["rule_in_words"] = priced.figures("rule_in_words", "the derived rule in words (strategy_rule.md)",

@@ -1,6 +1,7 @@
 """Caribbean Stud basic strategies priced exactly: each rule's cost, and the strategies side by side."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -9,7 +10,9 @@ import numpy as np
 from analyzer.core.exact import decimal_str, fraction_str, percent_str
 from analyzer.core.tables import markdown_table
 from analyzer.games.caribbean_stud import features
+from analyzer.games.caribbean_stud.count import SituationCounts
 from analyzer.games.caribbean_stud.price import Priced
+from analyzer.games.caribbean_stud.rule_in_words import Patterns
 from analyzer.poker.decision_table import StrategyFigures
 from analyzer.strategy.costs import RuleCost, rule_costs, rule_costs_markdown
 from analyzer.strategy.language import Strategy, strategy_card_markdown
@@ -78,22 +81,60 @@ def stud_basic_strategy_markdown(priced: Priced, strategy: Strategy, others: dic
     return "\n".join(out)
 
 
-def features_of(priced: Priced) -> dict:
-    """The basic-strategy features of every class (computed once per rule set, kept with its pricing: they
-    go with the rule set's analysis, not held for the next one)."""
+def patterns_of(table: SituationCounts) -> Patterns:
+    """The table's patterns (`rule_in_words.Patterns`): nothing of a paytable and small (a few MB on the full
+    deck), made once and kept with the count for every rule set on it."""
+    if "rule patterns" not in table.derived:
+        table.derived["rule patterns"] = Patterns.of(table.keys, table.player_category, table.player_rank)
+    return table.derived["rule patterns"]
+
+
+def pattern_features(table: SituationCounts) -> dict:
+    """The basic-strategy features (`features.compute`) of each of the table's patterns, read off one class
+    of each: no feature reads suits, so a pattern's classes all have its values.  Nothing of a paytable and
+    small (17 bytes a pattern): made once and kept with the count, for every rule set on it."""
+    if "basic pattern features" not in table.derived:
+        table.derived["basic pattern features"] = features.compute(patterns_of(table).keys)
+    return table.derived["basic pattern features"]
+
+
+class ClassFeatures(Mapping):
+    """Every class's basic-strategy features (`features.compute` of the table's keys), each spread from the
+    patterns' values when first read: a rule list reads a few of them."""
+
+    def __init__(self, table: SituationCounts):
+        self._patterns, self._by_pattern, self._spread = patterns_of(table), pattern_features(table), {}
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        if name not in self._spread:
+            self._spread[name] = self._patterns.spread(self._by_pattern[name])
+        return self._spread[name]
+
+    def __iter__(self):
+        return iter(self._by_pattern)
+
+    def __len__(self) -> int:
+        return len(self._by_pattern)
+
+
+def features_of(priced: Priced) -> ClassFeatures:
+    """The basic-strategy features of every class (kept with the rule set's pricing, the features it read
+    spread once: they go with the rule set's analysis, not held for the next one)."""
     if "basic_features" not in priced.derived:
-        priced.derived["basic_features"] = features.compute(priced.table.keys)
+        priced.derived["basic_features"] = ClassFeatures(priced.table)
     return priced.derived["basic_features"]
 
 
 def raises_of(strategy: Strategy, priced: Priced) -> np.ndarray:
-    """Where a rule list raises, on every class (decided once per rule list and rule set).
+    """Where a rule list raises, on every class (decided once per rule list and rule set, on the patterns:
+    its conditions read features, and a pattern's classes all have its features).
 
     The rule list is kept with its decisions, so that it stays the one they belong to.
     """
     key = ("raises", id(strategy))
     if key not in priced.derived:
-        priced.derived[key] = (strategy, strategy.decide(features_of(priced)) == features.ACTIONS.index("raise"))
+        by_pattern = features.decisions(strategy, pattern_features(priced.table))
+        priced.derived[key] = (strategy, patterns_of(priced.table).spread(by_pattern))
     return priced.derived[key][1]
 
 
