@@ -29,16 +29,18 @@ def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
     caller's next step.  Raises InputError when a file's keys are not the counted classes,
     in the same order.
     """
-    masks, packed = {}, None
+    masks, packed, matched = {}, None, None
     for name, file in STRATEGY_FILES.items():
         path = Path(folder) / file
         if loaded and name in loaded:
             strategy = loaded.pop(name)
             file_keys, decisions = strategy.packed, strategy.decisions
             packed = strategy_file.pack_keys(keys) if packed is None else packed
-            same = file_keys.shape == packed.shape and bool((file_keys == packed).all())
+            # files that share one packed-key array (equal key bytes) are compared once
+            same = file_keys is matched or (file_keys.shape == packed.shape and bool((file_keys == packed).all()))
+            matched = file_keys if same else matched
         elif path.is_file():
-            _, columns = strategy_file.decode(path.read_bytes(), str(path))
+            _, columns = strategy_file.decode(path.read_bytes(), str(path), ("key", "decision"))
             decisions = columns["decision"]
             same = columns["key"].shape == keys.shape and bool((columns["key"] == keys).all())
         else:
