@@ -11,9 +11,11 @@ import pytest
 
 import support
 from analyzer import advisor
+from analyzer.core import strategy_file
 from analyzer.core.cards import CardError
 from analyzer.games.baccarat.price import shoe_query
 from analyzer.games.baccarat.shoe import remove_cards
+from analyzer.poker.strategy_file import STRATEGY_FILES
 
 SUIT_PERMUTATIONS = list(itertools.permutations(range(4)))
 
@@ -150,3 +152,31 @@ def test_deck_of_keys_reads_strided_key_planes(holdem_analysis):
     keys = holdem_analysis.table.keys
     planes = np.ascontiguousarray(keys.T).T                # the file's layout: planes, read as rows
     assert advisor.deck_of_keys(planes) == advisor.deck_of_keys(keys) == tuple(range(52))
+
+
+def test_folder_strategies_read_as_the_plain_reader_reads_each_file(holdem_results):
+    """The verification's reading of a folder against `load_strategy` of each file: the same keys and
+    decisions (the basic file sharing the optimal file's packed keys), the optimal file's EVs and weights."""
+    loaded = advisor.load_folder_strategies(holdem_results)
+    plain = {name: advisor.load_strategy(holdem_results / file) for name, file in STRATEGY_FILES.items()}
+    assert set(loaded) == set(plain) == {"optimal", "basic"}
+    for name, strategy in loaded.items():
+        assert np.array_equal(strategy.packed, plain[name].packed)
+        assert np.array_equal(strategy.decisions, plain[name].decisions)
+        assert strategy.deck == plain[name].deck and strategy.game == plain[name].game
+    assert loaded["basic"].packed is loaded["optimal"].packed            # equal key bytes: packed once
+    assert np.array_equal(loaded["optimal"].ev_play, plain["optimal"].ev_play)
+    assert np.array_equal(loaded["optimal"].weights, plain["optimal"].weights)
+    assert not hasattr(loaded["basic"], "ev_play")                      # its EVs are inflated, not kept
+
+
+def test_decisions_with_other_keys_are_packed_and_checked_on_their_own(holdem_results):
+    header, columns = strategy_file.decode((holdem_results / "strategy_basic.bin.gz").read_bytes())
+    optimal = advisor.load_strategy(holdem_results / "strategy.bin.gz")
+    other = np.array(columns["key"])
+    other[-1, -1] ^= 1                                                   # one byte differs
+    decisions = advisor.PokerDecisions(header, columns, (optimal, other))
+    assert decisions.packed is not optimal.packed and np.array_equal(decisions.packed, optimal.packed)
+    unsorted = dict(columns, key=columns["key"][::-1])
+    with pytest.raises(advisor.StrategyError, match="not sorted"):
+        advisor.PokerDecisions(header, unsorted, (optimal, columns["key"]))
