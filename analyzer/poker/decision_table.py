@@ -88,7 +88,7 @@ class StrategyFigures:
 
     name: str
     description: str
-    play: np.ndarray             # bool per class: plays (calls, raises)
+    play: np.ndarray | None      # bool per class: plays (calls, raises); None when priced from sums alone
     p_play: Fraction             # probability of playing, over raw situations
     ev: Fraction                 # EV per ANTE (the house edge is -ev)
     play_size: Fraction          # the play bet per ANTE
@@ -186,11 +186,17 @@ class DecisionTable:
         classes plus (unplayed weight) x the fold numerator, which is the played classes'
         gains plus (all the weight) x the fold numerator: one masked sum of `gain`.
         """
-        total = self.total_weight
-        played_weight = exact_masked_sum(self.weights, play, self.weight_bound)
         gain = self.gain
-        ev_sum = exact_masked_sum(gain, play, self._gain_bound if gain.dtype != object else None) \
-            + total * self.fold_numerator
+        return self.figures_of_sums(exact_masked_sum(self.weights, play, self.weight_bound),
+                                    exact_masked_sum(gain, play, self._gain_bound if gain.dtype != object else None),
+                                    name, description, play)
+
+    def figures_of_sums(self, played_weight: int, played_gain: int, name: str = "", description: str = "",
+                        play: np.ndarray | None = None) -> StrategyFigures:
+        """The exact figures of a strategy from its two sums over the classes it plays: their weight and
+        their gain (`play`: its decisions, when the caller has them)."""
+        total = self.total_weight
         return StrategyFigures(name=name, description=description, play=play,
                                p_play=Fraction(played_weight, total),
-                               ev=Fraction(ev_sum, total * self.denominator), play_size=self.play_size)
+                               ev=Fraction(played_gain + total * self.fold_numerator, total * self.denominator),
+                               play_size=self.play_size)

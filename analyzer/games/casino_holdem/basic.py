@@ -29,13 +29,7 @@ def basic_figures(priced: Priced, strategy: Strategy, call: np.ndarray | None = 
 
 def holdem_rule_costs(priced: Priced, strategy: Strategy) -> list[RuleCost]:
     """rule_costs for a Casino Hold'em basic strategy (RTP: returned / wagered, ANTE + CALL on a call)."""
-    table = priced.table
-
-    def figures_of(call):
-        f = figures(priced, "x", "", call)
-        return f.ev, f.rtp
-    return rule_costs(strategy, features.of_table(table), priced.decisions.gain, table.weights,
-                      priced.decisions.total_weight * priced.denominator, figures_of)
+    return rule_costs(strategy, features.of_table(priced.table), priced.decisions)
 
 
 # --- the operator's three-strategy table ---------------------------------------------------------------
