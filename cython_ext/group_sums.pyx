@@ -117,3 +117,42 @@ def move_rows(const counts_t[:, :] counts, const weights_t[:] weights, const gro
                 out[g, c] += w * <int64_t>counts[i, c]
     if bad >= 0:
         raise ValueError(f"listed row {rows[bad]} is outside the table or its group outside 0..{n_groups - 1}")
+
+
+def add_threshold_bins(const int64_t[:] values, const uint8_t[:] weights, const int64_t[::1] thresholds,
+                       int64_t[::1] out):
+    """out[b] += weights[i] for every i, b the number of `thresholds` (ascending) at or below values[i]:
+    bin 0 below the first threshold, bin len(thresholds) at or past the last; len(out) = len(thresholds) + 1.
+
+    A value's bin is first guessed by its place between the first and last thresholds (the
+    exact answer where they are evenly spread) and then moved to the right one.  In int64:
+    exact where the caller has proven the total weight fits.  Raises ValueError for
+    mismatched lengths.
+
+    >>> import numpy as np
+    >>> out = np.zeros(3, dtype=np.int64)
+    >>> add_threshold_bins(np.array([-5, 0, 3, 9]), np.array([1, 2, 3, 4], dtype=np.uint8), np.array([0, 9]), out)
+    >>> out.tolist()
+    [1, 5, 4]
+    """
+    cdef Py_ssize_t n = values.shape[0], last = thresholds.shape[0], i, k
+    cdef int64_t value
+    cdef double first, per_bin, guess
+    if weights.shape[0] != n or out.shape[0] != last + 1:
+        raise ValueError("values and weights need one length, out one more than the thresholds")
+    if last == 0:
+        for i in range(n):
+            out[0] += weights[i]
+        return
+    first = <double>thresholds[0]
+    per_bin = (last - 1) / (<double>thresholds[last - 1] - first) if thresholds[last - 1] > thresholds[0] else 0.0
+    with nogil:
+        for i in range(n):
+            value = values[i]
+            guess = 1.0 + (<double>value - first) * per_bin
+            k = 0 if guess < 0.0 else (last if guess > <double>last else <Py_ssize_t>guess)
+            while k > 0 and value < thresholds[k - 1]:
+                k -= 1
+            while k < last and value >= thresholds[k]:
+                k += 1
+            out[k] += weights[i]

@@ -14,7 +14,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import INT64_MAX, abs_bound, as_int64_or_object, exact_masked_sum, exact_sum
+from analyzer.core.exact import INT64_MAX, abs_bound, as_int64_or_object, exact_group_sums, exact_masked_sum, exact_sum
+from cython_ext import group_sums
 
 CHUNK_ROWS = 1 << 16
 
@@ -77,9 +78,58 @@ def float_margins(ev_play: np.ndarray, denominator: int) -> np.ndarray:
 
 def margin_histogram(ev_play: np.ndarray, denominator: int, weights: np.ndarray, total: int):
     """(heights, edges) of the play-minus-fold margin over the classes, each weighted by its share of
-    situations (weights / total): floats for the report's figure only.  Made where the table is, so
-    that the figure's drawing gets 120 bars, not one value per class."""
-    return np.histogram(float_margins(ev_play, denominator), bins=MARGIN_BINS, weights=weights / total)
+    situations: `np.histogram`'s 120 bins of equal width from the least margin to the greatest, and its
+    placement of each class by its float margin; a bin's height is the exact sum of its classes'
+    weights, over `total`.  The floats place the classes and draw the report's figure, which states
+    no figure.  Made where the table is, so that the figure's drawing gets 120 bars, not one value
+    per class.
+
+    The float margin grows with the EV numerator, so each bin begins at an EV numerator, found
+    once per edge (`margin_thresholds`), and the classes are summed into bins by their integer
+    EVs in one compiled pass (`cython_ext.group_sums.add_threshold_bins`), with no float per
+    class; `margin_bin_sums` (the float margins placed by NumPy) is the reference it is tested
+    against, and the path for EVs beyond int64 or weights wider than a byte.
+    """
+    edges = margin_edges(ev_play, denominator)
+    if ev_play.dtype == np.int64 and weights.dtype == np.uint8 and total <= INT64_MAX and len(ev_play):
+        thresholds = margin_thresholds(int(ev_play.min()), int(ev_play.max()), denominator, edges)
+        sums = np.zeros(MARGIN_BINS, dtype=np.int64)         # every partial sum is at most the total weight
+        group_sums.add_threshold_bins(ev_play, weights, thresholds, sums[:len(thresholds) + 1])
+    else:
+        sums = margin_bin_sums(float_margins(ev_play, denominator), weights, edges)
+    return np.asarray(sums, dtype=float) / total, edges
+
+
+def margin_edges(ev_play: np.ndarray, denominator: int) -> np.ndarray:
+    """The bin edges `np.histogram` makes for the float margins: from the least to the greatest margin
+    (the margin grows with the EV, so those of the least and greatest EV), as it widens an empty range."""
+    if not len(ev_play):
+        return np.histogram_bin_edges(np.empty(0), MARGIN_BINS)
+    ends = float_margins(np.array([ev_play.min(), ev_play.max()], dtype=ev_play.dtype), denominator)
+    return np.histogram_bin_edges(ends.astype(float), MARGIN_BINS)
+
+
+def margin_thresholds(low: int, high: int, denominator: int, edges: np.ndarray) -> np.ndarray:
+    """For each inner edge that an EV numerator in low..high reaches, the least one whose float margin
+    (`float_margins`, the very operations) does: a class is in the bin of the number of these at or
+    below its EV (the bins past them hold no class).  Found by bisection, every edge at once, in
+    Python integers (no overflow)."""
+    inner = edges[1:-1]
+    lo, hi = np.full(len(inner), low, dtype=object), np.full(len(inner), high + 1, dtype=object)
+    while (lo < hi).any():
+        mid = np.minimum((lo + hi) // 2, high)               # below hi wherever lo < hi
+        reached = float_margins(mid.astype(np.int64), denominator) >= inner
+        searching = lo < hi
+        hi = np.where(searching & reached, mid, hi)
+        lo = np.where(searching & ~reached, mid + 1, lo)
+    return np.array([t for t in hi.tolist() if t <= high], dtype=np.int64)
+
+
+def margin_bin_sums(margins: np.ndarray, weights: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Exact sums of the weights by bin (`np.histogram`'s placement: a bin holds its left edge, the last
+    one its right edge too), in plain NumPy."""
+    bins = np.clip(np.searchsorted(edges, np.asarray(margins, dtype=float), side="right") - 1, 0, len(edges) - 2)
+    return exact_group_sums(bins, weights, len(edges) - 1)
 
 
 @dataclass
