@@ -1,4 +1,4 @@
-"""Grouped sums of weighted count rows in one pass: the round statistics' deal counts by (side class, category).
+"""Grouped sums in one pass: the round statistics' deal counts by (side class, category), and weights by bin.
 
 `add_weighted_rows(counts, weights, groups, mask, out, rest)` adds weights[i] x counts[i, :]
 to out[groups[i], :] for every row i where mask[i] is set, and weights[i] to rest[groups[i]]
@@ -7,7 +7,8 @@ proves first that no partial sum can leave the int64 range (`analyzer.poker.stat
 does, from max(weight) x max(count) x rows, and falls back to Python integers otherwise):
 with that bound every sum here is exact.  One pass over the rows, no copy of the counts,
 no temporary per row: numpy's scatter-add (`np.add.at`) or a sort by group would read the
-rows several times.
+rows several times.  `add_threshold_bins` sums weights by the bin an integer value falls in
+(the report's margin histogram, placed by integer thresholds: no float per row).
 """
 import numpy as np
 
