@@ -4,7 +4,8 @@
 against the manifest beside it, and returns an object whose `decide(...)` answers one
 deal and `decide_many(...)` a batch.  Everything here follows docs/strategy-format.md;
 the reader needs the core modules, the registry (which game lives in which folder), the
-compiled suit canonicalizer (batches; single lookups use the plain one) and, for
+compiled suit canonicalizer (batches; single lookups use the plain one), the compiled key
+packer (`analyzer.poker.strategy_file.packed_keys`) and, for
 Baccarat, the game's shoe counting and bet settlement; never matplotlib or sympy (a test
 checks it answers with both unavailable).
 """
@@ -24,13 +25,12 @@ from analyzer.core.errors import InputError
 from analyzer.core.files import read_regular_file
 from analyzer.core.isomorphism import canonical_groups
 from analyzer.core.outputs import MANIFEST_NAME, ManifestError, is_published, read_manifest
-from analyzer.core.strategy_file import pack_keys
 from analyzer.games import registry
 from analyzer.games.baccarat.count import count_outcomes
 from analyzer.games.baccarat.price import MainOutcomes, shoe_query
 from analyzer.games.baccarat.rules import rules_from_strategy_header
 from analyzer.games.baccarat.shoe import parse_counts, remove_cards
-from analyzer.poker.strategy_file import EITHER, STRATEGY_FILES
+from analyzer.poker.strategy_file import EITHER, STRATEGY_FILES, packed_keys
 
 STRATEGY_NAME = "strategy.bin.gz"
 BASIC_STRATEGY_NAME = "strategy_basic.bin.gz"
@@ -204,38 +204,21 @@ def _field(header: dict, name: str, kind, check=lambda v: True, what: str = ""):
     return value
 
 
-def deck_of_keys(keys: np.ndarray) -> tuple:
-    """The deck a poker strategy file was computed for, read off its keys (docs/strategy-format.md, section 3).
+def deck_of_cards(present: np.ndarray) -> tuple:
+    """The deck a poker strategy file was computed for, read off the byte values its keys hold (`present`:
+    256 flags; docs/strategy-format.md, section 3).
 
     Every card of the deck occurs in some situation and the suit renaming keeps ranks, so
     the deck's ranks are the ranks occurring in the keys; a rule file's deck always uses
     the first suits c, d, h, s, and some situation shows them all, so its suits are the
     first (largest canonical suit + 1).  The deck is every such rank in every such suit.
     """
-    present = np.flatnonzero(bytes_present(np.asarray(keys).ravel(order="K")))   # the key planes, in place
-    if len(present) == 0 or present[-1] >= N_CARDS:
+    cards = np.flatnonzero(present)
+    if len(cards) == 0 or cards[-1] >= N_CARDS:
         raise StrategyHeaderError("keys hold no cards, or bytes that are not cards (0..51)")
-    ranks = sorted({int(c) // 4 for c in present})
-    suits = int(max(int(c) % 4 for c in present)) + 1
+    ranks = sorted({int(c) // 4 for c in cards})
+    suits = int(max(int(c) % 4 for c in cards)) + 1
     return tuple(sorted(r * 4 + s for r in ranks for s in range(suits)))
-
-
-def bytes_present(data: np.ndarray) -> np.ndarray:
-    """(256,) bool: which byte values occur in `data` (a uint8 array).
-
-    Read as 16-bit pairs: one table write per two bytes, into a 64 KiB table that stays in
-    cache, then both bytes of every pair seen; half the scattered writes of one per byte.
-    """
-    data = np.ascontiguousarray(data, dtype=np.uint8)
-    even = len(data) - len(data) % 2
-    pairs = np.zeros(1 << 16, dtype=bool)
-    pairs[data[:even].view(np.uint16)] = True
-    seen_pairs = np.flatnonzero(pairs)
-    seen = np.zeros(256, dtype=bool)
-    seen[seen_pairs & 0xFF] = True
-    seen[seen_pairs >> 8] = True
-    seen[data[even:]] = True
-    return seen
 
 
 #: The columns a strategy file's decisions are read from (`PokerDecisions`).
@@ -271,10 +254,10 @@ class PokerDecisions:
         if same_keys is not None and _same_bytes(columns["key"], same_keys[1]):
             self.packed, self.deck = same_keys[0].packed, same_keys[0].deck
         else:
-            self.packed = pack_keys(columns["key"])
-            if len(self.packed) > 1 and not (self.packed[1:] > self.packed[:-1]).all():
+            self.packed, increasing, present = packed_keys(columns["key"])
+            if not increasing:
                 raise StrategyError(f"{self.game} strategy file: keys are not sorted and unique")
-            self.deck = frozenset(deck_of_keys(columns["key"]))
+            self.deck = frozenset(deck_of_cards(present))
         if len(self.decisions) and int(self.decisions.max()) > EITHER:
             raise StrategyError(f"{self.game} strategy file: a decision code is not 0, 1 or 2")
         self.deck_text = _deck_text(self.deck)
@@ -354,7 +337,7 @@ class PokerStrategy(PokerDecisions):
         """
         from cython_ext.isomorphism import canonical_keys
         situations = np.ascontiguousarray(situations, dtype=np.uint8)
-        keys = pack_keys(canonical_keys(situations, tuple(size for _, size in self.groups)))
+        keys, _, _ = packed_keys(canonical_keys(situations, tuple(size for _, size in self.groups)))
         order = np.argsort(keys, kind="stable")            # searched in key order: each search starts
         rows = np.empty(len(keys), dtype=np.intp)          # where the last one ended (cache-friendly)
         rows[order] = np.searchsorted(self.packed, keys[order])
