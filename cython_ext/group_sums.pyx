@@ -13,7 +13,7 @@ rows several times.  `add_threshold_bins` sums weights by the bin an integer val
 import numpy as np
 
 cimport cython
-from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t
+from libc.stdint cimport int16_t, int64_t, uint8_t, uint16_t, uint32_t
 
 cdef enum:
     SKIP_CELLS = 8             # rows of more counts than this are skipped when outside the mask
@@ -157,3 +157,49 @@ def add_threshold_bins(const int64_t[:] values, const uint8_t[:] weights, const 
             while k < last and value >= thresholds[k]:
                 k += 1
             out[k] += weights[i]
+
+
+def add_rule_sums(const int16_t[:] first, const int16_t[:] second, const uint8_t[:] plays,
+                  const weights_t[:] weights, const int64_t[:] values, int64_t[::1] weight_sums,
+                  int64_t[::1] value_sums):
+    """A basic strategy's sums by rule: for every row i, with f = first[i] (the rule deciding it), p =
+    plays[second[i]] (whether the next rule that holds plays) and s = 0, 1, 2 as values[i] (its gain)
+    is below, at or above zero, weight_sums[6 f + 3 p + s] += weights[i] and value_sums[...] += values[i].
+
+    Rows in a run of one cell are added up in registers first (sorted tables have long runs).
+    Exact only where the caller has proven that every partial sum fits int64.  Raises
+    ValueError for mismatched lengths, or a rule outside `plays` or the sums (found while
+    summing: the sums are then partly made and must be discarded).
+
+    >>> import numpy as np
+    >>> w, v = np.zeros(12, dtype=np.int64), np.zeros(12, dtype=np.int64)
+    >>> add_rule_sums(np.array([0, 1, 1], dtype=np.int16), np.array([1, 1, 1], dtype=np.int16),
+    ...               np.array([0, 1], dtype=np.uint8), np.array([2, 3, 4], dtype=np.uint8), np.array([-5, 0, 7]), w, v)
+    >>> w.tolist(), v.tolist()
+    ([0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 3, 4], [0, 0, 0, -5, 0, 0, 0, 0, 0, 0, 0, 7])
+    """
+    cdef Py_ssize_t n = first.shape[0], rules = plays.shape[0], cells = weight_sums.shape[0], i, bad = -1
+    cdef Py_ssize_t cell, run = -1, f, s
+    cdef int64_t value, run_weight = 0, run_value = 0
+    if second.shape[0] != n or weights.shape[0] != n or values.shape[0] != n or value_sums.shape[0] != cells:
+        raise ValueError("first, second, weights and values need one length, and both sums one length")
+    with nogil:
+        for i in range(n):
+            f, s, value = first[i], second[i], values[i]
+            if f < 0 or s < 0 or s >= rules or 6 * f + 5 >= cells:
+                bad = i
+                break
+            cell = 6 * f + 3 * (plays[s] != 0) + (value > 0) - (value < 0) + 1
+            if cell != run:
+                if run >= 0:
+                    weight_sums[run] += run_weight
+                    value_sums[run] += run_value
+                run, run_weight, run_value = cell, 0, 0
+            run_weight += <int64_t>weights[i]
+            run_value += value
+        if run >= 0:
+            weight_sums[run] += run_weight
+            value_sums[run] += run_value
+    if bad >= 0:
+        raise ValueError(f"row {bad}: rule {first[bad]} or next rule {second[bad]} is outside the {rules} rules "
+                         "or the sums")

@@ -216,18 +216,28 @@ class DecisionTable:
         return self._optimal
 
     @property
+    def gain_bound(self) -> int:
+        """A bound of |gain| over the classes (found with the gains)."""
+        if self._gain is None:
+            self._make_gain()
+        return self._gain_bound
+
+    @property
     def gain(self) -> np.ndarray:
         """weight x (EV of playing - EV of folding) per class: what each decision is worth (made once)."""
         if self._gain is None:
-            bound = (abs_bound(self.ev_play) + self.denominator) * int(self.weights.max(initial=0))
-            ev = as_int64_or_object(self.ev_play, bound)
-            gain = np.add(ev, self.denominator)
-            if gain.dtype == object:
-                gain *= self.weights.astype(object)
-            else:
-                np.multiply(gain, self.weights, out=gain)     # the weights widened a buffer at a time
-            self._gain, self._gain_bound = gain, bound
+            self._make_gain()
         return self._gain
+
+    def _make_gain(self) -> None:
+        bound = (abs_bound(self.ev_play) + self.denominator) * int(self.weights.max(initial=0))
+        ev = as_int64_or_object(self.ev_play, bound)
+        gain = np.add(ev, self.denominator)
+        if gain.dtype == object:
+            gain *= self.weights.astype(object)
+        else:
+            np.multiply(gain, self.weights, out=gain)     # the weights widened a buffer at a time
+        self._gain, self._gain_bound = gain, bound
 
     def figures(self, name: str, description: str, play: np.ndarray) -> StrategyFigures:
         """The exact figures of playing where `play` holds (folding elsewhere).

@@ -13,10 +13,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import exact_group_sums, percent_str
+from analyzer.core.exact import INT64_MAX, exact_group_sums, percent_str
 from analyzer.core.tables import markdown_table
 from analyzer.poker.decision_table import DecisionTable
 from analyzer.strategy.language import Strategy
+from cython_ext import group_sums
 
 
 @dataclass(frozen=True)
@@ -52,17 +53,10 @@ def rule_costs(strategy: Strategy, values: dict, decisions: DecisionTable) -> li
     first, second = _first_two_rules([rule.holds(values, strategy.features) for rule in rules], n)
     codes = [strategy.features.actions.index(r.action) for r in rules] + [strategy.features.actions.index(strategy.default)]
     plays = np.array([code == 1 for code in codes])           # by rule (the default last)
-    gain = decisions.gain
-    # group = (first rule that holds) x (the next one plays) x (gain < 0, = 0, > 0)
-    groups = first.astype(np.min_scalar_type(6 * len(codes) - 1))
-    groups *= 6
-    groups += np.where(plays, 4, 1).astype(groups.dtype)[second]      # 3 x (next plays) + 1, the sign's offset
-    np.add(groups, gain > 0, out=groups, casting="unsafe")
-    np.subtract(groups, gain < 0, out=groups, casting="unsafe")
+    weight_sums, gain_sums = _sums_by_rule(first, second, plays, decisions)
     del first, second
-    weight_sums = exact_group_sums(groups, decisions.weights, 6 * len(codes)).reshape(len(codes), 2, 3).tolist()
-    gain_sums = exact_group_sums(groups, gain, 6 * len(codes)).reshape(len(codes), 2, 3).tolist()
-    del groups
+    weight_sums = weight_sums.reshape(len(codes), 2, 3).tolist()
+    gain_sums = gain_sums.reshape(len(codes), 2, 3).tolist()
 
     def total(sums, rule, next_plays=(0, 1), signs=(0, 1, 2)):
         return sum(int(sums[rule][a][b]) for a in next_plays for b in signs)
@@ -103,6 +97,27 @@ def _first_two_rules(held: list, n: int) -> tuple[np.ndarray, np.ndarray]:
         np.copyto(second, first, where=where)
         np.copyto(first, index, where=where)
     return first, second
+
+
+def _sums_by_rule(first: np.ndarray, second: np.ndarray, plays: np.ndarray, decisions: DecisionTable) -> tuple:
+    """(weights, gains) summed, exactly, by (the rule deciding a class, whether the next rule that holds for
+    it plays, the sign of its gain: < 0, = 0, > 0): 6 sums per rule (the default last) each.
+
+    One compiled pass (`cython_ext.group_sums.add_rule_sums`) when the gains are int64 and their
+    bound x rows proves every sum fits; otherwise NumPy's grouped sums, in Python integers where
+    needed (`exact_group_sums`).
+    """
+    gain, weights, cells = decisions.gain, decisions.weights, 6 * len(plays)
+    if gain.dtype == np.int64 and weights.dtype in (np.uint8, np.int64) \
+            and max(decisions.gain_bound, decisions.weight_bound) * len(gain) <= INT64_MAX:
+        weight_sums, gain_sums = np.zeros(cells, dtype=np.int64), np.zeros(cells, dtype=np.int64)
+        group_sums.add_rule_sums(first, second, plays.astype(np.uint8), weights, gain, weight_sums, gain_sums)
+        return weight_sums, gain_sums
+    groups = first.astype(np.int64) * 6 + 1
+    groups += 3 * plays[second]
+    groups += gain > 0
+    groups -= gain < 0
+    return exact_group_sums(groups, weights, cells), exact_group_sums(groups, gain, cells)
 
 
 def rule_costs_markdown(costs: list[RuleCost]) -> str:
