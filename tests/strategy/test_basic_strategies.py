@@ -335,6 +335,13 @@ def test_three_strategy_table(holdem_analysis):
     assert by["basic"].main_rtp < by["optimal"].main_rtp
     md = basic_strategy.three_strategy_markdown(rows)
     assert "98.7%" in md and "93.60%" in md
+    # the analysis's own figures of the three strategies give the same table and basic_strategy.md
+    known = {name: st[name] for name in ("basic", "optimal", "call_on_aa_win_basic")}
+    reused = basic_strategy.three_strategy_table(priced, hf.basic_strategy(), priced_figures=known)
+    assert [(r.row, r.label, r.main_rtp, r.aa_rtp, r.figures.p_call, r.figures.house_edge) for r in reused] == \
+        [(r.row, r.label, r.main_rtp, r.aa_rtp, r.figures.p_call, r.figures.house_edge) for r in rows]
+    assert basic_strategy.basic_strategy_markdown(priced, hf.basic_strategy(), reused, known) == \
+        basic_strategy.basic_strategy_markdown(priced, hf.basic_strategy())
 
 
 PINNED_HOUSE_EDGE = "3550103497/133720240500"       # games/casino_holdem/strategies/casino_holdem.basic.toml
