@@ -4,7 +4,8 @@
 against the manifest beside it, and returns an object whose `decide(...)` answers one
 deal and `decide_many(...)` a batch.  Everything here follows docs/strategy-format.md;
 the reader needs the core modules, the registry (which game lives in which folder), the
-compiled suit canonicalizer (batches; single lookups use the plain one) and, for
+compiled suit canonicalizer (batches; single lookups use the plain one), the compiled key
+packer (`analyzer.poker.strategy_file.packed_keys`) and, for
 Baccarat, the game's shoe counting and bet settlement; never matplotlib or sympy (a test
 checks it answers with both unavailable).
 """
@@ -24,13 +25,12 @@ from analyzer.core.errors import InputError
 from analyzer.core.files import read_regular_file
 from analyzer.core.isomorphism import canonical_groups
 from analyzer.core.outputs import MANIFEST_NAME, ManifestError, is_published, read_manifest
-from analyzer.core.strategy_file import pack_keys
 from analyzer.games import registry
 from analyzer.games.baccarat.count import count_outcomes
 from analyzer.games.baccarat.price import MainOutcomes, shoe_query
 from analyzer.games.baccarat.rules import rules_from_strategy_header
 from analyzer.games.baccarat.shoe import parse_counts, remove_cards
-from analyzer.poker.strategy_file import EITHER, STRATEGY_FILES
+from analyzer.poker.strategy_file import EITHER, STRATEGY_FILES, packed_keys
 
 STRATEGY_NAME = "strategy.bin.gz"
 BASIC_STRATEGY_NAME = "strategy_basic.bin.gz"
@@ -90,13 +90,20 @@ def load_strategy(path: str | Path, check_manifest: bool = True, staged: bool = 
     says "published": false; staged=True is the pipeline checking its own staging folder).
     """
     path = Path(path)
+    header, columns = _read_checked(path, check_manifest, staged)
+    return _made(path, header.get("game"), _kind(path, header), header, columns)
+
+
+def _read_checked(path: Path, check_manifest: bool, staged: bool, columns=None) -> tuple[dict, dict]:
+    """(header, columns) of a strategy file (`columns`: the names to keep, None all), checked against its
+    folder's manifest (unless not `check_manifest`); StrategyError as `load_strategy` says."""
     try:
         data = read_regular_file(path)
     except OSError as error:
         raise StrategyError(f"{path}: cannot be read ({error.strerror or error})") from None
     manifest = _check_against_manifest(path, data, staged) if check_manifest else None
     try:
-        header, columns = strategy_file.decode(data, str(path))
+        header, columns = strategy_file.decode(data, str(path), columns)
     except strategy_file.StrategyFileError as error:
         raise StrategyError(str(error)) from None
     if manifest is not None and (header.get("rule_sha256") != manifest["rule_file"]["sha256"]
@@ -104,12 +111,13 @@ def load_strategy(path: str | Path, check_manifest: bool = True, staged: bool = 
         raise StrategyError(f"{path}: header names game {header.get('game')!r} and rule file "
                             f"{header.get('rule_sha256')}, the manifest {manifest['game']!r} and "
                             f"{manifest['rule_file']['sha256']}")
-    game = header.get("game")
-    if not isinstance(game, str) or game not in registry.BY_NAME:
-        raise StrategyError(f"{path}: header field 'game' is {game!r}, not one of {', '.join(registry.names())}")
-    kind = BaccaratStrategy if registry.game(game).strategy_kind == "shoe" else PokerStrategy
+    return header, columns
+
+
+def _made(path: Path, game, kind, header: dict, columns: dict, *more):
+    """kind(header, columns, *more), its header faults as StrategyError naming the file."""
     try:
-        return kind(header, columns)
+        return kind(header, columns, *more)
     except (KeyError, TypeError, ValueError, ArithmeticError) as error:
         if isinstance(error, InputError):
             raise StrategyError(f"{path}: {error}") from None
@@ -118,16 +126,43 @@ def load_strategy(path: str | Path, check_manifest: bool = True, staged: bool = 
 
 
 def load_folder_strategies(folder: str | Path, staged: bool = False) -> dict:
-    """Every strategy file of a results folder, each read and checked as `load_strategy` does:
-    {"optimal": strategy.bin.gz, "basic": strategy_basic.bin.gz where the folder has it}.
+    """The strategy files of a results folder, each read and checked as `load_strategy` does:
+    {"optimal": strategy.bin.gz as `load_strategy` returns it, "basic": strategy_basic.bin.gz as
+    PokerDecisions (its keys and decision codes) where the folder has it}.
 
-    The files are read on threads, together: their decompression (most of the time) releases the GIL.
+    What the verification of a folder reads them for: the other files' EV and weight columns
+    are inflated (the whole stream is checked) but not kept, and keys identical to the optimal
+    file's, byte for byte, share its packed keys.  The files are read on threads, together:
+    their decompression (most of the time) releases the GIL.
     """
     paths = {name: Path(folder) / file for name, file in STRATEGY_FILES.items()}
-    paths = {name: path for name, path in paths.items() if name == "optimal" or path.is_file()}
-    with ThreadPoolExecutor(len(paths), thread_name_prefix="load-strategy") as pool:
-        loading = {name: pool.submit(load_strategy, path, staged=staged) for name, path in paths.items()}
-    return {name: future.result() for name, future in loading.items()}
+    paths = {name: path for name, path in paths.items() if name != "optimal" and path.is_file()}
+    optimal_path = Path(folder) / STRATEGY_FILES["optimal"]
+    with ThreadPoolExecutor(1 + len(paths), thread_name_prefix="load-strategy") as pool:
+        optimal = pool.submit(_read_optimal, optimal_path, staged)
+        reading = {name: pool.submit(_read_checked, path, True, staged, DECIDING) for name, path in paths.items()}
+    optimal, optimal_keys = optimal.result()
+    loaded = {"optimal": optimal}
+    for name, future in reading.items():
+        header, columns = future.result()
+        if not isinstance(optimal, PokerStrategy) or _kind(paths[name], header) is not PokerStrategy:
+            raise StrategyError(f"{paths[name]}: not the decisions of a poker game beside its {STRATEGY_NAME}")
+        loaded[name] = _made(paths[name], header.get("game"), PokerDecisions, header, columns, (optimal, optimal_keys))
+    return loaded
+
+
+def _read_optimal(path: Path, staged: bool) -> tuple:
+    """(the strategy, its key column or None) of a folder's strategy.bin.gz, made on the thread that read it."""
+    header, columns = _read_checked(path, True, staged)
+    return _made(path, header.get("game"), _kind(path, header), header, columns), columns.get("key")
+
+
+def _kind(path: Path, header: dict):
+    """The reader class of a strategy file's game (StrategyError for a game the registry does not name)."""
+    game = header.get("game")
+    if not isinstance(game, str) or game not in registry.BY_NAME:
+        raise StrategyError(f"{path}: header field 'game' is {game!r}, not one of {', '.join(registry.names())}")
+    return BaccaratStrategy if registry.game(game).strategy_kind == "shoe" else PokerStrategy
 
 
 def _check_against_manifest(path: Path, data: bytes, staged: bool = False) -> dict:
@@ -169,44 +204,36 @@ def _field(header: dict, name: str, kind, check=lambda v: True, what: str = ""):
     return value
 
 
-def deck_of_keys(keys: np.ndarray) -> tuple:
-    """The deck a poker strategy file was computed for, read off its keys (docs/strategy-format.md, section 3).
+def deck_of_cards(present: np.ndarray) -> tuple:
+    """The deck a poker strategy file was computed for, read off the byte values its keys hold (`present`:
+    256 flags; docs/strategy-format.md, section 3).
 
     Every card of the deck occurs in some situation and the suit renaming keeps ranks, so
     the deck's ranks are the ranks occurring in the keys; a rule file's deck always uses
     the first suits c, d, h, s, and some situation shows them all, so its suits are the
     first (largest canonical suit + 1).  The deck is every such rank in every such suit.
     """
-    present = np.flatnonzero(bytes_present(np.asarray(keys).ravel(order="K")))   # the key planes, in place
-    if len(present) == 0 or present[-1] >= N_CARDS:
+    cards = np.flatnonzero(present)
+    if len(cards) == 0 or cards[-1] >= N_CARDS:
         raise StrategyHeaderError("keys hold no cards, or bytes that are not cards (0..51)")
-    ranks = sorted({int(c) // 4 for c in present})
-    suits = int(max(int(c) % 4 for c in present)) + 1
+    ranks = sorted({int(c) // 4 for c in cards})
+    suits = int(max(int(c) % 4 for c in cards)) + 1
     return tuple(sorted(r * 4 + s for r in ranks for s in range(suits)))
 
 
-def bytes_present(data: np.ndarray) -> np.ndarray:
-    """(256,) bool: which byte values occur in `data` (a uint8 array).
+#: The columns a strategy file's decisions are read from (`PokerDecisions`).
+DECIDING = ("key", "decision")
 
-    Read as 16-bit pairs: one table write per two bytes, into a 64 KiB table that stays in
-    cache, then both bytes of every pair seen; half the scattered writes of one per byte.
+
+class PokerDecisions:
+    """A Casino Hold'em or Caribbean Stud strategy file's situation keys and decision codes, checked: one row
+    per situation class, keys sorted and unique, codes 0, 1 or 2, the deck read off the keys.
+
+    `same_keys`: (a PokerDecisions, its file's key column); when this file's key column is the
+    same, byte for byte, its packed keys and deck are shared rather than made and checked again.
     """
-    data = np.ascontiguousarray(data, dtype=np.uint8)
-    even = len(data) - len(data) % 2
-    pairs = np.zeros(1 << 16, dtype=bool)
-    pairs[data[:even].view(np.uint16)] = True
-    seen_pairs = np.flatnonzero(pairs)
-    seen = np.zeros(256, dtype=bool)
-    seen[seen_pairs & 0xFF] = True
-    seen[seen_pairs >> 8] = True
-    seen[data[even:]] = True
-    return seen
 
-
-class PokerStrategy:
-    """A Casino Hold'em or Caribbean Stud strategy file: one row per situation class."""
-
-    def __init__(self, header: dict, columns: dict):
+    def __init__(self, header: dict, columns: dict, same_keys: tuple | None = None):
         self.header = header
         self.game = _field(header, "game", str)
         self.rule_set = _field(header, "rule_set", str)
@@ -217,26 +244,51 @@ class PokerStrategy:
         self.groups = [(g["name"], g["cards"]) for g in groups]
         self.actions = _field(header, "actions", list, lambda v: len(v) == 2 and all(isinstance(a, str) for a in v),
                               "two action names")                       # [fold action, play action]
-        self.denominator = _field(header, "denominator", int, lambda v: v > 0, "a positive integer")
-        self.ev_fold = _field(header, "ev_fold", int, what="an integer")
-        ev_column = _field(header, "ev_column", str, lambda v: v in columns, "the name of a column")
-        for name in ("key", "decision", "weight"):
+        for name in self._columns_needed(header):
             if name not in columns:
                 raise StrategyHeaderError(f"has no {name!r} column")
         width = sum(size for _, size in self.groups)
         if columns["key"].ndim != 2 or columns["key"].shape[1] != width or width > 8:
             raise StrategyHeaderError(f"its key column is not {width} bytes wide (the groups' cards)")
-        self._fold = Fraction(self.ev_fold, self.denominator)
-        self.packed = pack_keys(columns["key"])
         self.decisions = columns["decision"]
-        self.ev_play = columns[ev_column]
-        self.weights = columns["weight"]
-        if len(self.packed) > 1 and not (self.packed[1:] > self.packed[:-1]).all():
-            raise StrategyError(f"{self.game} strategy file: keys are not sorted and unique")
+        if same_keys is not None and _same_bytes(columns["key"], same_keys[1]):
+            self.packed, self.deck = same_keys[0].packed, same_keys[0].deck
+        else:
+            self.packed, increasing, present = packed_keys(columns["key"])
+            if not increasing:
+                raise StrategyError(f"{self.game} strategy file: keys are not sorted and unique")
+            self.deck = frozenset(deck_of_cards(present))
         if len(self.decisions) and int(self.decisions.max()) > EITHER:
             raise StrategyError(f"{self.game} strategy file: a decision code is not 0, 1 or 2")
-        self.deck = frozenset(deck_of_keys(columns["key"]))
         self.deck_text = _deck_text(self.deck)
+
+    @staticmethod
+    def _columns_needed(header: dict) -> tuple:
+        return DECIDING
+
+
+def _same_bytes(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two key columns hold the same bytes, compared a plane at a time (a decoded column's planes
+    are contiguous; no array of the whole column's size is made)."""
+    return a.shape == b.shape and all(np.array_equal(a[:, j], b[:, j]) for j in range(a.shape[1]))
+
+
+class PokerStrategy(PokerDecisions):
+    """A Casino Hold'em or Caribbean Stud strategy file: one row per situation class, its decision, weight
+    and exact EVs."""
+
+    def __init__(self, header: dict, columns: dict):
+        self.denominator = _field(header, "denominator", int, lambda v: v > 0, "a positive integer")
+        self.ev_fold = _field(header, "ev_fold", int, what="an integer")
+        ev_column = _field(header, "ev_column", str, lambda v: v in columns, "the name of a column")
+        super().__init__(header, columns)
+        self._fold = Fraction(self.ev_fold, self.denominator)
+        self.ev_play = columns[ev_column]
+        self.weights = columns["weight"]
+
+    @staticmethod
+    def _columns_needed(header: dict) -> tuple:
+        return ("key", "decision", "weight")
 
     def check_deck(self, groups: list[list[int]]) -> None:
         """Refuse (CardError, naming the card) a card that is not in the deck the file was computed for."""
@@ -285,7 +337,7 @@ class PokerStrategy:
         """
         from cython_ext.isomorphism import canonical_keys
         situations = np.ascontiguousarray(situations, dtype=np.uint8)
-        keys = pack_keys(canonical_keys(situations, tuple(size for _, size in self.groups)))
+        keys, _, _ = packed_keys(canonical_keys(situations, tuple(size for _, size in self.groups)))
         order = np.argsort(keys, kind="stable")            # searched in key order: each search starts
         rows = np.empty(len(keys), dtype=np.intp)          # where the last one ended (cache-friendly)
         rows[order] = np.searchsorted(self.packed, keys[order])

@@ -11,9 +11,11 @@ import pytest
 
 import support
 from analyzer import advisor
+from analyzer.core import strategy_file
 from analyzer.core.cards import CardError
 from analyzer.games.baccarat.price import shoe_query
 from analyzer.games.baccarat.shoe import remove_cards
+from analyzer.poker.strategy_file import STRATEGY_FILES, packed_keys
 
 SUIT_PERMUTATIONS = list(itertools.permutations(range(4)))
 
@@ -129,24 +131,66 @@ def test_baccarat_advisor(tmp_path, baccarat_rules, quick_checks):
     assert strategy.full_shoe == rules.full_shoe()
 
 
-def bytes_present_reference(data):
-    """The plain reading: one table write per byte."""
+def plain_packed(keys):
+    """The plain readings: NumPy's packing, sortedness and one table write per byte."""
+    packed = strategy_file.pack_keys(keys)
     seen = np.zeros(256, dtype=bool)
-    seen[data] = True
-    return seen
+    seen[np.asarray(keys, dtype=np.uint8).ravel()] = True
+    return packed, bool(len(packed) < 2 or (packed[1:] > packed[:-1]).all()), seen
 
 
-@pytest.mark.parametrize("seed", range(5))
-def test_bytes_present_agrees_with_one_write_per_byte(seed):
+@pytest.mark.parametrize("seed", range(6))
+def test_packed_keys_agree_with_the_plain_readings(seed):
     rng = np.random.default_rng(seed)
-    for size in (0, 1, 2, 3, int(rng.integers(4, 5000))):
+    width = int(rng.integers(1, 9))
+    for rows in (0, 1, 2, int(rng.integers(3, 5000))):
         values = rng.choice(256, int(rng.integers(1, 60)), replace=False)
-        buffer = rng.choice(values, size + 1).astype(np.uint8)
-        for data in (buffer[:size], buffer[1:]):           # aligned and odd-offset (unaligned pairs) views
-            assert np.array_equal(advisor.bytes_present(data), bytes_present_reference(data))
+        keys = rng.choice(values, (rows, width)).astype(np.uint8)
+        ordered = np.unique(keys, axis=0)                           # sorted and unique rows
+        repeated = np.repeat(ordered, 2, axis=0)[:max(len(ordered), 2)]
+        for table in (keys, ordered, repeated):
+            for layout in (table, np.ascontiguousarray(table.T).T):   # rows, and a file's planes read in place
+                packed, increasing, present = packed_keys(layout)
+                expected = plain_packed(table)
+                assert packed.tolist() == expected[0].tolist() and increasing == expected[1]
+                assert np.array_equal(present, expected[2])
 
 
-def test_deck_of_keys_reads_strided_key_planes(holdem_analysis):
+def test_packed_keys_refuse_rows_wider_than_eight_bytes():
+    with pytest.raises(ValueError, match="at most 8"):
+        packed_keys(np.zeros((3, 9), dtype=np.uint8))
+
+
+def test_the_deck_is_read_off_strided_key_planes(holdem_analysis):
     keys = holdem_analysis.table.keys
     planes = np.ascontiguousarray(keys.T).T                # the file's layout: planes, read as rows
-    assert advisor.deck_of_keys(planes) == advisor.deck_of_keys(keys) == tuple(range(52))
+    assert advisor.deck_of_cards(packed_keys(planes)[2]) == advisor.deck_of_cards(
+        packed_keys(keys)[2]) == tuple(range(52))
+
+
+def test_folder_strategies_read_as_the_plain_reader_reads_each_file(holdem_results):
+    """The verification's reading of a folder against `load_strategy` of each file: the same keys and
+    decisions (the basic file sharing the optimal file's packed keys), the optimal file's EVs and weights."""
+    loaded = advisor.load_folder_strategies(holdem_results)
+    plain = {name: advisor.load_strategy(holdem_results / file) for name, file in STRATEGY_FILES.items()}
+    assert set(loaded) == set(plain) == {"optimal", "basic"}
+    for name, strategy in loaded.items():
+        assert np.array_equal(strategy.packed, plain[name].packed)
+        assert np.array_equal(strategy.decisions, plain[name].decisions)
+        assert strategy.deck == plain[name].deck and strategy.game == plain[name].game
+    assert loaded["basic"].packed is loaded["optimal"].packed            # equal key bytes: packed once
+    assert np.array_equal(loaded["optimal"].ev_play, plain["optimal"].ev_play)
+    assert np.array_equal(loaded["optimal"].weights, plain["optimal"].weights)
+    assert not hasattr(loaded["basic"], "ev_play")                      # its EVs are inflated, not kept
+
+
+def test_decisions_with_other_keys_are_packed_and_checked_on_their_own(holdem_results):
+    header, columns = strategy_file.decode((holdem_results / "strategy_basic.bin.gz").read_bytes())
+    optimal = advisor.load_strategy(holdem_results / "strategy.bin.gz")
+    other = np.array(columns["key"])
+    other[-1, -1] ^= 1                                                   # one byte differs
+    decisions = advisor.PokerDecisions(header, columns, (optimal, other))
+    assert decisions.packed is not optimal.packed and np.array_equal(decisions.packed, optimal.packed)
+    unsorted = dict(columns, key=columns["key"][::-1])
+    with pytest.raises(advisor.StrategyError, match="not sorted"):
+        advisor.PokerDecisions(header, unsorted, (optimal, columns["key"]))

@@ -54,7 +54,8 @@ def fraction_str(value: Fraction) -> str:
     >>> fraction_str(Fraction(-6, 4))
     '-3/2'
     """
-    value = Fraction(value)
+    if type(value) is not Fraction:                # (a Fraction is already in lowest terms)
+        value = Fraction(value)
     return f"{value.numerator}/{value.denominator}"
 
 
@@ -66,16 +67,15 @@ def decimal_str(value: Fraction, places: int = DECIMAL_PLACES) -> str:
     >>> decimal_str(Fraction(-1, 8), 2)
     '-0.13'
     """
-    value = Fraction(value)
-    sign = "-" if value < 0 else ""
-    scaled, remainder = divmod(abs(value.numerator) * 10**places, value.denominator)
-    if 2 * remainder >= value.denominator:
+    if type(value) is not Fraction:
+        value = Fraction(value)
+    numerator, denominator = value.numerator, value.denominator
+    scaled, remainder = divmod(abs(numerator) * 10**places, denominator)
+    if 2 * remainder >= denominator:
         scaled += 1
     digits = str(scaled).rjust(places + 1, "0")
     text = digits[:-places] + "." + digits[-places:] if places else digits
-    if scaled == 0:
-        sign = ""
-    return sign + text
+    return "-" + text if numerator < 0 and scaled else text
 
 
 def percent_str(value: Fraction, places: int = 4) -> str:

@@ -206,59 +206,138 @@ class Compressor:
         return Pending(segments[0], segments[1:], crc, sum(len(piece) for piece in pieces))
 
 
-def decode(data: bytes, source: str = "strategy file") -> tuple[dict, dict[str, np.ndarray]]:
+def decode(data: bytes, source: str = "strategy file", columns=None) -> tuple[dict, dict[str, np.ndarray]]:
     """(header, columns) from a strategy file's bytes; StrategyFileError if it is not one.
 
-    The columns are read-only views of one array holding the decompressed stream (`gunzip`).
+    `columns`: the names of the columns to keep (None: all).  The whole stream is inflated
+    and checked either way (zlib checks its CRC and length), but a column not kept is only
+    counted, never held.  Each kept column is its own read-only array, filled straight from
+    zlib's output a piece at a time (no array of the whole decompressed stream); a column of
+    width w > 1 is a (rows, w) view of its w planes.  A damaged stream is reported first,
+    then a damaged header, then a stream too short or too long for its header's columns.
     """
-    raw = gunzip(data, source)
-    magic_end = _line_end(raw, 0)
-    magic = raw[:magic_end if magic_end >= 0 else len(MAGIC) + 8].tobytes().decode("ascii", "replace").split(" ")
-    if len(magic) != 2 or magic[0] != MAGIC:
-        raise StrategyFileError(f"{source}: not a strategy file (no {MAGIC} line)")
-    if magic[1] != str(VERSION):
-        raise StrategyFileError(f"{source}: format version {magic[1]}, this reader reads version {VERSION}")
-    header_end = _line_end(raw, magic_end + 1)
-    if header_end < 0:
-        raise StrategyFileError(f"{source}: damaged header (no header line)")
-    try:
-        header = json.loads(raw[magic_end + 1:header_end].tobytes())
-    except (ValueError, RecursionError):
-        raise StrategyFileError(f"{source}: damaged header (not JSON)") from None
-    rows, described = _layout(header, source)
-    offset, columns = header_end + 1, {}
-    for column in described:
-        dtype = DTYPES[column["dtype"]]
-        size = rows * column["width"] * dtype.itemsize
-        if offset + size > len(raw):
-            raise StrategyFileError(f"{source}: truncated in column {column['name']!r}")
-        array = np.frombuffer(raw, dtype=dtype, count=rows * column["width"], offset=offset)
-        columns[column["name"]] = array.reshape(column["width"], rows).T if column["width"] > 1 else array
-        offset += size
-    if offset != len(raw):
-        raise StrategyFileError(f"{source}: {len(raw) - offset} unexpected bytes after the last column")
-    return header, columns
+    reader = _ColumnReader(source, columns, MAX_DEFLATE_RATIO * len(data))
+    for piece in inflated(data, source):
+        reader.feed(piece)
+    return reader.finish()
+
+
+class _ColumnReader:
+    """Splits a strategy file's decompressed stream, piece by piece, into its header and its columns."""
+
+    def __init__(self, source: str, keep, bound: int):
+        self.source, self.keep = source, None if keep is None else set(keep)
+        self.bound = bound                 # the most the stream can inflate to: no column is made larger
+        self.head = bytearray()            # the stream until its two text lines are in
+        self.header = self.error = None
+        self.rows, self.layout = 0, []     # (name, dtype, width, bytes) of every column
+        self.arrays = {}                   # kept column name -> its (width, rows) array
+        self.column = self.offset = self.filled = 0   # the column being filled, where it starts, its bytes so far
+        self.body = 0                      # bytes after the header line
+
+    def feed(self, piece) -> None:
+        if self.error is not None:
+            return
+        if self.header is None:
+            before = len(self.head)
+            self.head += piece
+            used = self._read_header(final=False)
+            if used is None:
+                return
+            piece, self.head = memoryview(piece)[used - before:], bytearray()
+        self.body += len(piece)
+        view = memoryview(piece)
+        while len(view) and self.column < len(self.layout):
+            name, dtype, width, size = self.layout[self.column]
+            take = min(size - self.filled, len(view))
+            if name in self.arrays:
+                target = self.arrays[name].reshape(-1).view(np.uint8)
+                target[self.filled:self.filled + take] = np.frombuffer(view[:take], dtype=np.uint8)
+            view, self.filled = view[take:], self.filled + take
+            if self.filled == size:
+                self.column, self.offset, self.filled = self.column + 1, self.offset + size, 0
+                self._allocate()
+
+    def _read_header(self, final: bool) -> int | None:
+        """Parse the two text lines once they are in (`final`: the stream has ended): how many bytes they
+        take, or None (not all in yet, or a fault, remembered in `error`)."""
+        magic_end = self.head.find(b"\n")
+        if magic_end < 0 and not final:
+            return None
+        magic = self.head[:magic_end if magic_end >= 0 else len(MAGIC) + 8].decode("ascii", "replace").split(" ")
+        if len(magic) != 2 or magic[0] != MAGIC:
+            return self._fail(f"{self.source}: not a strategy file (no {MAGIC} line)")
+        if magic[1] != str(VERSION):
+            return self._fail(f"{self.source}: format version {magic[1]}, this reader reads version {VERSION}")
+        header_end = self.head.find(b"\n", magic_end + 1)
+        if header_end < 0:
+            return self._fail(f"{self.source}: damaged header (no header line)") if final else None
+        try:
+            header = json.loads(bytes(self.head[magic_end + 1:header_end]))
+        except (ValueError, RecursionError):
+            return self._fail(f"{self.source}: damaged header (not JSON)")
+        try:
+            self.rows, described = _layout(header, self.source)
+        except StrategyFileError as error:
+            return self._fail(str(error))
+        self.header = header
+        self.layout = [(c["name"], DTYPES[c["dtype"]], c["width"], self.rows * c["width"] * DTYPES[c["dtype"]].itemsize)
+                       for c in described]
+        self._allocate()
+        return header_end + 1
+
+    def _allocate(self) -> None:
+        """Make the array of the column about to be filled, if it is kept and the stream can hold it."""
+        if self.column < len(self.layout):
+            name, dtype, width, size = self.layout[self.column]
+            if self._kept(name) and self.offset + size <= self.bound:
+                self.arrays[name] = np.empty((width, self.rows), dtype=dtype)
+
+    def _kept(self, name: str) -> bool:
+        return self.keep is None or name in self.keep
+
+    def _fail(self, message: str) -> None:
+        """Remember the header's fault (raised once the stream is known to be complete); the rest is ignored."""
+        self.error, self.head = message, bytearray()
+        return None
+
+    def finish(self) -> tuple[dict, dict[str, np.ndarray]]:
+        """The header and the kept columns, once the whole stream has been fed."""
+        if self.header is None and self.error is None:
+            self._read_header(final=True)
+        if self.error is not None:
+            raise StrategyFileError(self.error)
+        offset, columns = 0, {}
+        for name, dtype, width, size in self.layout:
+            if offset + size > self.body:
+                raise StrategyFileError(f"{self.source}: truncated in column {name!r}")
+            offset += size
+            if self._kept(name):
+                array = self.arrays.pop(name, None)
+                if array is None:                     # an empty column the stream never reached
+                    array = np.empty((width, self.rows), dtype=dtype)
+                array.flags.writeable = False
+                columns[name] = array.T if width > 1 else array.reshape(-1)
+        if offset != self.body:
+            raise StrategyFileError(f"{self.source}: {self.body - offset} unexpected bytes after the last column")
+        return self.header, columns
 
 
 INFLATE_PIECE = 1 << 20         # compressed bytes handed to zlib at a time
-INFLATED_PIECE = 4 << 20        # at most this many decompressed bytes held outside the result at once
-MAX_DEFLATE_RATIO = 1032        # deflate expands a byte to at most this many: bounds a trailer's size claim
+INFLATED_PIECE = 1 << 20        # decompressed bytes made at once (a piece stays in cache while it is copied out)
+MAX_DEFLATE_RATIO = 1032        # deflate expands a byte to at most this many: bounds what a header may claim
 
 
-def gunzip(data, source: str = "gzip stream") -> np.ndarray:
-    """The decompressed bytes of a gzip stream (one member or several, as `gzip.decompress` reads), as a
-    read-only uint8 array; StrategyFileError when the stream is damaged or incomplete.
+def inflated(data, source: str = "gzip stream"):
+    """The decompressed bytes of a gzip stream (one member or several, as `gzip.decompress` reads them), as
+    pieces of at most INFLATED_PIECE bytes; StrategyFileError (when the piece that shows it is asked
+    for) when the stream is damaged or incomplete.
 
-    The result is allocated once, at the size the last member's trailer gives (grown only if
-    that is short, e.g. for several members), and zlib decompresses into it a piece at a
-    time: no growing output buffer and no whole second copy (what `gzip.decompress` makes);
     zlib checks each member's CRC and length as it goes, and releases the GIL meanwhile, so
-    several files decompress in parallel on threads.
+    several files inflate in parallel on threads; no piece is kept here.
     """
     view = memoryview(data).cast("B")
-    claimed = int.from_bytes(view[-4:], "little") if len(view) >= 18 else 0
-    out = np.empty(min(claimed, MAX_DEFLATE_RATIO * len(view)), dtype=np.uint8)
-    filled = start = 0
+    start = 0
     try:
         while True:                                   # one gzip member a turn
             inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
@@ -267,11 +346,9 @@ def gunzip(data, source: str = "gzip stream") -> np.ndarray:
                     raise EOFError("the stream ends before its end-of-stream marker")
                 piece, start = view[start:start + INFLATE_PIECE], start + INFLATE_PIECE
                 while piece and not inflater.eof:
-                    if filled == len(out):
-                        out = _grown(out, filled)
-                    chunk = inflater.decompress(piece, min(len(out) - filled, INFLATED_PIECE))
-                    out[filled:filled + len(chunk)] = np.frombuffer(chunk, dtype=np.uint8)
-                    filled += len(chunk)
+                    chunk = inflater.decompress(piece, INFLATED_PIECE)
+                    if chunk:
+                        yield chunk
                     piece = inflater.unconsumed_tail
             start = min(start, len(view)) - len(inflater.unused_data)
             while start < len(view) and view[start] == 0:       # zero padding between members
@@ -280,28 +357,6 @@ def gunzip(data, source: str = "gzip stream") -> np.ndarray:
                 break
     except (zlib.error, EOFError) as error:
         raise StrategyFileError(f"{source}: not a complete gzip stream ({error})") from None
-    out = out[:filled]
-    out.flags.writeable = False
-    return out
-
-
-def _grown(out: np.ndarray, filled: int) -> np.ndarray:
-    """A larger buffer holding out's first `filled` bytes."""
-    grown = np.empty(max(2 * len(out), 1 << 16), dtype=np.uint8)
-    grown[:filled] = out[:filled]
-    return grown
-
-
-def _line_end(raw: np.ndarray, start: int) -> int:
-    """The index of the first newline at or after `start` (-1: none), looked for in growing windows
-    (the two text lines are short; the columns after them are long)."""
-    window = 4096
-    while start < len(raw):
-        found = raw[start:start + window].tobytes().find(b"\n")
-        if found >= 0:
-            return start + found
-        start, window = start + window, 2 * window
-    return -1
 
 
 def _layout(header, source: str) -> tuple[int, list]:

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import decimal_str, exact_dot, exact_sum, fraction_str, parse_fraction_str
+from analyzer.core.exact import CHUNK, INT64_MAX, abs_bound, decimal_str, fraction_str, parse_fraction_str
 from analyzer.core.execution import default_jobs
 from analyzer.core.sampling import Tally, batches, deal
 from analyzer.poker.strategy_file import EITHER, PLAY
@@ -21,17 +21,13 @@ def check_decision_table(report, strategy, summary: dict, p_play_key: str, alway
     plays every hand.  The always-play EV weighs every stored EV, so no single value can
     change unseen.
     """
-    weights = strategy.weights                  # the exact sums below widen it as they go
-    play, fold = strategy.ev_play, strategy.ev_fold
-    plays = play > fold
-    expected_codes = np.where(play == fold, EITHER, plays.astype(np.uint8))
-    flipped = int((strategy.decisions != expected_codes).sum())
+    totals = decision_totals(strategy.weights, strategy.ev_play, strategy.ev_fold, strategy.decisions)
+    flipped, total = totals["flipped"], totals["weight"]
     report.add("decisions match EVs", flipped == 0,
                "every decision is the better action" if not flipped else f"{flipped} decisions contradict their EVs")
-    total = exact_sum(weights)
-    ev = Fraction(exact_dot(weights, np.maximum(play, fold)), total * strategy.denominator)
-    ev_always = Fraction(exact_dot(weights, play), total * strategy.denominator)
-    p_play = Fraction(exact_sum(weights[plays]), total)
+    ev = Fraction(totals["best"], total * strategy.denominator)
+    ev_always = Fraction(totals["play"], total * strategy.denominator)
+    p_play = Fraction(totals["played_weight"], total)
     strategies = summary["strategies"]
     action = strategy.actions[1]
     report.add("totals from strategy file",
@@ -41,6 +37,31 @@ def check_decision_table(report, strategy, summary: dict, p_play_key: str, alway
                and ev_always == parse_fraction_str(strategies[always_play]["ev_per_ante"]["exact"]),
                f"optimal EV per ANTE {fraction_str(ev)}, P({action}) {decimal_str(p_play, 8)}, always-{action} EV "
                f"{fraction_str(ev_always)}, over {total:,} situations")
+
+
+def decision_totals(weights: np.ndarray, play: np.ndarray, fold: int, decisions: np.ndarray) -> dict:
+    """The exact totals of a decision table's rows, in one pass a chunk of rows at a time:
+    "weight" (sum of weights), "best" (sum of weight x the better of the play and fold EV numerators),
+    "play" (sum of weight x play), "played_weight" (the weight where playing is strictly better) and
+    "flipped" (rows whose decision code is not the one their EVs give: PLAY, or EITHER on a tie).
+
+    In int64 when max weight x max |EV| x rows proves every partial sum fits, else in Python integers.
+    """
+    bound = abs_bound(weights) * max(abs_bound(play), abs(fold)) * len(play)
+    dtype = np.int64 if bound <= INT64_MAX and play.dtype != object and weights.dtype != object else object
+    totals = dict.fromkeys(("weight", "best", "play", "played_weight", "flipped"), 0)
+    for start in range(0, len(play), CHUNK):
+        rows = slice(start, start + CHUNK)
+        w, p = weights[rows].astype(dtype), play[rows].astype(dtype, copy=False)
+        plays = p > fold
+        expected = plays.astype(np.uint8)
+        expected[p == fold] = EITHER
+        totals["flipped"] += int(np.count_nonzero(decisions[rows] != expected))
+        totals["weight"] += int(w.sum())
+        totals["play"] += int(w @ p)
+        totals["best"] += int(w @ np.maximum(p, fold))
+        totals["played_weight"] += int(w[plays].sum())
+    return totals
 
 
 def spot_check(report, strategy, cards, group_sizes: tuple, direct_ev, samples: int, seed: int, dealt_over: str) -> None:

@@ -14,7 +14,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import INT64_MAX, abs_bound, as_int64_or_object, exact_masked_sum, exact_sum
+from analyzer.core.exact import INT64_MAX, abs_bound, as_int64_or_object, exact_group_sums, exact_masked_sum, exact_sum
+from cython_ext import group_sums
 
 CHUNK_ROWS = 1 << 16
 
@@ -77,9 +78,58 @@ def float_margins(ev_play: np.ndarray, denominator: int) -> np.ndarray:
 
 def margin_histogram(ev_play: np.ndarray, denominator: int, weights: np.ndarray, total: int):
     """(heights, edges) of the play-minus-fold margin over the classes, each weighted by its share of
-    situations (weights / total): floats for the report's figure only.  Made where the table is, so
-    that the figure's drawing gets 120 bars, not one value per class."""
-    return np.histogram(float_margins(ev_play, denominator), bins=MARGIN_BINS, weights=weights / total)
+    situations: `np.histogram`'s 120 bins of equal width from the least margin to the greatest, and its
+    placement of each class by its float margin; a bin's height is the exact sum of its classes'
+    weights, over `total`.  The floats place the classes and draw the report's figure, which states
+    no figure.  Made where the table is, so that the figure's drawing gets 120 bars, not one value
+    per class.
+
+    The float margin grows with the EV numerator, so each bin begins at an EV numerator, found
+    once per edge (`margin_thresholds`), and the classes are summed into bins by their integer
+    EVs in one compiled pass (`cython_ext.group_sums.add_threshold_bins`), with no float per
+    class; `margin_bin_sums` (the float margins placed by NumPy) is the reference it is tested
+    against, and the path for EVs beyond int64 or weights wider than a byte.
+    """
+    edges = margin_edges(ev_play, denominator)
+    if ev_play.dtype == np.int64 and weights.dtype == np.uint8 and total <= INT64_MAX and len(ev_play):
+        thresholds = margin_thresholds(int(ev_play.min()), int(ev_play.max()), denominator, edges)
+        sums = np.zeros(MARGIN_BINS, dtype=np.int64)         # every partial sum is at most the total weight
+        group_sums.add_threshold_bins(ev_play, weights, thresholds, sums[:len(thresholds) + 1])
+    else:
+        sums = margin_bin_sums(float_margins(ev_play, denominator), weights, edges)
+    return np.asarray(sums, dtype=float) / total, edges
+
+
+def margin_edges(ev_play: np.ndarray, denominator: int) -> np.ndarray:
+    """The bin edges `np.histogram` makes for the float margins: from the least to the greatest margin
+    (the margin grows with the EV, so those of the least and greatest EV), as it widens an empty range."""
+    if not len(ev_play):
+        return np.histogram_bin_edges(np.empty(0), MARGIN_BINS)
+    ends = float_margins(np.array([ev_play.min(), ev_play.max()], dtype=ev_play.dtype), denominator)
+    return np.histogram_bin_edges(ends.astype(float), MARGIN_BINS)
+
+
+def margin_thresholds(low: int, high: int, denominator: int, edges: np.ndarray) -> np.ndarray:
+    """For each inner edge that an EV numerator in low..high reaches, the least one whose float margin
+    (`float_margins`, the very operations) does: a class is in the bin of the number of these at or
+    below its EV (the bins past them hold no class).  Found by bisection, every edge at once, in
+    Python integers (no overflow)."""
+    inner = edges[1:-1]
+    lo, hi = np.full(len(inner), low, dtype=object), np.full(len(inner), high + 1, dtype=object)
+    while (lo < hi).any():
+        mid = np.minimum((lo + hi) // 2, high)               # below hi wherever lo < hi
+        reached = float_margins(mid.astype(np.int64), denominator) >= inner
+        searching = lo < hi
+        hi = np.where(searching & reached, mid, hi)
+        lo = np.where(searching & ~reached, mid + 1, lo)
+    return np.array([t for t in hi.tolist() if t <= high], dtype=np.int64)
+
+
+def margin_bin_sums(margins: np.ndarray, weights: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Exact sums of the weights by bin (`np.histogram`'s placement: a bin holds its left edge, the last
+    one its right edge too), in plain NumPy."""
+    bins = np.clip(np.searchsorted(edges, np.asarray(margins, dtype=float), side="right") - 1, 0, len(edges) - 2)
+    return exact_group_sums(bins, weights, len(edges) - 1)
 
 
 @dataclass
@@ -88,7 +138,7 @@ class StrategyFigures:
 
     name: str
     description: str
-    play: np.ndarray             # bool per class: plays (calls, raises)
+    play: np.ndarray | None      # bool per class: plays (calls, raises); None when priced from sums alone
     p_play: Fraction             # probability of playing, over raw situations
     ev: Fraction                 # EV per ANTE (the house edge is -ev)
     play_size: Fraction          # the play bet per ANTE
@@ -166,18 +216,28 @@ class DecisionTable:
         return self._optimal
 
     @property
+    def gain_bound(self) -> int:
+        """A bound of |gain| over the classes (found with the gains)."""
+        if self._gain is None:
+            self._make_gain()
+        return self._gain_bound
+
+    @property
     def gain(self) -> np.ndarray:
         """weight x (EV of playing - EV of folding) per class: what each decision is worth (made once)."""
         if self._gain is None:
-            bound = (abs_bound(self.ev_play) + self.denominator) * int(self.weights.max(initial=0))
-            ev = as_int64_or_object(self.ev_play, bound)
-            gain = np.add(ev, self.denominator)
-            if gain.dtype == object:
-                gain *= self.weights.astype(object)
-            else:
-                np.multiply(gain, self.weights, out=gain)     # the weights widened a buffer at a time
-            self._gain, self._gain_bound = gain, bound
+            self._make_gain()
         return self._gain
+
+    def _make_gain(self) -> None:
+        bound = (abs_bound(self.ev_play) + self.denominator) * int(self.weights.max(initial=0))
+        ev = as_int64_or_object(self.ev_play, bound)
+        gain = np.add(ev, self.denominator)
+        if gain.dtype == object:
+            gain *= self.weights.astype(object)
+        else:
+            np.multiply(gain, self.weights, out=gain)     # the weights widened a buffer at a time
+        self._gain, self._gain_bound = gain, bound
 
     def figures(self, name: str, description: str, play: np.ndarray) -> StrategyFigures:
         """The exact figures of playing where `play` holds (folding elsewhere).
@@ -186,11 +246,17 @@ class DecisionTable:
         classes plus (unplayed weight) x the fold numerator, which is the played classes'
         gains plus (all the weight) x the fold numerator: one masked sum of `gain`.
         """
-        total = self.total_weight
-        played_weight = exact_masked_sum(self.weights, play, self.weight_bound)
         gain = self.gain
-        ev_sum = exact_masked_sum(gain, play, self._gain_bound if gain.dtype != object else None) \
-            + total * self.fold_numerator
+        return self.figures_of_sums(exact_masked_sum(self.weights, play, self.weight_bound),
+                                    exact_masked_sum(gain, play, self._gain_bound if gain.dtype != object else None),
+                                    name, description, play)
+
+    def figures_of_sums(self, played_weight: int, played_gain: int, name: str = "", description: str = "",
+                        play: np.ndarray | None = None) -> StrategyFigures:
+        """The exact figures of a strategy from its two sums over the classes it plays: their weight and
+        their gain (`play`: its decisions, when the caller has them)."""
+        total = self.total_weight
         return StrategyFigures(name=name, description=description, play=play,
                                p_play=Fraction(played_weight, total),
-                               ev=Fraction(ev_sum, total * self.denominator), play_size=self.play_size)
+                               ev=Fraction(played_gain + total * self.fold_numerator, total * self.denominator),
+                               play_size=self.play_size)

@@ -13,11 +13,24 @@ from analyzer.core.exact import INT64_MAX
 from analyzer.core.rules import RuleError
 from analyzer.poker.decision_table import DecisionTable
 from analyzer.poker.settlement import Paytable
+from cython_ext.byte_planes import pack_key_bytes
 
 FOLD, PLAY, EITHER = 0, 1, 2          # decision codes of the poker games
 #: The strategy files of a poker results folder, by the strategy they hold (the optimal one's exact ties
 #: are coded EITHER and counted as folds, as the figures count them).
 STRATEGY_FILES = {"optimal": "strategy.bin.gz", "basic": "strategy_basic.bin.gz"}
+
+
+def packed_keys(keys: np.ndarray) -> tuple[np.ndarray, bool, np.ndarray]:
+    """(packed keys, whether they strictly increase, which byte values occur) of key rows of at most 8 bytes
+    (any strides: a file's key planes are read in place), in one compiled pass; packed as
+    `analyzer.core.strategy_file.pack_keys` packs (integers ordered like the key bytes)."""
+    keys = np.asarray(keys, dtype=np.uint8)
+    if keys.ndim != 2:
+        raise ValueError("key rows: a two-dimensional array")
+    packed, present = np.empty(len(keys), dtype=np.uint64), np.zeros(256, dtype=np.uint8)
+    increasing = pack_key_bytes(keys, packed, present)
+    return packed, increasing, present.astype(bool)
 
 
 def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
@@ -29,16 +42,18 @@ def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
     caller's next step.  Raises InputError when a file's keys are not the counted classes,
     in the same order.
     """
-    masks, packed = {}, None
+    masks, packed, matched = {}, None, None
     for name, file in STRATEGY_FILES.items():
         path = Path(folder) / file
         if loaded and name in loaded:
             strategy = loaded.pop(name)
             file_keys, decisions = strategy.packed, strategy.decisions
-            packed = strategy_file.pack_keys(keys) if packed is None else packed
-            same = file_keys.shape == packed.shape and bool((file_keys == packed).all())
+            packed = packed_keys(keys)[0] if packed is None else packed
+            # files that share one packed-key array (equal key bytes) are compared once
+            same = file_keys is matched or (file_keys.shape == packed.shape and bool((file_keys == packed).all()))
+            matched = file_keys if same else matched
         elif path.is_file():
-            _, columns = strategy_file.decode(path.read_bytes(), str(path))
+            _, columns = strategy_file.decode(path.read_bytes(), str(path), ("key", "decision"))
             decisions = columns["decision"]
             same = columns["key"].shape == keys.shape and bool((columns["key"] == keys).all())
         else:

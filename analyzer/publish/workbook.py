@@ -99,7 +99,8 @@ def spreadsheet_number(value) -> float | None:
     """The exact value rounded half away from zero to 15 significant digits, as a float.
 
     The float is the one nearest that 15-digit decimal, which xlsxwriter's 16-digit output
-    writes back exactly; None where a spreadsheet cannot hold the magnitude.
+    writes back exactly; None where a spreadsheet cannot hold the magnitude.  In integers
+    throughout (digits = the value x 10^shift rounded, then one correctly rounded division).
 
     >>> spreadsheet_number(Fraction(2, 3))
     0.666666666666667
@@ -109,21 +110,14 @@ def spreadsheet_number(value) -> float | None:
     value = Fraction(value)
     if value == 0:
         return 0.0
-    magnitude = abs(value)
-    # exponent e with 10^e <= magnitude < 10^(e+1), found exactly
-    exponent = len(str(magnitude.numerator)) - len(str(magnitude.denominator))
-    if magnitude < Fraction(10) ** exponent:
-        exponent -= 1
+    numerator, denominator = abs(value.numerator), value.denominator
+    exponent = _decimal_exponent(numerator, denominator)
     if not -307 <= exponent < 308:
         return None
-    shift = Fraction(10) ** (NUMBER_DIGITS - 1 - exponent)
-    digits, remainder = divmod(magnitude * shift, 1)
-    if 2 * remainder >= 1:
-        digits += 1
-    rounded = Fraction(int(digits)) / shift
-    if rounded >= Fraction(10) ** 308:
+    digits = _rounded_half_up(numerator, denominator, NUMBER_DIGITS - 1 - exponent)
+    number = _float_of_digits(digits, NUMBER_DIGITS - 1 - exponent)
+    if number is None:
         return None
-    number = float(rounded)                        # correctly rounded int / int division
     return -number if value < 0 else number
 
 
@@ -140,19 +134,46 @@ def spreadsheet_root(value) -> float | None:
         raise ValueError(f"the square root of {value} is not real")
     if value == 0:
         return 0.0
-    exponent = len(str(value.numerator)) - len(str(value.denominator))      # 10^e <= value < 10^(e+1)
-    if value < Fraction(10) ** exponent:
-        exponent -= 1
-    root_exponent = exponent // 2                                          # 10^r <= sqrt(value) < 10^(r+1)
+    root_exponent = _decimal_exponent(value.numerator, value.denominator) // 2    # 10^r <= sqrt(value) < 10^(r+1)
     if not -307 <= root_exponent < 308:
         return None
-    shift = Fraction(10) ** (NUMBER_DIGITS - 1 - root_exponent)
-    scaled = 4 * value * shift * shift                                     # floor(sqrt(Y) + 1/2), Y = value * shift^2
-    digits = (math.isqrt(scaled.numerator // scaled.denominator) + 1) // 2
-    rounded = Fraction(digits) / shift
-    if rounded >= Fraction(10) ** 308:
-        return None
-    return float(rounded)
+    shift = NUMBER_DIGITS - 1 - root_exponent
+    # floor(sqrt(Y) + 1/2) = (isqrt(floor(4 Y)) + 1) // 2, Y = value x 10^(2 shift)
+    numerator, denominator = 4 * value.numerator, value.denominator
+    if shift >= 0:
+        numerator *= 10 ** (2 * shift)
+    else:
+        denominator *= 10 ** (-2 * shift)
+    digits = (math.isqrt(numerator // denominator) + 1) // 2
+    return _float_of_digits(digits, shift)
+
+
+def _decimal_exponent(numerator: int, denominator: int) -> int:
+    """e with 10^e <= numerator / denominator < 10^(e+1) (both positive), found exactly."""
+    exponent = len(str(numerator)) - len(str(denominator))
+    if (numerator * 10 ** -exponent < denominator) if exponent < 0 else (numerator < denominator * 10 ** exponent):
+        exponent -= 1
+    return exponent
+
+
+def _rounded_half_up(numerator: int, denominator: int, shift: int) -> int:
+    """numerator / denominator x 10^shift rounded half up to an integer (both positive)."""
+    if shift >= 0:
+        numerator *= 10 ** shift
+    else:
+        denominator *= 10 ** -shift
+    digits, remainder = divmod(numerator, denominator)
+    return digits + 1 if 2 * remainder >= denominator else digits
+
+
+def _float_of_digits(digits: int, shift: int) -> float | None:
+    """digits x 10^-shift as the nearest float (one correctly rounded int division), or None from 10^308."""
+    if shift >= 0:
+        if digits >= 10 ** (308 + shift):
+            return None
+        return digits / 10 ** shift
+    digits *= 10 ** -shift
+    return None if digits >= 10 ** 308 else float(digits)
 
 
 def workbook_bytes(sheets: Iterable[Sheet | tuple], properties: Mapping[str, object] | None = None) -> bytes:

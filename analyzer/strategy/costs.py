@@ -13,9 +13,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import abs_bound, exact_masked_sum, exact_sum, percent_str
+from analyzer.core.exact import INT64_MAX, exact_group_sums, percent_str
 from analyzer.core.tables import markdown_table
+from analyzer.poker.decision_table import DecisionTable
 from analyzer.strategy.language import Strategy
+from cython_ext import group_sums
 
 
 @dataclass(frozen=True)
@@ -33,62 +35,89 @@ class RuleCost:
     rtp_if_struck: Fraction | None      # main RTP (returned / wagered) without it, minus the list's
 
 
-def rule_costs(strategy: Strategy, values: dict, gain: np.ndarray, weights: np.ndarray, scale: int,
-               figures_of) -> list[RuleCost]:
+def rule_costs(strategy: Strategy, values: dict, decisions: DecisionTable) -> list[RuleCost]:
     """Per rule and for the default: exact situations decided, disagreements, EV lost, value of the rule.
 
-    Any game: `values` are the strategy's features per class, `gain` per class is weight x
-    (EV of the playing action (actions[1]: call, raise) - EV of folding) as exact integers,
-    `scale` turns a sum of gains into EV per ANTE, and `figures_of(play)` returns the
-    exact (EV per ANTE, RTP) of a decision array.  The EV lost sums, over the situations a
-    rule decides, by how much the better action beats the rule's (0 where they agree or
-    tie); the losses of every rule and the default add up to the optimal EV minus the
-    strategy's EV exactly.
+    Any game: `values` are the strategy's features per class and `decisions` the game's
+    decision table (per class its weight and exact EV of playing, actions[1]: call, raise).
+    The EV lost sums, over the situations a rule decides, by how much the better action
+    beats the rule's (0 where they agree or tie); the losses of every rule and the default
+    add up to the optimal EV minus the strategy's EV exactly.
+
+    Every figure here is a sum of weights or of gains (weight x (EV of playing - EV of
+    folding)) over classes that share three things: the rule that decides them, whether the
+    next rule that holds for them plays (what they take when their rule is struck) and the
+    sign of their gain.  So the table is summed once, by those groups, exactly.
     """
-    n = len(weights)
-    held = [np.ones(n, dtype=bool) if h is None else h                         # each rule tested once
-            for h in (rule.holds(values, strategy.features) for rule in strategy.rules)]
-    which = _first_rule(held, n)
-    codes = [strategy.features.actions.index(r.action) for r in strategy.rules] \
-        + [strategy.features.actions.index(strategy.default)]
+    rules, n = strategy.rules, len(decisions)
+    first, second = _first_two_rules([rule.holds(values, strategy.features) for rule in rules], n)
+    codes = [strategy.features.actions.index(r.action) for r in rules] + [strategy.features.actions.index(strategy.default)]
     plays = np.array([code == 1 for code in codes])           # by rule (the default last)
-    play = plays[which]
-    total = exact_sum(weights)
-    base_ev, base_rtp = figures_of(play)
-    # A rule's classes all take its action: playing gives up -gain where gain < 0, folding gain where
-    # gain > 0 (masked sums of `gain` itself: no array of losses is made)
-    worse = {True: gain < 0, False: gain > 0}
-    bound, weight_bound = abs_bound(gain), abs_bound(weights)          # found once, for every masked sum
+    weight_sums, gain_sums = _sums_by_rule(first, second, plays, decisions)
+    del first, second
+    weight_sums = weight_sums.reshape(len(codes), 2, 3).tolist()
+    gain_sums = gain_sums.reshape(len(codes), 2, 3).tolist()
+
+    def total(sums, rule, next_plays=(0, 1), signs=(0, 1, 2)):
+        return sum(int(sums[rule][a][b]) for a in next_plays for b in signs)
+    played = [i for i in range(len(codes)) if plays[i]]
+    base_weight, base_gain = sum(total(weight_sums, i) for i in played), sum(total(gain_sums, i) for i in played)
+    base = decisions.figures_of_sums(base_weight, base_gain)
     out = []
-    entries = [(i, r.words(strategy.features), r.action) for i, r in enumerate(strategy.rules)]
-    entries.append((len(strategy.rules), strategy.default_words(), strategy.default))
+    entries = [(i, r.words(strategy.features), r.action) for i, r in enumerate(rules)]
+    entries.append((len(rules), strategy.default_words(), strategy.default))
     for index, words, action in entries:
-        mine = which == index
         ev_if = rtp_if = None
-        if index < len(strategy.rules):
-            # the list without this rule: only the classes it decides change, to the next rule that holds
-            struck = play.copy()
-            struck[mine] = plays[index + 1:][_first_rule([h[mine] for h in held[index + 1:]], int(mine.sum()))]
-            ev, rtp = figures_of(struck)
-            ev_if, rtp_if = ev - base_ev, rtp - base_rtp
-        decided = exact_masked_sum(weights, mine, weight_bound)
-        against = mine & worse[bool(plays[index])]
-        lost = exact_masked_sum(gain, against, bound)
+        if index < len(rules):
+            # the list without this rule: its classes take the next rule that holds (the default if none)
+            weight, gain_sum = base_weight + total(weight_sums, index, (1,)), base_gain + total(gain_sums, index, (1,))
+            if plays[index]:
+                weight, gain_sum = weight - total(weight_sums, index), gain_sum - total(gain_sums, index)
+            struck = decisions.figures_of_sums(weight, gain_sum)
+            ev_if, rtp_if = struck.ev - base.ev, struck.rtp - base.rtp
+        # a rule's classes all take its action: playing gives up -gain where gain < 0, folding gain where gain > 0
+        worse = (0,) if plays[index] else (2,)
+        decided, lost = total(weight_sums, index), total(gain_sums, index, signs=worse)
         out.append(RuleCost(
-            number=index + 1 if index < len(strategy.rules) else None, words=words, action=action,
-            situations=decided, share=Fraction(decided, total),
-            disagreements=exact_masked_sum(weights, against, weight_bound),
-            ev_lost=Fraction(-lost if plays[index] else lost, scale), ev_if_struck=ev_if, rtp_if_struck=rtp_if))
+            number=index + 1 if index < len(rules) else None, words=words, action=action,
+            situations=decided, share=Fraction(decided, decisions.total_weight),
+            disagreements=total(weight_sums, index, signs=worse),
+            ev_lost=Fraction(-lost if plays[index] else lost, decisions.total_weight * decisions.denominator),
+            ev_if_struck=ev_if, rtp_if_struck=rtp_if))
     return out
 
 
-def _first_rule(held: list, n: int) -> np.ndarray:
-    """Per class (n of them), the index of the first rule (of the tests `held`) that holds; len(held) where
-    none does."""
-    which = np.full(n, len(held), dtype=np.int16)
-    for index in range(len(held) - 1, -1, -1):           # later rules first: earlier ones overwrite them
-        which[held[index]] = index
-    return which
+def _first_two_rules(held: list, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per class (n of them), the index of the first rule (of the tests `held`; None: holds everywhere) that
+    holds, and of the next one that holds after it; len(held) (the default) where there is none."""
+    first = np.full(n, len(held), dtype=np.int16)
+    second = first.copy()
+    for index in range(len(held) - 1, -1, -1):           # later rules first: earlier ones push them back
+        where = True if held[index] is None else held[index]
+        np.copyto(second, first, where=where)
+        np.copyto(first, index, where=where)
+    return first, second
+
+
+def _sums_by_rule(first: np.ndarray, second: np.ndarray, plays: np.ndarray, decisions: DecisionTable) -> tuple:
+    """(weights, gains) summed, exactly, by (the rule deciding a class, whether the next rule that holds for
+    it plays, the sign of its gain: < 0, = 0, > 0): 6 sums per rule (the default last) each.
+
+    One compiled pass (`cython_ext.group_sums.add_rule_sums`) when the gains are int64 and their
+    bound x rows proves every sum fits; otherwise NumPy's grouped sums, in Python integers where
+    needed (`exact_group_sums`).
+    """
+    gain, weights, cells = decisions.gain, decisions.weights, 6 * len(plays)
+    if gain.dtype == np.int64 and weights.dtype in (np.uint8, np.int64) \
+            and max(decisions.gain_bound, decisions.weight_bound) * len(gain) <= INT64_MAX:
+        weight_sums, gain_sums = np.zeros(cells, dtype=np.int64), np.zeros(cells, dtype=np.int64)
+        group_sums.add_rule_sums(first, second, plays.astype(np.uint8), weights, gain, weight_sums, gain_sums)
+        return weight_sums, gain_sums
+    groups = first.astype(np.int64) * 6 + 1
+    groups += 3 * plays[second]
+    groups += gain > 0
+    groups -= gain < 0
+    return exact_group_sums(groups, weights, cells), exact_group_sums(groups, gain, cells)
 
 
 def rule_costs_markdown(costs: list[RuleCost]) -> str:

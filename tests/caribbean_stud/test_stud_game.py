@@ -430,3 +430,21 @@ def test_sweep_compares_a_stud_paytable(tmp_path, quick_checks):
     folder = sweep.run([path], "stud", pipeline.Run(tmp_path / "out", checks=quick_checks))
     table = (folder / "comparison.csv").read_text()
     assert "house edge per ANTE, optimal strategy" in table and "caribbean-stud" in table
+
+
+def test_rule_exceptions_csv_equals_the_plain_rendering(stud_analyses):
+    """strategy_rule_exceptions.csv (each distinct EV and cost rendered once) against every row rendered on its own."""
+    from analyzer.core.cards import card_str, cards_str
+    from analyzer.core.exact import decimal_str, fraction_str
+    from analyzer.core.tables import csv_text
+    for analysis in stud_analyses.values():
+        check, table, priced = analysis.rule_check, analysis.table, analysis.priced
+        scale = table.raw_situations * priced.denominator
+        rows = []
+        for i in check.exceptions.tolist():
+            ev = Fraction(int(priced.ev_raise[i]), priced.denominator)
+            cost = Fraction(abs(int(priced.gain[i])), scale)
+            rows.append([cards_str(table.keys[i, :5].tolist()), card_str(int(table.keys[i, 5])), int(table.weights[i]),
+                         "raise" if check.raises[i] else "fold", "fold" if check.raises[i] else "raise",
+                         fraction_str(ev), "-1/1", decimal_str(ev, 10), fraction_str(cost), decimal_str(cost, 15)])
+        assert outputs.strategy_rule_exceptions_csv(analysis) == csv_text(outputs.EXCEPTION_HEADERS, rows)

@@ -1,12 +1,18 @@
-"""The strategy-file reader's gunzip: the bytes `gzip.decompress` gives, damaged streams refused."""
+"""The strategy-file reader: `inflated` gives the bytes `gzip.decompress` gives, damaged streams refused; `decode`
+splits them into columns, keeping the ones asked for."""
 import gzip
+import json
 import zlib
 
 import numpy as np
 import pytest
 
 from analyzer.core import strategy_file
-from analyzer.core.strategy_file import StrategyFileError, gunzip
+from analyzer.core.strategy_file import StrategyFileError, inflated
+
+
+def gunzip(data) -> bytes:
+    return b"".join(inflated(data))
 
 
 def payload(rng, size: int) -> bytes:
@@ -30,23 +36,22 @@ def test_gunzip_equals_gzip_decompress_on_random_streams(seed, small_pieces):
                for _ in range(int(rng.integers(1, 4)))]
     padding = b"\0" * int(rng.integers(0, 3))
     data = padding.join(members) + padding
-    out = gunzip(data)
-    assert out.dtype == np.uint8 and not out.flags.writeable
-    assert out.tobytes() == gzip.decompress(data)
+    assert all(len(piece) <= strategy_file.INFLATED_PIECE for piece in inflated(data))
+    assert gunzip(data) == gzip.decompress(data)
 
 
 @pytest.mark.parametrize("size", [0, 1, 5_000, 300_000])
 def test_gunzip_sizes_with_the_default_pieces(size):
     data = gzip.compress(payload(np.random.default_rng(size), size))
-    assert gunzip(data).tobytes() == gzip.decompress(data)
+    assert gunzip(data) == gzip.decompress(data)
 
 
 def test_a_trailer_that_claims_the_wrong_size_is_refused_not_trusted(small_pieces):
     data = bytearray(gzip.compress(b"x" * 5_000))
-    data[-4:] = (10).to_bytes(4, "little")            # too small: the buffer grows, then zlib's length check fails
+    data[-4:] = (10).to_bytes(4, "little")            # too small: zlib's length check fails
     with pytest.raises(StrategyFileError, match="not a complete gzip stream"):
         gunzip(bytes(data))
-    data[-4:] = (2**32 - 1).to_bytes(4, "little")     # absurd: the allocation is bounded, the length check fails
+    data[-4:] = (2**32 - 1).to_bytes(4, "little")     # absurd: nothing is sized by it, the length check fails
     with pytest.raises(StrategyFileError, match="not a complete gzip stream"):
         gunzip(bytes(data))
 
@@ -63,8 +68,67 @@ def test_damaged_streams_are_refused(damage, small_pieces):
             gzip.decompress(damaged)
 
 
-def test_decoded_columns_are_read_only_views():
+def test_decoded_columns_are_read_only():
     columns = {"key": np.arange(12, dtype=np.uint8).reshape(6, 2), "ev": np.arange(6, dtype="<i8") - 3}
     header, decoded = strategy_file.decode(strategy_file.encode({"game": "test"}, columns))
     assert header["rows"] == 6
     assert all(np.array_equal(decoded[name], columns[name]) and not decoded[name].flags.writeable for name in columns)
+
+
+def table_columns(rows: int) -> dict:
+    rng = np.random.default_rng(rows)
+    return {"key": rng.integers(0, 52, (rows, 6)).astype(np.uint8), "weight": rng.integers(1, 25, rows).astype(np.uint8),
+            "decision": rng.integers(0, 3, rows).astype(np.uint8), "ev": rng.integers(-2**40, 2**40, rows).astype("<i8")}
+
+
+@pytest.mark.parametrize("rows", [0, 1, 7, 3_000])
+@pytest.mark.parametrize("keep", [None, ("key", "decision"), ("ev",), ()])
+def test_decode_keeps_the_columns_asked_for(rows, keep, small_pieces):
+    """Against the plain reading: the whole stream decompressed, each column cut out of it."""
+    columns = table_columns(rows)
+    data = strategy_file.encode({"game": "test"}, columns)
+    header, decoded = strategy_file.decode(data, columns=keep)
+    raw = gzip.decompress(data)
+    body = raw[raw.index(b"\n", raw.index(b"\n") + 1) + 1:]
+    assert header == json.loads(raw.split(b"\n")[1]) and header["rows"] == rows
+    assert set(decoded) == set(columns if keep is None else keep)
+    offset = 0
+    for name, array in columns.items():
+        size = array.nbytes
+        plain = np.frombuffer(body[offset:offset + size], dtype=array.dtype)
+        offset += size
+        if name in decoded:
+            expected = plain.reshape(array.shape[1], rows).T if array.ndim == 2 else plain
+            assert decoded[name].dtype == array.dtype and not decoded[name].flags.writeable
+            assert np.array_equal(decoded[name], expected) and np.array_equal(decoded[name], array)
+
+
+def raw_file(text: bytes) -> bytes:
+    return gzip.compress(text)
+
+
+@pytest.mark.parametrize("raw, message", [
+    (b"", "not a strategy file"),
+    (b"TGA-STRATEGY 1", "no header line"),
+    (b"TGA-STRATEGY", "not a strategy file"),
+    (b"SOMETHING ELSE\n{}\n", "not a strategy file"),
+    (b"TGA-STRATEGY 2\n{}\n", "format version 2"),
+    (b"TGA-STRATEGY 1\n{\"rows\": 2", "no header line"),
+    (b"TGA-STRATEGY 1\n{not json}\n", "not JSON"),
+    (b"TGA-STRATEGY 1\n{\"rows\": 2}\n", "'columns'"),
+    (b'TGA-STRATEGY 1\n{"rows": 2, "columns": [{"name": "a", "dtype": "<i8", "width": 1}]}\n' + bytes(15),
+     "truncated in column 'a'"),
+    (b'TGA-STRATEGY 1\n{"rows": 2, "columns": [{"name": "a", "dtype": "<i8", "width": 1}]}\n' + bytes(17),
+     "1 unexpected bytes"),
+    (b'TGA-STRATEGY 1\n{"rows": 1000000000000, "columns": [{"name": "a", "dtype": "<i8", "width": 1}]}\n',
+     "truncated in column 'a'"),                      # a claim no stream of this size holds: nothing allocated
+])
+def test_damaged_contents_are_refused(raw, message, small_pieces):
+    with pytest.raises(StrategyFileError, match=message):
+        strategy_file.decode(raw_file(raw))
+
+
+def test_a_damaged_stream_is_reported_before_its_header():
+    data = raw_file(b"TGA-STRATEGY 2\n{}\n" + bytes(100))
+    with pytest.raises(StrategyFileError, match="not a complete gzip stream"):
+        strategy_file.decode(data[:-4] + bytes(4))        # a wrong length in the trailer

@@ -205,3 +205,69 @@ def test_table_text_renderings():
     assert table.markdown(3).splitlines()[2] == "| win | 1/3 | 0.333 | 10000000000000000 |"
     assert table.csv(3).splitlines() == ["Outcome,P (exact),P,Count", "win,1/3,0.333,10000000000000000",
                                          "none,,,"]
+
+
+def spreadsheet_number_reference(value):
+    """spreadsheet_number as first written, in Fractions (the integer version is tested against it)."""
+    value = F(value)
+    if value == 0:
+        return 0.0
+    magnitude = abs(value)
+    exponent = len(str(magnitude.numerator)) - len(str(magnitude.denominator))
+    if magnitude < F(10) ** exponent:
+        exponent -= 1
+    if not -307 <= exponent < 308:
+        return None
+    shift = F(10) ** (14 - exponent)
+    digits, remainder = divmod(magnitude * shift, 1)
+    if 2 * remainder >= 1:
+        digits += 1
+    rounded = F(int(digits)) / shift
+    if rounded >= F(10) ** 308:
+        return None
+    number = float(rounded)
+    return -number if value < 0 else number
+
+
+def spreadsheet_root_reference(value):
+    """spreadsheet_root as first written, in Fractions."""
+    import math
+    value = F(value)
+    if value == 0:
+        return 0.0
+    exponent = len(str(value.numerator)) - len(str(value.denominator))
+    if value < F(10) ** exponent:
+        exponent -= 1
+    root_exponent = exponent // 2
+    if not -307 <= root_exponent < 308:
+        return None
+    shift = F(10) ** (14 - root_exponent)
+    scaled = 4 * value * shift * shift
+    digits = (math.isqrt(scaled.numerator // scaled.denominator) + 1) // 2
+    rounded = F(digits) / shift
+    if rounded >= F(10) ** 308:
+        return None
+    return float(rounded)
+
+
+EDGE_VALUES = [F(1), F(10**15), F(10**15 - 1), F(10**308), F(10**308 - 1), F(10**307), F(1, 10**307), F(1, 10**308),
+               F(999999999999999949, 10**17), F(9999999999999995, 10**16), F(99999999999999995, 10**16) * 10**307,
+               F(10**400), F(1, 10**400), F(2), F(1, 4), F(10**30), F(10**616 - 1), F(10**615)]
+
+
+@settings(max_examples=2000, deadline=None, database=None)
+@given(st.integers(1, 10**40), st.integers(1, 10**40), st.integers(-330, 330), st.booleans())
+def test_spreadsheet_numbers_equal_the_fraction_reference(numerator, denominator, exponent, negative):
+    from analyzer.publish.workbook import spreadsheet_root
+    value = F(numerator, denominator) * F(10) ** exponent
+    assert spreadsheet_root(value) == spreadsheet_root_reference(value)
+    value = -value if negative else value
+    assert spreadsheet_number(value) == spreadsheet_number_reference(value)
+
+
+@pytest.mark.parametrize("value", EDGE_VALUES)
+def test_spreadsheet_numbers_at_the_edges(value):
+    from analyzer.publish.workbook import spreadsheet_root
+    assert spreadsheet_number(value) == spreadsheet_number_reference(value)
+    assert spreadsheet_number(-value) == spreadsheet_number_reference(-value)
+    assert spreadsheet_root(value) == spreadsheet_root_reference(value)

@@ -335,6 +335,13 @@ def test_three_strategy_table(holdem_analysis):
     assert by["basic"].main_rtp < by["optimal"].main_rtp
     md = basic_strategy.three_strategy_markdown(rows)
     assert "98.7%" in md and "93.60%" in md
+    # the analysis's own figures of the three strategies give the same table and basic_strategy.md
+    known = {name: st[name] for name in ("basic", "optimal", "call_on_aa_win_basic")}
+    reused = basic_strategy.three_strategy_table(priced, hf.basic_strategy(), priced_figures=known)
+    assert [(r.row, r.label, r.main_rtp, r.aa_rtp, r.figures.p_call, r.figures.house_edge) for r in reused] == \
+        [(r.row, r.label, r.main_rtp, r.aa_rtp, r.figures.p_call, r.figures.house_edge) for r in rows]
+    assert basic_strategy.basic_strategy_markdown(priced, hf.basic_strategy(), reused, known) == \
+        basic_strategy.basic_strategy_markdown(priced, hf.basic_strategy())
 
 
 PINNED_HOUSE_EDGE = "3550103497/133720240500"       # games/casino_holdem/strategies/casino_holdem.basic.toml
@@ -461,10 +468,18 @@ def test_features_computed_in_chunks_equal_those_computed_at_once():
         assert set(whole) == set(chunked) and all(np.array_equal(whole[k], chunked[k]) for k in whole)
 
 
+def _first_rule(held: list, n: int) -> np.ndarray:
+    """Per class, the index of the first rule (of the tests `held`) that holds; len(held) where none does."""
+    which = np.full(n, len(held), dtype=np.int16)
+    for index in range(len(held) - 1, -1, -1):
+        which[held[index]] = index
+    return which
+
+
 def rule_costs_reference(strategy, values, gain, weights, scale, figures_of):
     """rule_costs as first written: every struck list re-decided from scratch, each rule's classes copied out."""
     from analyzer.core.exact import exact_sum
-    from analyzer.strategy.costs import RuleCost, _first_rule
+    from analyzer.strategy.costs import RuleCost
     n = len(weights)
     held = [np.ones(n, dtype=bool) if h is None else h for h in (r.holds(values, strategy.features) for r in strategy.rules)]
     which = _first_rule(held, n)
@@ -495,24 +510,44 @@ def rule_costs_reference(strategy, values, gain, weights, scale, figures_of):
     return out
 
 
-@pytest.mark.parametrize("seed", range(4))
+def strategy_of(rules: list, default: str, features) -> "Strategy":
+    from analyzer.strategy.language import Strategy
+    return Strategy("caribbean-stud", "test", "test", tuple(rules), default, features)
+
+
+@pytest.mark.parametrize("seed", range(6))
 def test_rule_costs_agree_with_the_plain_reference(seed):
+    """The grouped sums against the reference on random tables: one class and a few thousand, EVs in int64
+    (summed compiled, or by NumPy where their bound x rows passes int64) and in Python integers beyond
+    it, the built-in cards and lists with an always-true rule and no rules."""
+    from analyzer.poker.decision_table import DecisionTable
     from analyzer.strategy.costs import rule_costs
+    from analyzer.strategy.language import Condition, Rule
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 4_000)) if seed else 1                 # one class, and a few thousand
     keys = np.array([rng.choice(52, 6, replace=False) for _ in range(n)], dtype=np.uint8)
     values = sf.compute(keys)
     weights = rng.integers(1, 49, n).astype(np.uint8)
-    huge = seed == 3                                                 # Python integers beyond int64
-    gain = rng.integers(-50, 50, n)
-    gain[rng.random(n) < 0.1] = 0                                    # exact ties
-    gain = gain.astype(object) * 2**70 if huge else gain * 10**12
+    denominator = 10**12
+    ev = rng.integers(-3, 2, n) * denominator + rng.integers(-5, 5, n)
+    ev[rng.random(n) < 0.1] = -denominator                          # exact ties
+    if seed == 3:                                                    # Python integers beyond int64
+        ev, denominator = ev.astype(object) * 2**70, denominator * 2**70
+    if seed == 5:                                                    # int64 gains, sums that may not fit
+        ev, denominator = ev * 2**15, denominator * 2**15
+    decisions = DecisionTable(weights, ev, denominator, Fraction(2))
 
     def figures_of(play):
-        return Fraction(sum(int(g) for g in gain[play]), 7), Fraction(int(weights[play].sum()), 3)
-    for strategy in (sf.basic_strategy("operator"), sf.basic_strategy("standard")):
-        assert rule_costs(strategy, values, gain, weights, 11, figures_of) == \
-            rule_costs_reference(strategy, values, gain, weights, 11, figures_of)
+        f = decisions.figures("x", "", play)
+        return f.ev, f.rtp
+    always = Rule((Condition("hand", "min", 0),), "raise")           # holds for every class
+    pair = Rule((Condition("hand", "min", 1),), "fold")
+    strategies = [sf.basic_strategy("operator"), sf.basic_strategy("standard"),
+                  strategy_of([pair, always, pair], "fold", sf.FEATURE_SET), strategy_of([], "raise", sf.FEATURE_SET)]
+    for strategy in strategies:
+        assert rule_costs(strategy, values, decisions) == \
+            rule_costs_reference(strategy, values, decisions.gain, weights, decisions.total_weight * denominator,
+                                 figures_of)
 
 
 def test_stud_features_by_pattern_on_random_classes():

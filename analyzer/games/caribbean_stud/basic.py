@@ -20,13 +20,7 @@ from analyzer.strategy.search import derive_basic
 
 def stud_rule_costs(priced: Priced, strategy: Strategy) -> list[RuleCost]:
     """rule_costs for a Caribbean Stud basic strategy (RTP: returned / wagered, ANTE + raise on a raise)."""
-    table = priced.table
-
-    def figures_of(raise_):
-        f = priced.figures("x", "", raise_)
-        return f.ev, f.rtp
-    return rule_costs(strategy, features_of(priced), priced.gain, table.weights,
-                      table.raw_situations * priced.denominator, figures_of)
+    return rule_costs(strategy, features_of(priced), priced.decisions)
 
 
 @dataclass(frozen=True)

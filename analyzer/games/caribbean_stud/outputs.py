@@ -1,6 +1,7 @@
 """Caribbean Stud outputs: summary, PAR sheet (Markdown, CSV), the rule in words, strategy files, report content."""
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -476,13 +477,25 @@ def strategy_rule_exceptions_csv(analysis: StudAnalysis) -> str:
     """Every class where the rule in words differs from the optimal decision, with its exact cost."""
     check, table, priced = analysis.rule_check, analysis.table, analysis.priced
     scale = table.raw_situations * priced.denominator
+
+    @functools.cache                          # a few hundred distinct values among thousands of rows
+    def ev_texts(numerator: int) -> tuple:
+        ev = Fraction(numerator, priced.denominator)
+        return fraction_str(ev), decimal_str(ev, 10)
+
+    @functools.cache
+    def cost_texts(gain: int) -> tuple:
+        cost = Fraction(abs(gain), scale)
+        return fraction_str(cost), decimal_str(cost, 15)
+    exceptions = check.exceptions
     rows = []
-    for i in check.exceptions.tolist():
-        ev = Fraction(int(priced.ev_raise[i]), priced.denominator)
-        cost = Fraction(abs(int(priced.gain[i])), scale)
-        rows.append([cards_str(table.keys[i, :5].tolist()), card_str(int(table.keys[i, 5])), int(table.weights[i]),
-                     "raise" if check.raises[i] else "fold", "fold" if check.raises[i] else "raise",
-                     fraction_str(ev), "-1/1", decimal_str(ev, 10), fraction_str(cost), decimal_str(cost, 15)])
+    for key, weight, raises, ev, gain in zip(table.keys[exceptions].tolist(), table.weights[exceptions].tolist(),
+                                             check.raises[exceptions].tolist(), priced.ev_raise[exceptions].tolist(),
+                                             priced.gain[exceptions].tolist()):
+        ev_exact, ev_decimal = ev_texts(int(ev))
+        cost_exact, cost_decimal = cost_texts(int(gain))
+        rows.append([cards_str(key[:5]), card_str(key[5]), weight, "raise" if raises else "fold",
+                     "fold" if raises else "raise", ev_exact, "-1/1", ev_decimal, cost_exact, cost_decimal])
     return csv_text(EXCEPTION_HEADERS, rows)
 
 

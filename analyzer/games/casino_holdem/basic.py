@@ -29,13 +29,7 @@ def basic_figures(priced: Priced, strategy: Strategy, call: np.ndarray | None = 
 
 def holdem_rule_costs(priced: Priced, strategy: Strategy) -> list[RuleCost]:
     """rule_costs for a Casino Hold'em basic strategy (RTP: returned / wagered, ANTE + CALL on a call)."""
-    table = priced.table
-
-    def figures_of(call):
-        f = figures(priced, "x", "", call)
-        return f.ev, f.rtp
-    return rule_costs(strategy, features.of_table(table), priced.decisions.gain, table.weights,
-                      priced.decisions.total_weight * priced.denominator, figures_of)
+    return rule_costs(strategy, features.of_table(priced.table), priced.decisions)
 
 
 # --- the operator's three-strategy table ---------------------------------------------------------------
@@ -72,20 +66,25 @@ def _percent(text: str) -> Fraction:
     return to_fraction(text.strip().rstrip("%")) / 100
 
 
-def three_strategy_table(priced: Priced, strategy: Strategy, published: dict | None = None) -> list[TableRow]:
+def three_strategy_table(priced: Priced, strategy: Strategy, published: dict | None = None,
+                         priced_figures: dict | None = None) -> list[TableRow]:
     """The operator's table with our basic strategy: main and AA Bonus RTPs, exact, beside the published.
 
     `published` defaults to the rule file's [published] table; a row whose key it lacks
     shows no published figure (the rule file has no key for the third row's main RTP).
+    `priced_figures`: {row: HoldemStrategy} the analysis already has for `strategy` (its
+    "basic", "optimal" and "call_on_aa_win_basic"), used rather than deciding and pricing again.
     """
     published = priced.rules.published if published is None else published
-    basic_call = features.decisions(strategy, features.of_table(priced.table))
-    optimal, _ = priced.optimal_call()
-    aa_wins = priced.aa_return > 0
-    calls = {"basic": basic_call, "optimal": optimal, "call_on_aa_win_basic": basic_call | aa_wins}
+    known = dict(priced_figures or {})
+    if any(row not in known for row, *_ in THREE_ROWS):
+        basic_call = features.decisions(strategy, features.of_table(priced.table))
+        optimal, _ = priced.optimal_call()
+        calls = {"basic": basic_call, "optimal": optimal, "call_on_aa_win_basic": basic_call | (priced.aa_return > 0)}
+        known = {row: known.get(row) or figures(priced, row, label, calls[row]) for row, label, *_ in THREE_ROWS}
     rows = []
     for row, label, main_key, aa_key in THREE_ROWS:
-        f = figures(priced, row, label, calls[row])
+        f = known[row]
         rows.append(TableRow(row, label, f, f.rtp, f.aa_rtp,
                              published.get(main_key), published.get(aa_key)))
     return rows
@@ -104,11 +103,16 @@ def three_strategy_markdown(rows: list[TableRow]) -> str:
 
 # --- all of it, for the report --------------------------------------------------------------------------
 
-def basic_strategy_markdown(priced: Priced, strategy: Strategy, rows: list | None = None) -> str:
-    """The strategy card, its exact figures against optimal, the cost of each rule, and the operator's table."""
-    basic = basic_figures(priced, strategy)
-    optimal = figures(priced, "optimal", "", priced.optimal_call()[0])
-    rows = three_strategy_table(priced, strategy) if rows is None else rows
+def basic_strategy_markdown(priced: Priced, strategy: Strategy, rows: list | None = None,
+                            priced_figures: dict | None = None) -> str:
+    """The strategy card, its exact figures against optimal, the cost of each rule, and the operator's table.
+
+    `priced_figures`: as for `three_strategy_table` (the analysis's figures of `strategy` and optimal play).
+    """
+    known = priced_figures or {}
+    basic = known.get("basic") or basic_figures(priced, strategy)
+    optimal = known.get("optimal") or figures(priced, "optimal", "", priced.optimal_call()[0])
+    rows = three_strategy_table(priced, strategy, priced_figures=known) if rows is None else rows
     gap_rtp = optimal.rtp - basic.rtp
     out = [strategy_card_markdown(strategy), "",
            "## Exact figures against optimal play\n",

@@ -437,13 +437,16 @@ def outputs(analysis: HoldemAnalysis) -> Outputs:
     strategies = strategy_files(analysis)                # compressed in the background meanwhile
     lines, aa_lines = par_lines(analysis), aa_par_lines(analysis)
     par_sheet = par_markdown(analysis, lines, aa_lines)
-    three_rows = basic_strategy.three_strategy_table(analysis.priced, analysis.basic)
+    # the analysis's figures of these very strategies (its basic card's decisions among them)
+    known = {name: analysis.strategies[name] for name in ("basic", "optimal", "call_on_aa_win_basic")}
+    three_rows = basic_strategy.three_strategy_table(analysis.priced, analysis.basic, priced_figures=known)
     files = {
         "par_sheet.md": par_sheet,
         "par_sheet.csv": lambda: par_csv(analysis, lines, aa_lines),
         "strategy.bin.gz": strategies["strategy.bin.gz"].result,
         "basic_strategy.toml": lambda: Path(analysis.basic.source).read_bytes(),
-        "basic_strategy.md": lambda: basic_strategy.basic_strategy_markdown(analysis.priced, analysis.basic, three_rows),
+        "basic_strategy.md": lambda: basic_strategy.basic_strategy_markdown(analysis.priced, analysis.basic, three_rows,
+                                                                            known),
         "strategy_basic.bin.gz": strategies["strategy_basic.bin.gz"].result,
     }
     return Outputs(summary(analysis), files, report_content(analysis, par_sheet, three_rows), workbook_sheets(analysis))
