@@ -97,9 +97,9 @@ def price(table: SituationTable, rules: HoldemRules) -> Priced:
     hands = table_aa_bonus_hands(table)
     returns = {name: rules.aa_return(name) for name in AA_HANDS}
     aa_denominator = math.lcm(*(r.denominator for r in returns.values()))
-    aa_return = np.array([int(returns[name] * aa_denominator) for name in AA_HANDS], dtype=object)[hands]
-    if max(int(returns[name] * aa_denominator) for name in AA_HANDS) <= INT64_MAX:
-        aa_return = aa_return.astype(np.int64)
+    per_hand = [int(returns[name] * aa_denominator) for name in AA_HANDS]
+    wide = max(map(abs, per_hand)) > INT64_MAX
+    aa_return = np.array(per_hand, dtype=object if wide else np.int64)[hands]     # no per-class Python ints unless wide
     return Priced(table, rules, decisions, hands, aa_return, aa_denominator)
 
 
