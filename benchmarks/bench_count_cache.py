@@ -51,6 +51,26 @@ What is left is zlib's inflating (0.37 s of CPU for Hold'em); the synthetic coun
 entropy than the real ones (independent draws), hence twice the file and inflate time.
 With the other core busy, wall time rises to the CPU time.
 
+Format 3 (2026-12-01, same machine, load average 3.8-5, so CPU seconds are the figure to
+read).  Inflating cost 2 ns a byte of output for zero-rich streams (Hold'em's third count
+plane, 88% zeros) and 4-5 ns for near-random ones (its two low planes), reading and hashing
+a stored byte about 2 ns: so (1) a block whose items are mostly zero is stored sparse, a
+bitmap of its nonzero items and the planes of those only (Hold'em's counts: 69 MB of
+streams to decode instead of 154 MB; `cython_ext.byte_planes.expand_into` puts them back,
+0.05 s), (2) each plane is its own stream, deflated only when zlib makes it 4x smaller
+(where inflating is no slower than reading the bytes raw), else stored as it is, (3) each
+block has its own sha256, checked by the decoding thread, and (4) the file is mapped, not
+copied.  Format 2 -> format 3, this script (median of 5), and a load-only loop (min-median
+of 9) on the real cache entries:
+
+    real       36.25 -> 54.34 MB   store CPU 1.33 -> 1.29 s   load CPU 0.47 -> 0.18 s, wall 0.74 -> 0.23 s
+    synthetic  81.26 -> 82.09 MB   store CPU 4.10 -> 2.28 s   load CPU 1.01 -> 0.33 s, wall 2.06 -> 0.67 s
+    real Hold'em entry, load 2 threads: CPU 0.43-0.51 -> 0.17-0.18 s
+    real Stud entry (152 MB raw), 2 threads: 24.8 -> 51.8 MB, CPU 0.29-0.31 -> 0.17 s, wall 0.39-0.45 -> 0.23-0.28 s
+
+The files are larger (raw near-random planes: Stud's keys are 34 MB of its 52), well within
+the folder's 2 GiB bound.
+
 Run: python benchmarks/bench_count_cache.py [--runs N] [--real FILE.npz] [--grid]
 """
 import argparse
@@ -64,7 +84,7 @@ import numpy as np
 from _timing import machine
 
 from analyzer.core import count_cache
-from cython_ext.byte_planes import unshuffle_into
+from cython_ext.byte_planes import expand_into, unshuffle_into
 
 CLASSES = 1_286_792
 CONTINUATIONS = 1_070_190
@@ -98,7 +118,8 @@ def measure(name: str, arrays: dict, level: int, shuffle: bool, runs: int, threa
         stored = timed(lambda: count_cache.store(folder, key, arrays, {"kind": "bench"}, level=level,
                                                  shuffle=shuffle, threads=threads), runs)
         size = sum(path.stat().st_size for path in Path(folder).iterdir())
-        loaded = timed(lambda: count_cache.load(folder, key, threads=threads, unshuffle=unshuffle_into), runs)
+        loaded = timed(lambda: count_cache.load(folder, key, threads=threads, unshuffle=unshuffle_into,
+                                                expand=expand_into), runs)
         back, _ = count_cache.load(folder, key)
         assert all(np.array_equal(back[n], arrays[n]) for n in arrays)
     raw = sum(a.nbytes for a in arrays.values())

@@ -8,42 +8,57 @@ second instead of recounted.
 
 One file per entry, ``<folder>/<prefix>-<key[:16]>.tgacache``:
 
-    line 1   MAGIC + b" " + format version, e.g. ``TGACACHE 2``
+    line 1   MAGIC + b" " + format version, e.g. ``TGACACHE 3``
     line 2   one JSON header (canonical: sorted keys, no spaces, ASCII): the full key,
              the caller's meta, the zlib level and block size, and per array its name,
-             dtype (``numpy.dtype.str``, byte order explicit), shape, byte length, its
-             filter, its compressed block lengths, per block the number of byte planes
-             stored, and ``blocks_sha256``, the sha256 of its compressed blocks as stored
-             (in order); and ``header_sha256``, the sha256 of the canonical JSON of all
-             of that (everything in the header but itself)
-    then     the compressed blocks, array after array, nothing after the last
+             dtype (``numpy.dtype.str``, byte order explicit), shape, byte length and
+             blocks; per block its layout, the number of byte planes stored (and for the
+             sparse layout the number of nonzero items), its streams as [codec, stored
+             length] and ``sha256``, the sha256 of its streams as stored (in order); and
+             ``header_sha256``, the sha256 of the canonical JSON of all of that
+             (everything in the header but itself)
+    then     the streams, block after block, array after array, nothing after the last
 
-Each array's raw bytes are cut into blocks of `BLOCK_BYTES` (8 MiB); with the "shuffle"
-filter (arrays of items wider than one byte) each block's bytes are regrouped by byte
-position before compression (plane j: the j-th byte of every item), which turns the many
-small counts into long runs of zero bytes, and the trailing planes that are all zero are
-not stored at all (Hold'em's counts are under 2**24: their top plane; Stud's int64 weights:
-seven of eight), so nothing inflates them.  Blocks are compressed and decompressed on
-threads (zlib, hashlib and the compiled unshuffle release the GIL), and the output is
-byte-identical for identical inputs (no timestamps; one zlib build).  `DEFAULT_LEVEL` and
-the filter were chosen by measurement (`benchmarks/bench_count_cache.py`, recorded in its
-docstring): for the real Casino Hold'em table (222.6 MB raw) level 3 with the shuffle
-writes 36.3 MB, and `load` reads it back in about 0.25 s on two cores (0.41-0.46 s of
-CPU: inflating 0.37, the unshuffle 0.04, sha256 of the compressed bytes 0.05).
+Each array's raw bytes are cut into blocks of `BLOCK_BYTES` (8 MiB), and each block is
+stored in one of three layouts (`LAYOUTS`), as one or more streams:
+- "planes" (the default): the block's bytes regrouped by byte position, one stream per
+  plane (plane j: the j-th byte of every item, in memory order), which turns the many small
+  counts into long runs of zero bytes; the trailing planes that are zero in every item are
+  not stored at all (Hold'em's counts are under 2**24: their top plane; int64 weights:
+  seven of eight), so nothing inflates them;
+- "sparse", where it stores fewer bytes than "planes": a bitmap of the items that are not
+  zero (bit i % 8 of byte i // 8 for item i), then the planes of those items only
+  (Hold'em's counts are 56% zeros: 69 MB of streams instead of 154 MB);
+- "raw" (only with ``shuffle=False``): the block's bytes as they are, one stream.
+A stream is stored deflated (codec "zlib", `DEFAULT_LEVEL`) only when zlib makes it at
+least `ZLIB_SHRINKS` (4) times smaller, else as it is (codec "raw"): inflating costs
+more time per byte than reading and hashing the stored bytes, and breaks even about there
+(Hold'em's zero-rich third plane and its bitmaps inflate at 2 ns a byte, its two
+low planes, near-random, at 4-5), so only the streams that shrink that much are worth it.
+Blocks are encoded and decoded on threads (zlib, hashlib and the compiled kernels release
+the GIL); the file is read through a read-only memory map (no copy of its bytes), and the
+output is byte-identical for identical inputs (no timestamps; one zlib build).  The
+layouts, the codec rule and `DEFAULT_LEVEL` were chosen by measurement
+(`benchmarks/bench_count_cache.py`, recorded in its docstring): the real Casino Hold'em
+table (222.6 MB raw) is a 54.3 MB file (format 2: 36.3 MB), which `load` reads back in
+0.17-0.18 s of CPU (format 2: 0.43-0.51 s), Caribbean Stud's (152 MB) 51.8 MB in
+0.17 s (format 2: 24.8 MB, 0.29-0.31 s).
 
 Trust: `load` verifies the magic and format version, the header's own sha256, the key, the
-exact file length, every array's blocks against their sha256, and that every block is one
-complete zlib stream inflating to exactly the length its header entry implies (nothing
-before or after it).  Hashing the compressed bytes rather than the inflated arrays (format
-1 did that, at twice the hashing cost) is as strong a check of the file: the header, itself
-hash-checked, fixes every block's bytes, so a file that passes holds exactly the bytes
-`store` wrote, bit for bit; inflating and unshuffling them is deterministic and exact (zlib
-is lossless and checks its own adler32 of the inflated bytes; the unshuffle is the exact
-inverse of the shuffle, and the tests check the compiled one against the NumPy definition
-on random blocks of every item size), so they decode to exactly the arrays that were
-stored.  A file that fails any check is deleted and reported in one line on stderr, and
-`load` returns None: the caller recomputes, a damaged cache is never trusted.  A file of
-another format version (format 1 included) fails the first check: recounted, not read.
+exact file length, every block's streams against its sha256 before decoding it, that every
+raw stream has exactly its implied length, that every zlib stream is one complete stream
+inflating to exactly the length its layout implies (nothing before or after it), and that
+a sparse block's bitmap sets exactly as many items as its header says.  Hashing the stored
+bytes rather than the decoded arrays (format 1 did that, at twice the hashing cost) is as
+strong a check of the file: the header, itself hash-checked, fixes every block's bytes, so
+a file that passes holds exactly the bytes `store` wrote, bit for bit; decoding them is
+deterministic and exact (zlib is lossless and checks its own adler32 of the inflated
+bytes; the unshuffle and the expansion are the exact inverses of the planes and the sparse
+layout, and the tests check the compiled ones against the NumPy definitions on random
+blocks of every item size), so they decode to exactly the arrays that were stored.  A file
+that fails any check is deleted and reported in one line on stderr, and `load` returns
+None: the caller recomputes, a damaged cache is never trusted.  A file of another format
+version (formats 1 and 2 included) fails the first check: recounted, not read.
 
 Bound: after writing, `store` deletes the least recently used ``*.tgacache`` files of the
 folder (oldest mtime first; `load` touches what it reads) until the folder's cache files
@@ -57,6 +72,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mmap
 import os
 import sys
 import tempfile
@@ -72,14 +88,16 @@ import numpy as np
 from analyzer.core.execution import default_jobs
 
 MAGIC = b"TGACACHE"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 SUFFIX = ".tgacache"
 TEMP_SUFFIX = ".partial"
-BLOCK_BYTES = 8 << 20                  # raw bytes per compressed block (a multiple of every item size)
+BLOCK_BYTES = 8 << 20                  # raw bytes per block (a multiple of every item size)
 DEFAULT_LEVEL = 3                      # zlib level: see benchmarks/bench_count_cache.py
+ZLIB_SHRINKS = 4                       # a stream is stored deflated only when zlib makes it 4x smaller or more
 DEFAULT_MAX_BYTES = 2 << 30            # 2 GiB of cache files per folder
 STALE_TEMP_SECONDS = 3600              # a temporary file older than this is a crashed writer's: removed
-FILTERS = ("none", "shuffle")
+LAYOUTS = ("raw", "planes", "sparse")
+CODECS = ("raw", "zlib")
 STORABLE_KINDS = "biu"                 # bool, signed and unsigned integers
 
 
@@ -157,21 +175,48 @@ def _block_ranges(nbytes: int, block_bytes: int) -> list[tuple[int, int]]:
     return [(start, min(start + block_bytes, nbytes)) for start in range(0, nbytes, block_bytes)]
 
 
-def _shuffle(raw: np.ndarray, itemsize: int) -> np.ndarray:
-    """A block's bytes regrouped by byte position: (items, itemsize) -> (itemsize, items)."""
-    return np.ascontiguousarray(raw.reshape(-1, itemsize).T)
+def _kept_planes(raw: np.ndarray, itemsize: int) -> int:
+    """How many byte planes of a block are stored: trailing planes that are zero in every item are not
+    (found from the OR of the items as little-endian words: plane j is byte j in memory)."""
+    words = raw.view(np.dtype(f"<u{itemsize}"))
+    return (int(np.bitwise_or.reduce(words)).bit_length() + 7) // 8 if words.size else 0
 
 
-def _stored_planes(planes: np.ndarray) -> int:
-    """How many of a shuffled block's planes (rows) are stored: trailing all-zero planes are not."""
-    kept = planes.shape[0]
-    while kept and not planes[kept - 1].any():
-        kept -= 1
-    return kept
+def _planes(items: np.ndarray, kept: int) -> np.ndarray:
+    """The first `kept` byte planes of (n, itemsize) item bytes, one contiguous row per plane: (kept, n)."""
+    return np.ascontiguousarray(items[:, :kept].T)
+
+
+def _nonzero(raw: np.ndarray, itemsize: int) -> np.ndarray:
+    """Which items of a block have a nonzero byte (bool per item)."""
+    return raw.view(np.dtype(f"<u{itemsize}")) != 0
+
+
+def expand_reference(out: np.ndarray, bitmap: np.ndarray, source: np.ndarray, itemsize: int) -> int:
+    """Undo the sparse layout into the uint8 slice `out` (bitmap: bit i, bit i % 8 of byte i // 8, set
+    where item i is nonzero; source: the first byte planes of the nonzero items, plane j = byte j of
+    each): the items whose bit is set are the stored ones, in order
+    (their first planes in `source`, the planes past them zero), the others zero.  Returns how many
+    bits are set (the caller checks it against the header).  The plain definition (and `load`'s
+    default); `cython_ext.byte_planes.expand_into` is it compiled, which the publisher passes."""
+    items = out.size // itemsize
+    nonzero = np.unpackbits(bitmap, count=items, bitorder="little").view(bool)
+    stored = int(nonzero.sum())
+    if len(bitmap) != -(-items // 8) or int(np.unpackbits(bitmap, bitorder="little").sum()) != stored:
+        raise ValueError("the bitmap does not fit the block")
+    if stored == 0 and source.size:
+        raise ValueError("stored bytes without a stored item")
+    planes = source.size // stored if stored else 0
+    if (stored and source.size % stored) or planes > itemsize:
+        raise ValueError("the stored bytes are not whole planes of the stored items")
+    block = out.reshape(items, itemsize)
+    block[...] = 0
+    block[nonzero, :planes] = source.reshape(planes, stored).T
+    return stored
 
 
 def unshuffle_reference(out: np.ndarray, source: np.ndarray, itemsize: int) -> None:
-    """Undo `_shuffle` into the uint8 slice `out`: item byte j is plane j (shifts on words, not strided bytes).
+    """Undo the planes layout into the uint8 slice `out`: item byte j is plane j (shifts on words, not strided bytes).
 
     `source` holds the block's first planes (len(out) // itemsize bytes each); the planes
     past them are zero (`store` does not keep trailing all-zero planes).  Writing
@@ -261,8 +306,9 @@ def store(folder, key: str, arrays: dict, meta: dict | None = None, *, prefix: s
     of the folder are deleted until the folder holds at most `max_bytes` of them.
     Raises TypeError for arrays of other dtypes (floats, objects) or a meta that is not
     JSON-able, ValueError for a malformed key; OSError from the file system passes through.
-    `level` (zlib 0..9) and `shuffle` (the byte-regrouping filter for items wider than a
-    byte) are recorded in the file; the defaults were chosen by measurement.
+    `level` (zlib 0..9) and `shuffle` (byte planes, or the sparse layout where it stores
+    fewer bytes; without it every block is stored as its bytes) are recorded in the file;
+    the defaults were chosen by measurement.
     """
     if not _is_key(key):
         raise ValueError(f"{key!r} is not a cache key (64 lowercase hex digits from cache_key)")
@@ -279,44 +325,57 @@ def store(folder, key: str, arrays: dict, meta: dict | None = None, *, prefix: s
         if array.dtype.kind not in STORABLE_KINDS:
             raise TypeError(f"array {name!r} has dtype {array.dtype}: only integer and bool arrays are cached")
         array = array if array.flags.c_contiguous else array.copy(order="C")   # keeps 0-d arrays 0-d
-        raw = array.reshape(-1).view(np.uint8)
-        prepared.append((name, array, raw, "shuffle" if shuffle and array.dtype.itemsize > 1 else "none"))
+        prepared.append((name, array, array.reshape(-1).view(np.uint8)))
 
-    def compress(task):
-        raw, start, stop, itemsize, flt = task
-        block, planes = raw[start:stop], itemsize
-        if flt == "shuffle":
-            shuffled = _shuffle(block, itemsize)
-            planes = _stored_planes(shuffled)
-            block = shuffled[:planes]
-        return zlib.compress(memoryview(block), level), planes
+    def stream(data: np.ndarray) -> tuple[str, bytes]:
+        """A stream as stored: deflated when zlib makes it ZLIB_SHRINKS times smaller, else as it is."""
+        packed = zlib.compress(memoryview(data), level)
+        return ("zlib", packed) if len(packed) * ZLIB_SHRINKS <= data.size else ("raw", data.tobytes())
+
+    def encode(task) -> tuple[dict, list]:
+        raw, start, stop, itemsize = task
+        block = raw[start:stop]
+        if not shuffle:
+            return {"layout": "raw", "planes": itemsize}, [stream(block)]
+        kept, items = _kept_planes(block, itemsize), block.reshape(-1, itemsize)
+        nonzero = _nonzero(block, itemsize)
+        stored = int(np.count_nonzero(nonzero))
+        # the same planes are kept either way; the sparse layout drops the zero items' bytes for a bitmap
+        if (len(items) - stored) * kept > -(-len(items) // 8):
+            planes = _planes(items[nonzero], kept)
+            return ({"layout": "sparse", "planes": kept, "nonzero": stored},
+                    [stream(np.packbits(nonzero, bitorder="little"))] + [stream(plane) for plane in planes])
+        return {"layout": "planes", "planes": kept}, [stream(plane) for plane in _planes(items, kept)]
 
     block_bytes = BLOCK_BYTES
-    tasks = [(raw, start, stop, array.dtype.itemsize, flt)
-             for _, array, raw, flt in prepared for start, stop in _block_ranges(raw.size, block_bytes)]
+    tasks = [(raw, start, stop, array.dtype.itemsize)
+             for _, array, raw in prepared for start, stop in _block_ranges(raw.size, block_bytes)]
     with ThreadPoolExecutor(_threads(threads)) as pool:
-        compressed = list(pool.map(compress, tasks))
-    blocks = [block for block, _ in compressed]
-    descriptions, position = [], 0
-    for name, array, raw, flt in prepared:
-        mine = compressed[position:position + len(_block_ranges(raw.size, block_bytes))]
+        encoded = list(pool.map(encode, tasks))
+    chunks, descriptions, position = [], [], 0
+    for name, array, raw in prepared:
+        mine = encoded[position:position + len(_block_ranges(raw.size, block_bytes))]
         position += len(mine)
-        digest = hashlib.sha256()
-        for block, _ in mine:
-            digest.update(block)
+        blocks = []
+        for description, streams in mine:
+            digest = hashlib.sha256()
+            for _, data in streams:
+                digest.update(data)
+                chunks.append(data)
+            blocks.append({**description, "streams": [[codec, len(data)] for codec, data in streams],
+                           "sha256": digest.hexdigest()})
         descriptions.append({"name": name, "dtype": array.dtype.str, "shape": list(array.shape),
-                             "nbytes": int(raw.size), "filter": flt, "blocks": [len(block) for block, _ in mine],
-                             "planes": [planes for _, planes in mine], "blocks_sha256": digest.hexdigest()})
+                             "nbytes": int(raw.size), "blocks": blocks})
     header = {"format": FORMAT_VERSION, "key": key, "meta": meta, "level": int(level),
               "block_bytes": block_bytes, "arrays": descriptions}
     header["header_sha256"] = _header_digest(header)
     head = MAGIC + b" " + str(FORMAT_VERSION).encode("ascii") + b"\n" + _dumps(header).encode("ascii") + b"\n"
-    total = len(head) + sum(len(block) for block in blocks)
+    total = len(head) + sum(len(chunk) for chunk in chunks)
     path = folder / f"{_prefix_for(prefix, meta)}-{key[:16]}{SUFFIX}"
     if total > max_bytes:
         _warn(f"not caching {path.name}: {total} bytes exceed the folder bound of {max_bytes} bytes")
         return None
-    _write_atomic(path, [head, *blocks])
+    _write_atomic(path, [head, *chunks])
     evict(folder, max_bytes, keep=path)
     return path
 
@@ -369,10 +428,36 @@ class _OtherKey(_Damaged):
     """A sound cache file of another key that shares the file name's 16-digit prefix (kept, not deleted)."""
 
 
-def _parse(data: bytes, key: str) -> tuple[dict, int]:
+def _stream_lengths(block: dict, items: int, itemsize: int) -> list[int]:
+    """The inflated length of each stream of a block of `items` items, from its layout (checked first)."""
+    layout, planes = block["layout"], block["planes"]
+    if layout not in LAYOUTS or type(planes) is not int or not 0 <= planes <= itemsize \
+            or (layout == "raw" and planes != itemsize):
+        raise _Damaged("unknown layout or bad plane count")
+    if layout == "raw":
+        return [items * itemsize]
+    if layout == "planes":
+        return [items] * planes
+    nonzero = block["nonzero"]
+    if type(nonzero) is not int or not 0 <= nonzero <= items:
+        raise _Damaged("bad count of nonzero items")
+    return [-(-items // 8)] + [nonzero] * planes
+
+
+def _mapped(path: Path):
+    """The file's bytes, mapped read-only (the page cache's pages themselves: no copy to read them), or b""
+    for an empty file.  A writer never changes a cache file in place (it renames a new one over it),
+    so the mapped bytes stay those of the file opened."""
+    with open(path, "rb") as handle:
+        if os.fstat(handle.fileno()).st_size == 0:
+            return b""
+        return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+def _parse(data, key: str) -> tuple[dict, int]:
     """The verified header of a cache file's bytes and the offset of its first block."""
     first = data.find(b"\n")
-    if first < 0 or not data.startswith(MAGIC + b" "):
+    if first < 0 or data[:len(MAGIC) + 1] != MAGIC + b" ":
         raise _Damaged("not a cache file")
     version = data[len(MAGIC) + 1:first]
     if version != str(FORMAT_VERSION).encode("ascii"):
@@ -397,22 +482,28 @@ def _parse(data: bytes, key: str) -> tuple[dict, int]:
         total = second + 1
         for description in header["arrays"]:
             dtype = np.dtype(description["dtype"])
-            if dtype.kind not in STORABLE_KINDS or description["filter"] not in FILTERS:
-                raise _Damaged("unknown dtype or filter")
+            if dtype.kind not in STORABLE_KINDS:
+                raise _Damaged("unknown dtype")
             shape, nbytes = description["shape"], description["nbytes"]
             if any(type(n) is not int or n < 0 for n in [*shape, nbytes]):
                 raise _Damaged("bad shape or byte length")
             if int(np.prod(shape, dtype=object)) * dtype.itemsize != nbytes:
                 raise _Damaged("shape and byte length disagree")
-            blocks, planes = description["blocks"], description["planes"]
-            if len(blocks) != -(-nbytes // block_bytes) or any(type(n) is not int or n < 0 for n in blocks):
+            blocks = description["blocks"]
+            if len(blocks) != -(-nbytes // block_bytes):
                 raise _Damaged("block list does not match the byte length")
-            if len(planes) != len(blocks) or any(type(n) is not int or not 0 <= n <= dtype.itemsize for n in planes) \
-                    or (description["filter"] == "none" and any(n != dtype.itemsize for n in planes)):
-                raise _Damaged("plane counts do not match the blocks")
-            if not _is_key(description["blocks_sha256"]):           # a sha256 hex digest, like a key
-                raise _Damaged("bad block digest")
-            total += sum(blocks)
+            for block, (start, stop) in zip(blocks, _block_ranges(nbytes, block_bytes)):
+                lengths = _stream_lengths(block, (stop - start) // dtype.itemsize, dtype.itemsize)
+                streams = block["streams"]
+                if len(streams) != len(lengths):
+                    raise _Damaged("stream list does not match the layout")
+                for (codec, length), expected in zip(streams, lengths):
+                    if codec not in CODECS or type(length) is not int or length < 0 \
+                            or (codec == "raw" and length != expected):
+                        raise _Damaged("bad stream")
+                    total += length
+                if not _is_key(block["sha256"]):                    # a sha256 hex digest, like a key
+                    raise _Damaged("bad block digest")
     except (KeyError, TypeError, ValueError):
         raise _Damaged("malformed array description") from None
     if total != len(data):
@@ -420,52 +511,70 @@ def _parse(data: bytes, key: str) -> tuple[dict, int]:
     return header, second + 1
 
 
-def _decode(data: bytes, header: dict, offset: int, threads: int | None, unshuffle) -> dict:
-    """Decompress every block on threads into fresh arrays; verify each array's blocks' sha256 meanwhile."""
+def _decode(data, header: dict, offset: int, threads: int | None, unshuffle, expand) -> dict:
+    """Decode every block on threads into fresh arrays, each after its stored bytes match their sha256."""
     block_bytes = header["block_bytes"]
     view = memoryview(data)
-    outputs, tasks, spans = [], [], []
+    outputs, tasks = [], []
     for description in header["arrays"]:
         dtype = np.dtype(description["dtype"])
         out = np.empty(description["nbytes"], dtype=np.uint8)
         outputs.append((description, out, dtype))
-        first = offset
-        for (start, stop), length, planes in zip(_block_ranges(description["nbytes"], block_bytes),
-                                                 description["blocks"], description["planes"]):
-            stored = (stop - start) // dtype.itemsize * planes
-            tasks.append((out, start, stop, view[offset:offset + length], stored, dtype.itemsize,
-                          description["filter"]))
-            offset += length
-        spans.append((description, view[first:offset]))
+        for (start, stop), block in zip(_block_ranges(description["nbytes"], block_bytes), description["blocks"]):
+            lengths = _stream_lengths(block, (stop - start) // dtype.itemsize, dtype.itemsize)
+            streams, first = [], offset
+            for (codec, length), expected in zip(block["streams"], lengths):
+                streams.append((codec, offset, length, expected))
+                offset += length
+            tasks.append((description["name"], out[start:stop], block, view[first:offset], streams, dtype.itemsize))
 
-    def inflate(task):
-        out, start, stop, block, stored, itemsize, flt = task
+    def inflated(stream) -> memoryview | bytes:
+        codec, at, length, expected = stream
+        if codec == "raw":
+            return view[at:at + length]
         inflater = zlib.decompressobj()
         try:
-            raw = inflater.decompress(block, max(stored, 1))     # never more than the block should hold
+            raw = inflater.decompress(view[at:at + length], max(expected, 1))   # never more than it should hold
         except zlib.error as error:
-            raise _Damaged(f"block does not decompress ({error})") from None
-        if len(raw) != stored or not inflater.eof or inflater.unconsumed_tail or inflater.unused_data:
-            raise _Damaged("block decompresses to the wrong length")
-        source = np.frombuffer(raw, dtype=np.uint8)
-        if flt == "shuffle":
-            unshuffle(out[start:stop], source, itemsize)
+            raise _Damaged(f"stream does not decompress ({error})") from None
+        if len(raw) != expected or not inflater.eof or inflater.unconsumed_tail or inflater.unused_data:
+            raise _Damaged("stream decompresses to the wrong length")
+        return raw
+
+    def planes_of(streams: list) -> np.ndarray:
+        """A block's byte planes as one buffer: the stored bytes themselves when every plane is raw (they lie
+        side by side in the file), else the planes inflated and joined."""
+        if all(codec == "raw" for codec, *_ in streams):
+            at = streams[0][1] if streams else 0
+            return np.frombuffer(view[at:at + sum(length for _, _, length, _ in streams)], dtype=np.uint8)
+        return np.frombuffer(b"".join(inflated(stream) for stream in streams), dtype=np.uint8)
+
+    def decode(task):
+        name, out, block, stored_bytes, streams, itemsize = task
+        if hashlib.sha256(stored_bytes).hexdigest() != block["sha256"]:
+            raise _Damaged(f"a block of array {name!r} does not match its sha256")
+        if block["layout"] == "raw":
+            out[:] = np.frombuffer(inflated(streams[0]), dtype=np.uint8)
+        elif block["layout"] == "planes":
+            unshuffle(out, planes_of(streams), itemsize)
         else:
-            out[start:stop] = source
+            bitmap = np.frombuffer(inflated(streams[0]), dtype=np.uint8)
+            try:
+                stored = expand(out, bitmap, planes_of(streams[1:]), itemsize)
+            except ValueError as problem:
+                raise _Damaged(f"sparse block does not fit its header ({problem})") from None
+            if stored != block["nonzero"]:
+                raise _Damaged("sparse block's bitmap does not match its count of nonzero items")
 
     with ThreadPoolExecutor(_threads(threads)) as pool:
-        inflated = pool.map(inflate, tasks)                     # submitted at once: hashing overlaps inflating
-        for description, span in spans:
-            if hashlib.sha256(span).hexdigest() != description["blocks_sha256"]:
-                raise _Damaged(f"array {description['name']!r} does not match its sha256")
-        for _ in inflated:                                      # re-raises a block's failure
+        for _ in pool.map(decode, tasks):                       # re-raises a block's failure
             pass
     return {description["name"]: out.view(dtype).reshape(tuple(description["shape"]))
             for description, out, dtype in outputs}
 
 
 def load(folder, key: str, *, threads: int | None = None,
-         unshuffle=unshuffle_reference) -> tuple[dict, dict] | None:
+         unshuffle=unshuffle_reference, expand=expand_reference) -> tuple[dict, dict] | None:
     """(arrays, meta) cached under `key` in `folder`, or None.
 
     None when there is no such file; also when the file is damaged, truncated, of another
@@ -473,9 +582,10 @@ def load(folder, key: str, *, threads: int | None = None,
     says so on stderr (the caller recomputes).  Arrays come back writable, of the stored
     dtype and shape; meta comes back in its JSON form (Fractions as "p/q" strings).
     A successful load touches the file (it becomes the most recently used).
-    `unshuffle(out, source, itemsize)` undoes the shuffle filter of a block: by default
-    `unshuffle_reference`; `cython_ext.byte_planes.unshuffle_into` does the same in one pass
-    (the tests check that the two agree on every item size and number of stored planes).
+    `unshuffle(out, source, itemsize)` undoes the planes layout of a block and `expand(out, bitmap,
+    source, itemsize)` the sparse one: by default `unshuffle_reference` and `expand_reference`;
+    `cython_ext.byte_planes.unshuffle_into` and `expand_into` do the same in one pass each (the
+    tests check that they agree with the references on every item size and number of stored planes).
     """
     if not _is_key(key):
         raise ValueError(f"{key!r} is not a cache key (64 lowercase hex digits from cache_key)")
@@ -483,12 +593,12 @@ def load(folder, key: str, *, threads: int | None = None,
         if not path.name.endswith(f"-{key[:16]}{SUFFIX}"):
             continue
         try:
-            data = path.read_bytes()
+            data = _mapped(path)
         except FileNotFoundError:      # evicted by another process meanwhile
             continue
         try:
             header, offset = _parse(data, key)
-            arrays = _decode(data, header, offset, threads, unshuffle)
+            arrays = _decode(data, header, offset, threads, unshuffle, expand)
         except _Damaged as problem:
             if isinstance(problem, _OtherKey):
                 continue               # another key with the same 16-digit prefix: not ours, not damaged

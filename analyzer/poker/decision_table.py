@@ -14,10 +14,13 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import INT64_MAX, abs_bound, as_int64_or_object, exact_group_sums, exact_masked_sum, exact_sum
-from cython_ext import group_sums
+from analyzer.core.execution import default_jobs
+from analyzer.core.exact import (INT64_MAX, abs_bound, as_int64_or_object, dtype_bound, exact_group_sums,
+                                 exact_masked_sum, exact_sum)
+from cython_ext import group_sums, row_dot
 
 CHUNK_ROWS = 1 << 16
+DOT_COUNTS = (np.uint8, np.uint16, np.uint32, np.int64)   # the count dtypes cython_ext.row_dot reads as they are
 
 
 def play_ev_numerators(counts_by_outcome, nets: np.ndarray, category=None) -> np.ndarray:
@@ -32,17 +35,20 @@ def play_ev_numerators(counts_by_outcome, nets: np.ndarray, category=None) -> np
     largest = max(abs(int(x)) for x in np.asarray(nets).ravel())
     counts = np.asarray(counts_by_outcome)
     per_class = counts.shape[1] * (counts.shape[2] if counts.ndim == 3 else 1)
-    total_counts = int(counts.max(initial=0)) * per_class
-    if largest * total_counts > INT64_MAX:
+    count_bound = dtype_bound(counts)                    # uint32 counts: no pass over them
+    if count_bound is None or largest * count_bound * per_class > INT64_MAX:
+        count_bound = int(counts.max(initial=0))         # the dtype alone proves too little: look
+    if largest * count_bound * per_class > INT64_MAX:
         nets_obj = np.asarray(nets, dtype=object)
         if category is None:
-            return counts.reshape(len(counts), -1).astype(object) @ nets_obj.reshape(-1)
+            return counts.reshape(len(counts), per_class).astype(object) @ nets_obj.reshape(-1)
         return sum(counts[:, o].astype(object) * nets_obj[category, o] for o in range(counts.shape[1]))
     nets64 = np.asarray(nets).astype(np.int64)
     if category is None:
-        flat, ev = counts.reshape(len(counts), -1), np.empty(len(counts), dtype=np.int64)
-        for start in range(0, len(flat), CHUNK_ROWS):       # a chunk at a time: no whole int64 copy
-            ev[start:start + CHUNK_ROWS] = flat[start:start + CHUNK_ROWS].astype(np.int64) @ nets64.reshape(-1)
+        flat, ev = np.ascontiguousarray(counts.reshape(len(counts), per_class)), np.empty(len(counts), dtype=np.int64)
+        if flat.dtype not in DOT_COUNTS:
+            flat = flat.astype(np.int64)                 # exact: its values are within the bound
+        row_dot.dot_rows(flat, np.ascontiguousarray(nets64.reshape(-1)), ev, default_jobs())
         return ev
     if len(category) and int(category.max()) >= len(nets64):
         raise ValueError("a class's category is outside the paytable's categories")

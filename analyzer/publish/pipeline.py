@@ -37,7 +37,7 @@ from analyzer.publish.drawing import Drawing, start_drawer
 from analyzer.publish.folder import ResultFolder, check_out_root, json_bytes
 from analyzer.publish.options import CheckOptions
 from analyzer.publish.workbook import rules_table, workbook_bytes
-from cython_ext.byte_planes import unshuffle_into
+from cython_ext.byte_planes import expand_into, unshuffle_into
 
 RULES_SHEET = "Rules analysed"
 
@@ -88,7 +88,7 @@ def count(game: Game, rules, run: Run, storing: list | None = None):
         return game.module.count(rules, run.executor, run.progress)
     key = count_cache.cache_key(game.name, game.module.count_fields(rules),
                                 f"{analyzer.__version__} {kernel_digest(game)}")
-    loaded = count_cache.load(run.cache, key, unshuffle=unshuffle_into)   # the compiled filter: one pass
+    loaded = count_cache.load(run.cache, key, unshuffle=unshuffle_into, expand=expand_into)   # compiled: one pass
     if loaded is not None:
         table = game.module.table_from_arrays(rules, *loaded)
         if table is not None:

@@ -227,3 +227,17 @@ def test_rows_are_permuted_in_place():
     assert (rows == expected).all()
     with pytest.raises(ValueError, match="not a permutation"):
         holdem_enum.permute_rows(rows, np.zeros(10, dtype=np.int32))
+
+
+@pytest.mark.parametrize("royal", ["25", "1" + "0" * 30])
+def test_aa_bonus_returns_per_class_are_each_hands_exact_return(tmp_path, royal):
+    """Each class's AA Bonus return is its hand's return over the AA denominator: int64 while every return
+    fits, exact Python integers beyond (a royal flush paying 10**30 to 1)."""
+    path = variant(tmp_path, [('ranks = "23456789TJQKA"', 'ranks = "9TJQKA"'), ('suits = "cdhs"', 'suits = "cdh"'),
+                              ("royal_flush = 25", f"royal_flush = {royal}"), ("two_pair = 7", "two_pair = \"7/3\"")])
+    _, rules = HOLDEM.load_rules(path)
+    priced = price.price(count.count_situations(rules), rules)
+    expected = [rules.aa_return(AA_HANDS[h]) * priced.aa_denominator for h in priced.aa_hand.tolist()]
+    assert priced.aa_denominator == 3 and priced.aa_return.tolist() == expected
+    assert priced.aa_return.dtype == (np.int64 if royal == "25" else object)
+    assert (np.asarray(priced.aa_hand) == AA_HANDS.index("royal_flush")).any()

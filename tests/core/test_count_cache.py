@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from analyzer.core import count_cache
-from analyzer.core.count_cache import cache_key, load, store, unshuffle_reference
-from cython_ext.byte_planes import unshuffle_into
+from analyzer.core.count_cache import cache_key, expand_reference, load, store, unshuffle_reference
+from cython_ext.byte_planes import expand_into, unshuffle_into
 
 
 def sample_arrays(seed: int = 0, rows: int = 5000) -> dict:
@@ -72,16 +72,44 @@ def test_round_trip(tmp_path):
     assert load(tmp_path, cache_key("demo", {}, "1")) is None           # another key: absent
 
 
-@pytest.mark.parametrize("unshuffle", [unshuffle_reference, unshuffle_into])
+@pytest.mark.parametrize("kernels", [(unshuffle_reference, expand_reference), (unshuffle_into, expand_into)],
+                         ids=["reference", "compiled"])
 @pytest.mark.parametrize("threads", [1, 3])
-def test_many_blocks_round_trip(tmp_path, monkeypatch, threads, unshuffle):
+def test_many_blocks_round_trip(tmp_path, monkeypatch, threads, kernels):
     monkeypatch.setattr(count_cache, "BLOCK_BYTES", 4096)               # many blocks, odd last block
     arrays = sample_arrays(1)
     path = store(tmp_path, KEY, arrays, {"kind": "demo"}, threads=threads)
     header = json.loads(path.read_bytes().split(b"\n")[1])
     assert max(len(a["blocks"]) for a in header["arrays"]) > 100
-    back, _ = load(tmp_path, KEY, threads=threads, unshuffle=unshuffle)
+    layouts = {b["layout"] for a in header["arrays"] for b in a["blocks"]}
+    codecs = {codec for a in header["arrays"] for b in a["blocks"] for codec, _ in b["streams"]}
+    assert layouts == {"planes", "sparse"} and codecs == {"raw", "zlib"}     # every path is taken
+    back, _ = load(tmp_path, KEY, threads=threads, unshuffle=kernels[0], expand=kernels[1])
     assert_same(back, arrays)
+
+
+def test_without_the_shuffle_every_block_is_its_bytes(tmp_path):
+    arrays = sample_arrays(2)
+    path = store(tmp_path, KEY, arrays, {"kind": "demo"}, shuffle=False)
+    header = json.loads(path.read_bytes().split(b"\n")[1])
+    assert {b["layout"] for a in header["arrays"] for b in a["blocks"]} == {"raw"}
+    assert_same(load(tmp_path, KEY, unshuffle=unshuffle_into, expand=expand_into)[0], arrays)
+
+
+def test_layouts_and_codecs_are_chosen_by_size(tmp_path):
+    """Mostly zero items: sparse; no zero item: planes.  A stream zlib makes 4x smaller is deflated, one it
+    shrinks less (random bytes) is stored as it is."""
+    rng = np.random.default_rng(4)
+    noisy = rng.integers(1, 2**32, 50_000, dtype=np.uint64).astype(np.uint32)       # no zero item
+    arrays = {"mostly_zero": np.where(rng.random(50_000) < 0.7, 0, noisy), "noisy": noisy,
+              "runs": np.repeat(np.arange(50, dtype=np.uint32), 1000)}
+    path = store(tmp_path, KEY, arrays, {})
+    blocks = {a["name"]: a["blocks"][0] for a in json.loads(path.read_bytes().split(b"\n")[1])["arrays"]}
+    assert blocks["mostly_zero"]["layout"] == "sparse" and blocks["noisy"]["layout"] == "planes"
+    assert blocks["mostly_zero"]["nonzero"] == int(np.count_nonzero(arrays["mostly_zero"]))
+    assert [codec for codec, _ in blocks["noisy"]["streams"]] == ["raw"] * 4
+    assert blocks["runs"]["layout"] == "planes" and [c for c, _ in blocks["runs"]["streams"]] == ["zlib"]
+    assert_same(load(tmp_path, KEY, unshuffle=unshuffle_into, expand=expand_into)[0], arrays)
 
 
 @pytest.mark.parametrize("itemsize", [1, 2, 3, 4, 8, 16])
@@ -102,9 +130,10 @@ def test_compiled_unshuffle_matches_the_reference(itemsize):
             got = np.full(expected.size, 0xCD, dtype=np.uint8)
             unshuffle_into(got, source, itemsize)
             assert np.array_equal(got, expected), (itemsize, items, planes)
-            shuffled = count_cache._shuffle(got, itemsize)
-            assert np.array_equal(shuffled[:planes].reshape(-1), source)     # it inverts the shuffle
-            assert count_cache._stored_planes(shuffled) <= planes
+            stored = count_cache._planes(got.reshape(-1, itemsize), planes)
+            assert np.array_equal(stored.reshape(-1), source)                 # it inverts the store's planes
+            if itemsize in (1, 2, 4, 8):
+                assert count_cache._kept_planes(got, itemsize) <= planes
     with pytest.raises(ValueError):
         unshuffle_into(np.empty(8, np.uint8), np.empty(6, np.uint8), 2)
     with pytest.raises(ValueError):
@@ -115,11 +144,44 @@ def test_compiled_unshuffle_matches_the_reference(itemsize):
         unshuffle_into(np.empty(0, np.uint8), np.empty(1, np.uint8), 2)
 
 
+@pytest.mark.parametrize("itemsize", [1, 2, 3, 4, 8, 16])
+def test_compiled_expand_matches_the_reference(itemsize):
+    """On random sparse blocks of every item size, number of stored planes and share of zero items."""
+    rng = np.random.default_rng(100 + itemsize)
+    for items in (0, 1, 7, 8, 9, 4096, 100_003):
+        for planes in range(itemsize + 1):
+            for zeros in (0.0, 0.6, 1.0):
+                nonzero = rng.random(items) >= zeros
+                stored = int(nonzero.sum())
+                bitmap = np.packbits(nonzero, bitorder="little")
+                source = rng.integers(0, 256, size=stored * planes, dtype=np.uint8)
+                expected = np.zeros((items, itemsize), dtype=np.uint8)        # the definition itself
+                expected[nonzero, :planes] = source.reshape(planes, stored).T
+                expected = expected.reshape(-1)
+                for expand in (expand_reference, expand_into):
+                    got = np.full(expected.size, 0xCD, dtype=np.uint8)
+                    assert expand(got, bitmap, source, itemsize) == stored
+                    assert np.array_equal(got, expected), (expand, itemsize, items, planes, zeros)
+
+
+@pytest.mark.parametrize("expand", [expand_reference, expand_into], ids=["reference", "compiled"])
+def test_expand_refuses_blocks_that_do_not_fit(expand):
+    out = np.empty(32, np.uint8)                                                  # 16 items of 2 bytes
+    for bitmap, source in [(np.array([1], np.uint8), np.empty(1, np.uint8)),       # 1 bitmap byte for 16 items
+                           (np.array([3, 0], np.uint8), np.empty(3, np.uint8)),    # 3 bytes for 2 items
+                           (np.array([3, 0], np.uint8), np.empty(6, np.uint8)),    # 3 planes of 2-byte items
+                           (np.array([0, 0], np.uint8), np.empty(2, np.uint8))]:   # bytes, no stored item
+        with pytest.raises(ValueError):
+            expand(out, bitmap, source, 2)
+    with pytest.raises(ValueError):
+        expand(np.empty(10, np.uint8), np.array([0b100000], np.uint8), np.empty(1, np.uint8), 2)  # past item 5
+
+
 def test_identical_inputs_give_identical_bytes(tmp_path):
     first = store(tmp_path / "a", KEY, sample_arrays(2), {"kind": "demo", "x": [1, 2]}).read_bytes()
     again = store(tmp_path / "b", KEY, sample_arrays(2), {"x": (1, 2), "kind": "demo"}, threads=1).read_bytes()
     assert first == again
-    assert first.startswith(b"TGACACHE 2\n")
+    assert first.startswith(b"TGACACHE 3\n")
 
 
 def test_empty_set_and_refused_dtypes(tmp_path):
@@ -174,6 +236,10 @@ def test_truncated_file(tmp_path, capsys):
     damaged(tmp_path, capsys, lambda data: data[:len(data) - 100])
 
 
+def test_an_empty_file(tmp_path, capsys):
+    damaged(tmp_path, capsys, lambda data: b"")
+
+
 def test_truncated_inside_the_header(tmp_path, capsys):
     damaged(tmp_path, capsys, lambda data: data[:40])
 
@@ -183,7 +249,7 @@ def test_extra_bytes_after_the_last_block(tmp_path, capsys):
 
 
 def test_other_format_version(tmp_path, capsys):
-    damaged(tmp_path, capsys, lambda data: data.replace(b"TGACACHE 2\n", b"TGACACHE 3\n", 1))
+    damaged(tmp_path, capsys, lambda data: data.replace(b"TGACACHE 3\n", b"TGACACHE 4\n", 1))
 
 
 def rewritten(data: bytes, change) -> bytes:
@@ -196,52 +262,102 @@ def rewritten(data: bytes, change) -> bytes:
 
 
 def test_an_old_format_file_is_a_miss(tmp_path, capsys):
-    """A format-1 file (raw-array digests, every plane stored) is recounted, never read as this format."""
+    """A format-2 file (one deflated stream per block, one digest per array) is recounted, never read as this
+    format."""
     def old(fields, rest):
-        fields["format"] = 1
+        fields["format"] = 2
         for array in fields["arrays"]:
-            array["sha256"] = array.pop("blocks_sha256")
-            del array["planes"]
-    damaged(tmp_path, capsys, lambda data: rewritten(data, old).replace(b"TGACACHE 2\n", b"TGACACHE 1\n", 1))
-    damaged(tmp_path, capsys, lambda data: rewritten(data, old))          # the magic line says 2, the header 1
+            array["filter"] = "shuffle"
+            array["planes"] = [block["planes"] for block in array["blocks"]]
+            array["blocks"] = [sum(length for _, length in block["streams"]) for block in array["blocks"]]
+            array["blocks_sha256"] = "0" * 64
+    damaged(tmp_path, capsys, lambda data: rewritten(data, old).replace(b"TGACACHE 3\n", b"TGACACHE 2\n", 1))
+    damaged(tmp_path, capsys, lambda data: rewritten(data, old))          # the magic line says 3, the header 2
 
 
-def block_of(fields, rest, name):
-    """(offset in rest, length) of the first block of array `name`."""
+def stream_of(fields, name, codec):
+    """(array, block, stream index, offset in the blocks' bytes) of the first `codec` stream of array `name`."""
     offset = 0
     for array in fields["arrays"]:
-        if array["name"] == name:
-            return offset, array["blocks"][0]
-        offset += sum(array["blocks"])
+        for block in array["blocks"]:
+            for index, (kind, length) in enumerate(block["streams"]):
+                if array["name"] == name and kind == codec:
+                    return array, block, index, offset
+                offset += length
 
 
-def test_a_valid_block_of_other_content_fails_the_digest(tmp_path, capsys):
+def block_start(fields, wanted) -> int:
+    """Offset of a block's first stream in the blocks' bytes."""
+    offset = 0
+    for array in fields["arrays"]:
+        for block in array["blocks"]:
+            if block is wanted:
+                return offset
+            offset += sum(length for _, length in block["streams"])
+
+
+def test_a_valid_stream_of_other_content_fails_the_digest(tmp_path, capsys):
     def swap(fields, rest):
-        at, length = block_of(fields, rest, "weights")
+        _, block, index, at = stream_of(fields, "keys", "zlib")
+        length = block["streams"][index][1]
         other = zlib.compress(bytes(len(zlib.decompress(rest[at:at + length]))), count_cache.DEFAULT_LEVEL)
-        fields["arrays"][[a["name"] for a in fields["arrays"]].index("weights")]["blocks"][0] = len(other)
+        block["streams"][index][1] = len(other)
         return rest[:at] + other + rest[at + length:]
     damaged(tmp_path, capsys, lambda data: rewritten(data, swap))
 
 
-def test_bytes_after_a_block_stream_are_refused_even_with_a_matching_digest(tmp_path, capsys):
+def test_bytes_after_a_deflated_stream_are_refused_even_with_a_matching_digest(tmp_path, capsys):
     def pad(fields, rest):
-        at, length = block_of(fields, rest, "counts")
-        rest = rest[:at + length] + b"\0" + rest[at + length:]
-        counts = next(a for a in fields["arrays"] if a["name"] == "counts")
-        counts["blocks"][0] += 1
-        start = sum(sum(a["blocks"]) for a in fields["arrays"][:fields["arrays"].index(counts)])
-        counts["blocks_sha256"] = hashlib.sha256(rest[start:start + sum(counts["blocks"])]).hexdigest()
+        _, block, index, at = stream_of(fields, "counts", "zlib")
+        at += block["streams"][index][1]
+        rest = rest[:at] + b"\0" + rest[at:]
+        block["streams"][index][1] += 1
+        start = block_start(fields, block)
+        block["sha256"] = hashlib.sha256(rest[start:start + sum(n for _, n in block["streams"])]).hexdigest()
         return rest
     damaged(tmp_path, capsys, lambda data: rewritten(data, pad))
 
 
-@pytest.mark.parametrize("planes", [0, 4])
+@pytest.mark.parametrize("expand", [expand_reference, expand_into], ids=["reference", "compiled"])
+def test_a_sparse_block_whose_bitmap_disagrees_with_its_count_is_refused(tmp_path, capsys, expand):
+    """A consistent header and digest whose sparse block claims its 3 planes of k items to be 1 plane of 3k
+    items: the bytes expand (3k bytes are 3 planes of the k items the bitmap sets), but the count of
+    nonzero items does not match the bitmap's: refused."""
+    rng = np.random.default_rng(8)
+    values = np.where(rng.random(4000) < 0.8, 0, rng.integers(1, 2**24, 4000)).astype(np.uint32)
+    path = store(tmp_path, KEY, {"counts": values}, {})
+    magic, header, rest = path.read_bytes().split(b"\n", 2)
+    fields = json.loads(header)
+    block = fields["arrays"][0]["blocks"][0]
+    assert block["layout"] == "sparse" and block["planes"] == 3
+    streams, at = [], 0
+    for codec, length in block["streams"]:                   # the bitmap, then the three planes
+        streams.append(zlib.decompress(rest[at:at + length]) if codec == "zlib" else rest[at:at + length])
+        at += length
+    (bitmap_codec, bitmap_length), k = block["streams"][0], block["nonzero"]
+    body = rest[:bitmap_length] + b"".join(streams[1:])
+    block.update(planes=1, nonzero=3 * k, streams=[[bitmap_codec, bitmap_length], ["raw", 3 * k]],
+                 sha256=hashlib.sha256(body).hexdigest())
+    fields["header_sha256"] = count_cache._header_digest(fields)
+    path.write_bytes(magic + b"\n" + count_cache._dumps(fields).encode() + b"\n" + body)
+    capsys.readouterr()
+    assert load(tmp_path, KEY, expand=expand) is None
+    assert "does not match its count of nonzero items" in capsys.readouterr().err and not path.exists()
+
+
+@pytest.mark.parametrize("planes", [0, 4, 5])
 def test_a_header_that_lies_about_the_stored_planes(tmp_path, capsys, planes):
     def lie(fields, rest):
         counts = next(a for a in fields["arrays"] if a["name"] == "counts")
-        assert counts["planes"][0] == 3                                   # counts < 2**24: the top plane is zero
-        counts["planes"][0] = planes
+        assert counts["blocks"][0]["planes"] == 3                         # counts < 2**24: the top plane is zero
+        counts["blocks"][0]["planes"] = planes
+    damaged(tmp_path, capsys, lambda data: rewritten(data, lie))
+
+
+def test_a_raw_stream_of_the_wrong_length_is_refused(tmp_path, capsys):
+    def lie(fields, rest):
+        _, block, index, _ = stream_of(fields, "counts", "raw")
+        block["streams"][index][1] -= 1
     damaged(tmp_path, capsys, lambda data: rewritten(data, lie))
 
 
@@ -251,17 +367,17 @@ def test_all_zero_planes_are_not_stored(tmp_path):
               "big_endian": np.arange(9, dtype=">u4")}
     path = store(tmp_path, KEY, arrays, {})
     header = json.loads(path.read_bytes().split(b"\n")[1])
-    planes = {a["name"]: a["planes"] for a in header["arrays"]}
+    planes = {a["name"]: [b["planes"] for b in a["blocks"]] for a in header["arrays"]}
     assert planes == {"zeros": [0], "small": [2], "negative": [8], "wide": [8], "big_endian": [4]}
-    for unshuffle in (unshuffle_reference, unshuffle_into):
-        assert_same(load(tmp_path, KEY, unshuffle=unshuffle)[0], arrays)
+    for unshuffle, expand in ((unshuffle_reference, expand_reference), (unshuffle_into, expand_into)):
+        assert_same(load(tmp_path, KEY, unshuffle=unshuffle, expand=expand)[0], arrays)
 
 
 def test_header_that_lies_about_a_sha256(tmp_path, capsys):
     def lie(data: bytes) -> bytes:
         magic, header, rest = data.split(b"\n", 2)
         fields = json.loads(header)
-        fields["arrays"][0]["blocks_sha256"] = "0" * 64
+        fields["arrays"][0]["blocks"][0]["sha256"] = "0" * 64
         fields["header_sha256"] = count_cache._header_digest(fields)   # a consistent header, wrong data hash
         return magic + b"\n" + count_cache._dumps(fields).encode() + b"\n" + rest
     damaged(tmp_path, capsys, lie)

@@ -110,6 +110,58 @@ def test_features_do_not_depend_on_suit_names_or_card_order():
 
 # --- the language: data, words, errors ---------------------------------------------------------------
 
+def every_situation(cards: list[int]) -> np.ndarray:
+    """Every (2 hole cards, 3 flop cards) of the cards, hole cards and flop each in deck order."""
+    rows = [hole + flop for hole in itertools.combinations(cards, 2)
+            for flop in itertools.combinations([c for c in cards if c not in hole], 3)]
+    return np.array(rows, dtype=np.uint8).reshape(-1, 5)
+
+
+@pytest.mark.parametrize("cards", [
+    list(range(52))[::3],                                       # every rank, every suit, spread out
+    [4 * r + s for r in (0, 1, 2, 3, 12) for s in range(4)],    # wheels, quads, full houses
+    [4 * r + s for r in range(8, 13) for s in (0, 1, 2)],       # broadways, straight and royal flushes
+])
+def test_compiled_features_equal_the_numpy_definition_on_every_situation(cards):
+    """The kernel (`compute`) and the column operations (`compute_reference`) agree on every situation of a
+    small deck, value for value and dtype for dtype; and in any card order."""
+    keys = every_situation(cards)
+    fast, plain = hf.compute(keys), hf.compute_reference(keys)
+    assert set(fast) == set(plain) == set(hf.FEATURES)
+    for name in plain:
+        assert fast[name].dtype == plain[name].dtype == np.int8 and np.array_equal(fast[name], plain[name]), name
+    reversed_cards = hf.compute(np.ascontiguousarray(keys[:, [1, 0, 4, 3, 2]]))
+    assert all(np.array_equal(reversed_cards[name], plain[name]) for name in plain)
+
+
+def test_compiled_features_equal_the_numpy_definition_on_random_and_edge_rows():
+    rng = np.random.default_rng(13)
+    for n in (0, 1, 2, 50_000):
+        keys = np.array([rng.choice(52, 5, replace=False) for _ in range(n)], dtype=np.uint8).reshape(-1, 5)
+        fast, plain = hf.compute(keys), hf.compute_reference(keys)
+        assert all(len(fast[name]) == n and np.array_equal(fast[name], plain[name]) for name in plain)
+
+
+def test_compiled_features_refuse_a_bad_shape():
+    from cython_ext import holdem_features
+    with pytest.raises(ValueError):
+        holdem_features.features_into(np.zeros((2, 4), dtype=np.uint8), np.empty((21, 2), dtype=np.int8))
+    with pytest.raises(ValueError):
+        holdem_features.features_into(np.zeros((2, 5), dtype=np.uint8), np.empty((20, 2), dtype=np.int8))
+
+
+def test_table_aa_bonus_hands_from_the_features_equal_those_evaluated(tmp_path):
+    """The AA Bonus hands price reads (from the features' hand and pair rank) are those of the evaluator."""
+    from analyzer.games.casino_holdem import count
+    from analyzer.games.casino_holdem.rules import load_rules
+    import support
+    _, rules = load_rules(support.reduced_deck(tmp_path, "casino-holdem", "2345TKA", "cdh"))
+    table = count.count_situations(rules)
+    got = holdem_price.table_aa_bonus_hands(table)
+    assert np.array_equal(got, holdem_price.aa_bonus_hands(table.keys)) and got.dtype == np.int64
+    assert len(set(got.tolist())) >= 8                                # most AA Bonus hands occur
+
+
 def test_committed_rule_list_loads_and_every_sentence_reads_back_to_its_rule():
     strategy = hf.basic_strategy()
     assert 1 <= len(strategy.rules) <= 12

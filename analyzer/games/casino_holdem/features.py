@@ -15,10 +15,11 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.core.errors import InvariantError
+from analyzer.core.execution import default_jobs
 from analyzer.poker.hands import CATEGORIES, HAND_WORDS, ONE_PAIR, RANK_LETTERS, RANK_PLURAL, RANK_SINGULAR
 from analyzer.strategy.language import (Count, Feature, FeatureSet, Flag, Named, Strategy, computed_in_chunks,
                                         load_strategy, ordered_templates)
-from cython_ext import handeval
+from cython_ext import handeval, holdem_features
 
 GAME = "casino-holdem"
 ACTIONS = ("fold", "call")
@@ -113,18 +114,30 @@ FEATURE_SET = FeatureSet(game=GAME, actions=ACTIONS, features=FEATURES, compute=
 def compute(keys: np.ndarray) -> dict:
     """Every feature of every situation: keys (n, 5) uint8 = 2 hole cards then 3 flop cards, any order.
 
-    Returns {feature name: int8 array of length n} (every value fits a byte).
+    Returns {feature name: int8 array of length n} (every value fits a byte), computed by the
+    compiled kernel (`cython_ext.holdem_features`, one pass over the rows on every core);
+    `compute_reference` is its definition, which the tests compare it with.
 
     >>> from analyzer.core.cards import parse_cards
     >>> f = compute(np.array([parse_cards("Ah Kd Qs 7h 2c")], dtype=np.uint8))
     >>> int(f["hand"][0]), int(f["overcards"][0]), int(f["pair_rank"][0])
     (0, 2, -1)
     """
+    keys = np.ascontiguousarray(keys, dtype=np.uint8)
+    if set(holdem_features.FEATURE_NAMES) != set(FEATURES):
+        raise InvariantError("the compiled Casino Hold'em features and the declared ones differ")
+    values = np.empty((len(holdem_features.FEATURE_NAMES), len(keys)), dtype=np.int8)
+    holdem_features.features_into(keys, values, default_jobs())
+    return dict(zip(holdem_features.FEATURE_NAMES, values))
+
+
+def compute_reference(keys: np.ndarray) -> dict:
+    """`compute` in NumPy column operations, a chunk of rows at a time: the features' plain definition."""
     return computed_in_chunks(_compute_rows, keys)
 
 
 def _compute_rows(keys: np.ndarray) -> dict:
-    """compute() on one chunk of rows."""
+    """compute_reference() on one chunk of rows."""
     keys = np.ascontiguousarray(keys, dtype=np.uint8)
     n = len(keys)
     # Column by column: numpy's reductions along a short row are slow, so every count or

@@ -14,6 +14,7 @@ import numpy as np
 
 from analyzer.core.errors import InputError
 from analyzer.core.exact import INT64_MAX, abs_bound, as_int64_or_object, exact_masked_sum
+from analyzer.games.casino_holdem import features
 from analyzer.games.casino_holdem.count import SituationTable
 from analyzer.games.casino_holdem.rules import AA_HANDS, HoldemRules
 from analyzer.poker.decision_table import DecisionTable, StrategyFigures, play_ev_numerators
@@ -26,18 +27,26 @@ ACE = 12
 def aa_bonus_hands(keys: np.ndarray) -> np.ndarray:
     """The AA Bonus hand of each situation's first five cards (hole + flop), as an index into AA_HANDS."""
     values = handeval.evaluate_many(np.ascontiguousarray(keys))
+    return aa_bonus_hands_of(handeval.categories(values), handeval.pair_ranks(values))
+
+
+def aa_bonus_hands_of(category: np.ndarray, pair_rank: np.ndarray) -> np.ndarray:
+    """The AA Bonus hands of five-card hands given by category (index into CATEGORIES) and pair rank (-1:
+    not one pair), as indices into AA_HANDS."""
     by_category = np.array([AA_HANDS.index(name) if name in AA_HANDS else -1 for name in CATEGORIES])
-    hands = by_category[handeval.categories(values)]
-    pair_rank = handeval.pair_ranks(values)
+    hands = by_category[category]
     hands[pair_rank == ACE] = AA_HANDS.index("pair_of_aces")
     hands[(pair_rank >= 0) & (pair_rank != ACE)] = AA_HANDS.index("other_pair")
     return hands
 
 
 def table_aa_bonus_hands(table: SituationTable) -> np.ndarray:
-    """`aa_bonus_hands` of a counted table's classes (computed once per table, kept on it; not to be changed)."""
+    """`aa_bonus_hands` of a counted table's classes (computed once per table, kept on it; not to be changed),
+    from the hand and pair rank among the table's features (`features.of_table`, which the basic strategy
+    reads too): the hands are not evaluated twice."""
     if "aa_bonus_hands" not in table.derived:
-        table.derived["aa_bonus_hands"] = aa_bonus_hands(table.keys)
+        values = features.of_table(table)
+        table.derived["aa_bonus_hands"] = aa_bonus_hands_of(values["hand"], values["pair_rank"])
     return table.derived["aa_bonus_hands"]
 
 
@@ -97,9 +106,9 @@ def price(table: SituationTable, rules: HoldemRules) -> Priced:
     hands = table_aa_bonus_hands(table)
     returns = {name: rules.aa_return(name) for name in AA_HANDS}
     aa_denominator = math.lcm(*(r.denominator for r in returns.values()))
-    aa_return = np.array([int(returns[name] * aa_denominator) for name in AA_HANDS], dtype=object)[hands]
-    if max(int(returns[name] * aa_denominator) for name in AA_HANDS) <= INT64_MAX:
-        aa_return = aa_return.astype(np.int64)
+    per_hand = [int(returns[name] * aa_denominator) for name in AA_HANDS]
+    wide = max(map(abs, per_hand)) > INT64_MAX
+    aa_return = np.array(per_hand, dtype=object if wide else np.int64)[hands]     # no per-class Python ints unless wide
     return Priced(table, rules, decisions, hands, aa_return, aa_denominator)
 
 
