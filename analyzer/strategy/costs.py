@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import abs_bound, exact_masked_sum, exact_sum, percent_str
+from analyzer.core.exact import exact_sum, percent_str
 from analyzer.core.tables import markdown_table
 from analyzer.strategy.language import Strategy
 
@@ -56,28 +56,30 @@ def rule_costs(strategy: Strategy, values: dict, gain: np.ndarray, weights: np.n
     total = exact_sum(weights)
     base_ev, base_rtp = figures_of(play)
     # A rule's classes all take its action: playing gives up -gain where gain < 0, folding gain where
-    # gain > 0 (masked sums of `gain` itself: no array of losses is made)
+    # gain > 0 (sums of `gain` itself: no array of losses is made)
     worse = {True: gain < 0, False: gain > 0}
-    bound, weight_bound = abs_bound(gain), abs_bound(weights)          # found once, for every masked sum
+    # each rule's classes, in class order: the rules partition the classes, so every per-rule sum
+    # below reads that rule's rows only (all of them together, the table once)
+    order = np.argsort(which, kind="stable")
+    starts = np.searchsorted(which[order], np.arange(len(codes) + 1))
     out = []
     entries = [(i, r.words(strategy.features), r.action) for i, r in enumerate(strategy.rules)]
     entries.append((len(strategy.rules), strategy.default_words(), strategy.default))
     for index, words, action in entries:
-        mine = which == index
+        mine = order[starts[index]:starts[index + 1]]
         ev_if = rtp_if = None
         if index < len(strategy.rules):
             # the list without this rule: only the classes it decides change, to the next rule that holds
             struck = play.copy()
-            struck[mine] = plays[index + 1:][_first_rule([h[mine] for h in held[index + 1:]], int(mine.sum()))]
+            struck[mine] = plays[index + 1:][_first_rule([h[mine] for h in held[index + 1:]], len(mine))]
             ev, rtp = figures_of(struck)
             ev_if, rtp_if = ev - base_ev, rtp - base_rtp
-        decided = exact_masked_sum(weights, mine, weight_bound)
-        against = mine & worse[bool(plays[index])]
-        lost = exact_masked_sum(gain, against, bound)
+        decided = exact_sum(weights[mine])
+        against = mine[worse[bool(plays[index])][mine]]
+        lost = exact_sum(gain[against])
         out.append(RuleCost(
             number=index + 1 if index < len(strategy.rules) else None, words=words, action=action,
-            situations=decided, share=Fraction(decided, total),
-            disagreements=exact_masked_sum(weights, against, weight_bound),
+            situations=decided, share=Fraction(decided, total), disagreements=exact_sum(weights[against]),
             ev_lost=Fraction(-lost if plays[index] else lost, scale), ev_if_struck=ev_if, rtp_if_struck=rtp_if))
     return out
 

@@ -32,7 +32,7 @@ def holdem_rule_costs(priced: Priced, strategy: Strategy) -> list[RuleCost]:
     table = priced.table
 
     def figures_of(call):
-        f = figures(priced, "x", "", call)
+        f = priced.decisions.figures("x", "", call)        # the main game's EV and RTP: no AA Bonus sum
         return f.ev, f.rtp
     return rule_costs(strategy, features.of_table(table), priced.decisions.gain, table.weights,
                       priced.decisions.total_weight * priced.denominator, figures_of)
@@ -72,14 +72,17 @@ def _percent(text: str) -> Fraction:
     return to_fraction(text.strip().rstrip("%")) / 100
 
 
-def three_strategy_table(priced: Priced, strategy: Strategy, published: dict | None = None) -> list[TableRow]:
+def three_strategy_table(priced: Priced, strategy: Strategy, published: dict | None = None,
+                         basic_call: np.ndarray | None = None) -> list[TableRow]:
     """The operator's table with our basic strategy: main and AA Bonus RTPs, exact, beside the published.
 
     `published` defaults to the rule file's [published] table; a row whose key it lacks
     shows no published figure (the rule file has no key for the third row's main RTP).
+    `basic_call`: the strategy's decisions when already made (the analysis's), else decided here.
     """
     published = priced.rules.published if published is None else published
-    basic_call = features.decisions(strategy, features.of_table(priced.table))
+    if basic_call is None:
+        basic_call = features.decisions(strategy, features.of_table(priced.table))
     optimal, _ = priced.optimal_call()
     aa_wins = priced.aa_return > 0
     calls = {"basic": basic_call, "optimal": optimal, "call_on_aa_win_basic": basic_call | aa_wins}
@@ -105,10 +108,11 @@ def three_strategy_markdown(rows: list[TableRow]) -> str:
 # --- all of it, for the report --------------------------------------------------------------------------
 
 def basic_strategy_markdown(priced: Priced, strategy: Strategy, rows: list | None = None) -> str:
-    """The strategy card, its exact figures against optimal, the cost of each rule, and the operator's table."""
-    basic = basic_figures(priced, strategy)
-    optimal = figures(priced, "optimal", "", priced.optimal_call()[0])
+    """The strategy card, its exact figures against optimal, the cost of each rule, and the operator's table
+    (`rows`: `three_strategy_table`'s, when made already; its basic and optimal rows are the figures compared)."""
     rows = three_strategy_table(priced, strategy) if rows is None else rows
+    by_row = {row.row: row.figures for row in rows}
+    basic, optimal = by_row["basic"], by_row["optimal"]
     gap_rtp = optimal.rtp - basic.rtp
     out = [strategy_card_markdown(strategy), "",
            "## Exact figures against optimal play\n",

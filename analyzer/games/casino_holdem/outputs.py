@@ -437,7 +437,8 @@ def outputs(analysis: HoldemAnalysis) -> Outputs:
     strategies = strategy_files(analysis)                # compressed in the background meanwhile
     lines, aa_lines = par_lines(analysis), aa_par_lines(analysis)
     par_sheet = par_markdown(analysis, lines, aa_lines)
-    three_rows = basic_strategy.three_strategy_table(analysis.priced, analysis.basic)
+    three_rows = basic_strategy.three_strategy_table(analysis.priced, analysis.basic,
+                                                     basic_call=analysis.strategies["basic"].call)
     files = {
         "par_sheet.md": par_sheet,
         "par_sheet.csv": lambda: par_csv(analysis, lines, aa_lines),
