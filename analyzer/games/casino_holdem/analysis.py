@@ -8,7 +8,6 @@ import numpy as np
 
 from analyzer.core.errors import InvariantError
 from analyzer.core import timing
-from analyzer.core.exact import exact_sum
 from analyzer.core.rules import RuleFile
 from analyzer.games.casino_holdem import features
 from analyzer.games.casino_holdem.count import SituationTable
@@ -44,7 +43,7 @@ class HoldemAnalysis:
 
     @property
     def total_weight(self) -> int:
-        return exact_sum(self.table.weights)
+        return self.priced.decisions.total_weight        # summed once, with the pricing
 
     @property
     def total_deals(self) -> int:
