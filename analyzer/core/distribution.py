@@ -28,7 +28,7 @@ both bets on 4 or 5 (net +3) and wins 2:1 on the ante and 1:1 on the raise on 6 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
@@ -344,6 +344,7 @@ class WagerStatistics:
     variance_wagered: Fraction
     covariance: Fraction
     ratio_variance: Fraction
+    _intervals: dict = field(default_factory=dict, compare=False, repr=False)   # interval() renderings made
 
     @classmethod
     def from_outcomes(cls, outcomes: RoundOutcomes, net: str = "net",
@@ -442,9 +443,13 @@ class WagerStatistics:
         return to_fraction(z) ** 2 * self.ratio_variance / rounds
 
     def interval(self, rounds: int, z: Fraction = Z95, places: int = DECIMAL_PLACES) -> tuple[str, str, str]:
-        """(half-width, low, high) of RTP -+ z sigma_R / sqrt(rounds), each rendered exactly."""
-        square = self.half_width_squared(rounds, z)
-        return (sqrt_decimal_str(square, places), *surd_decimal_strs(self.rtp, square, places))
+        """(half-width, low, high) of RTP -+ z sigma_R / sqrt(rounds), each rendered exactly (once per
+        arguments: the summary, the PAR sheet and the workbook each show the same intervals)."""
+        key = (rounds, to_fraction(z), places)
+        if key not in self._intervals:
+            square = self.half_width_squared(rounds, z)
+            self._intervals[key] = (sqrt_decimal_str(square, places), *surd_decimal_strs(self.rtp, square, places))
+        return self._intervals[key]
 
     def rounds_to_settle(self, epsilon, z: Fraction = Z95) -> int:
         """The least N >= 1 with z sigma_R / sqrt(N) <= epsilon: max(1, ceil(z^2 sigma_R^2 / epsilon^2)).

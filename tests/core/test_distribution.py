@@ -404,6 +404,19 @@ def test_interval_bounds_against_reference():
     assert len(stats.settling_table().rows) == 12
 
 
+def test_intervals_are_made_once_per_arguments_and_each_is_the_fresh_rendering():
+    stats = WagerStatistics.from_outcomes(DIE)
+    first = stats.interval(1000)
+    assert stats.interval(1000) is first                                 # the rendering made once
+    fresh = WagerStatistics.from_outcomes(DIE)                           # no rendering kept yet
+    for rounds, z, places in [(1000, Z95, 12), (1000, Z95, 6), (10**6, Z95, 12), (1000, CONFIDENCE_LEVELS["99%"], 12)]:
+        assert stats.interval(rounds, z, places) == fresh.interval(rounds, z, places) \
+            == WagerStatistics.from_outcomes(DIE).interval(rounds, z, places)
+    assert stats.interval(1000, Z95, 6) != first and stats == WagerStatistics.from_outcomes(DIE)   # kept apart from equality
+    with pytest.raises(ValueError):
+        stats.interval(0)
+
+
 def test_normal_quantiles():
     mpmath = pytest.importorskip("mpmath")
     mpmath.mp.dps = 80

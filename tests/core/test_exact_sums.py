@@ -40,3 +40,27 @@ def test_masked_sum_uses_the_dtype_bound_or_the_data():
 ])
 def test_exact_sum_equals_the_plain_python_one(values):
     assert exact_sum(values) == sum(int(v) for v in values.ravel().tolist())
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.uint32, np.int64, np.uint64, bool])
+def test_masked_sum_equals_a_plain_loop_on_edge_shapes(dtype):
+    """Empty, one element, a ragged last chunk and a 2-d array, every dtype: the chunked dot product is the
+    plain sum of the kept values."""
+    for shape in [(0,), (1,), (1 << 18, ), ((1 << 18) + 5,), (300, 7)]:
+        values = RNG.integers(0, 2 if dtype is bool else 200, size=shape).astype(dtype)
+        mask = RNG.random(shape) < 0.5
+        plain = sum(int(v) for v, m in zip(values.ravel().tolist(), mask.ravel().tolist()) if m)
+        assert exact_masked_sum(values, mask) == plain
+        assert exact_masked_sum(values, mask.astype(np.uint8)) == plain            # a 0/1 mask of another dtype
+
+
+def test_masked_sum_near_the_int64_bound():
+    """A bound that just proves the sum fits is summed in int64; one that does not, in Python integers."""
+    n = 1000
+    fits = np.full(n, INT64_MAX // n, dtype=np.int64)
+    assert exact_masked_sum(fits, np.ones(n, dtype=bool)) == n * (INT64_MAX // n)
+    wide = np.full(n, INT64_MAX // n + 1, dtype=np.int64)
+    mask = np.ones(n, dtype=bool)
+    mask[3] = False
+    assert exact_masked_sum(wide, mask) == (n - 1) * (INT64_MAX // n + 1)
+    assert exact_masked_sum(wide, mask, bound=INT64_MAX // n + 1) == (n - 1) * (INT64_MAX // n + 1)

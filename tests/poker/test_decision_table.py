@@ -42,6 +42,28 @@ def test_numerators_past_int64_are_python_integers():
     assert got.dtype == np.int64 and got.tolist() == plain_numerators(counts, just_fits)
 
 
+def test_uint32_counts_with_nets_past_32_bits_take_the_general_loop():
+    """Small uint32 counts (their max proves the bound) and nets of 2**40: exact in int64 all the same."""
+    rng = np.random.default_rng(9)
+    counts = rng.integers(0, 100, size=(500, 10, 4)).astype(np.uint32)
+    nets = (rng.integers(-1000, 1000, size=(10, 4)) * 2**40 // 1000).tolist()
+    assert max(abs(x) for line in nets for x in line) >= 2**32
+    got = play_ev_numerators(counts, nets)
+    assert got.dtype == np.int64 and got.tolist() == plain_numerators(counts, nets)
+
+
+@pytest.mark.parametrize("cells", [0, 1, 7, 40, 41])
+def test_row_dot_kernel_on_every_row_width(cells):
+    """Every width (none, unrolled or not), counts and nets as large as int64 sums of 41 products allow."""
+    rng = np.random.default_rng(cells)
+    counts = rng.integers(0, 2**24, size=(20_000, cells)).astype(np.uint32)
+    nets = rng.integers(-2**31, 2**31, size=cells)
+    out = np.full(len(counts), -7, dtype=np.int64)
+    row_dot.dot_rows(counts, nets, out, 2)
+    expected = [sum(int(c) * int(n) for c, n in zip(row, nets.tolist())) for row in counts.tolist()]
+    assert out.tolist() == expected
+
+
 def test_numerators_of_a_fixed_category_equal_plain_sums():
     """Caribbean Stud's layout: (m, outcomes) counts and each class's category."""
     rng = np.random.default_rng(5)
