@@ -1,4 +1,4 @@
-"""Undo the count cache's byte-plane layouts in one pass each: byte planes back into items.
+"""Byte planes and items in one pass each: the count cache's layouts undone, strategy-file keys packed.
 
 `unshuffle_into(out, source, itemsize)` is `analyzer.core.count_cache.unshuffle_reference`
 (the plain NumPy definition, which the tests compare it with on random arrays of every item
@@ -13,6 +13,9 @@ cache's loader threads undo their blocks side by side.
 tests compare the two the same way): the count cache's sparse layout stores a block as a
 bitmap of its nonzero items and the byte planes of those items only; item i of `out` is the
 next stored item where bit i is set, else zero, a zero bitmap byte eight zero items at once.
+
+`pack_key_bytes(keys, out, present)` is `analyzer.core.strategy_file.pack_keys` compiled: a
+strategy file's key column, stored as byte planes, read in place into one integer per key.
 """
 cimport cython
 from libc.stdint cimport uint8_t, uint64_t
