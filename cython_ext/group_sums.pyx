@@ -7,15 +7,17 @@ proves first that no partial sum can leave the int64 range (`analyzer.poker.stat
 does, from max(weight) x max(count) x rows, and falls back to Python integers otherwise):
 with that bound every sum here is exact.  One pass over the rows, no copy of the counts,
 no temporary per row: numpy's scatter-add (`np.add.at`) or a sort by group would read the
-rows several times.
+rows several times.  `are_joint_classes` checks in one pass that kept groups are those of
+given side classes and categories (the round statistics' cache looks its sums up by it).
 """
 import numpy as np
 
 cimport cython
-from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 cdef enum:
     SKIP_CELLS = 8             # rows of more counts than this are skipped when outside the mask
+    CHECK_BLOCK = 4096         # rows checked between two looks at whether one differed
 
 ctypedef fused counts_t:
     uint8_t
@@ -117,3 +119,51 @@ def move_rows(const counts_t[:, :] counts, const weights_t[:] weights, const gro
                 out[g, c] += w * <int64_t>counts[i, c]
     if bad >= 0:
         raise ValueError(f"listed row {rows[bad]} is outside the table or its group outside 0..{n_groups - 1}")
+
+
+ctypedef fused side_t:
+    uint8_t
+    int64_t
+
+ctypedef fused category_t:
+    uint8_t
+    int64_t
+
+
+def are_joint_classes(const groups_t[::1] groups, const side_t[::1] side, Py_ssize_t n_side,
+                      const category_t[::1] category, Py_ssize_t n_categories):
+    """Whether groups[i] == side[i] x n_categories + category[i] with side[i] in 0..n_side-1 and category[i] in
+    0..n_categories-1 for every row: then `groups` were made of exactly these classes (the pair of a group is
+    unique), and the grouped sums kept with them are theirs.  One pass (a block of rows at a time, without a
+    branch inside the block), no temporary arrays.
+
+    >>> import numpy as np
+    >>> side, category = np.array([0, 2], dtype=np.uint8), np.array([4, 9], dtype=np.uint8)
+    >>> are_joint_classes(np.array([4, 29], dtype=np.uint8), side, 3, category, 10)
+    True
+    >>> are_joint_classes(np.array([4, 29], dtype=np.uint8), side, 2, category, 10)      # side class 2 of 0..1
+    False
+    """
+    cdef Py_ssize_t m = groups.shape[0], start, stop, i
+    cdef uint64_t s, c, differ = 0
+    cdef uint16_t s16, c16, differ16, n_side16 = <uint16_t>n_side, n16 = <uint16_t>n_categories
+    cdef bint narrow = n_side <= 256 and n_categories <= 256      # then every value below fits 16 bits
+    if side.shape[0] != m or category.shape[0] != m:
+        return False
+    with nogil:
+        start = 0
+        while start < m and not differ:
+            stop = start + CHECK_BLOCK if start + CHECK_BLOCK < m else m
+            if groups_t is uint8_t and side_t is uint8_t and category_t is uint8_t and narrow:
+                differ16 = 0
+                for i in range(start, stop):       # in 16 bits: vectorised
+                    s16, c16 = side[i], category[i]
+                    differ16 |= (s16 >= n_side16) | (c16 >= n16) | (<uint16_t>groups[i] != s16 * n16 + c16)
+                differ = differ16
+            else:
+                for i in range(start, stop):
+                    s, c = <uint64_t><int64_t>side[i], <uint64_t><int64_t>category[i]    # a negative one: huge
+                    differ |= ((s >= <uint64_t>n_side) | (c >= <uint64_t>n_categories)
+                               | (<uint64_t><int64_t>groups[i] != s * <uint64_t>n_categories + c))
+            start = stop
+    return differ == 0
