@@ -14,6 +14,10 @@ import numpy as np
 
 cimport cython
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
 
 cdef enum:
     SKIP_CELLS = 8             # rows of more counts than this are skipped when outside the mask
@@ -79,46 +83,99 @@ def add_weighted_rows(const counts_t[:, :] counts, const weights_t[:] weights, c
         raise ValueError(f"row {bad}: group {groups[bad]} is outside 0..{n_groups - 1}")
 
 
-def move_rows(const counts_t[:, :] counts, const weights_t[:] weights, const groups_t[:] groups,
-              const int64_t[:] rows, int sign, int64_t[:, ::1] out, int64_t[::1] rest):
-    """Move the listed rows into (sign 1) or out of (sign -1) the mask of sums made by `add_weighted_rows`:
-    out[groups[i], :] += sign * weights[i] * counts[i, :] and rest[groups[i]] -= sign * weights[i].
+def move_changed_rows(const counts_t[:, :] counts, const weights_t[:] weights, const groups_t[:] groups,
+                      const uint8_t[::1] was, const uint8_t[::1] now, int64_t[:, ::1] out, int64_t[::1] rest):
+    """Turn the sums `add_weighted_rows` made under the mask packed in `was` into those under `now`: the rows
+    leaving the mask are moved out of `out` (into `rest`) first, then the rows entering it are moved in.
+    Returns how many rows were moved.
 
-    Exact only where the caller has proven that every partial sum stays in int64 (moving
-    rows out first, then in, keeps every partial sum between the two masks' sums).  Raises
-    ValueError as `add_weighted_rows` does; after a bad row `out` and `rest` must be discarded.
+    `was`, `now`: masks of the rows as `np.packbits` packs them (row 8k + j is bit 7 - j of byte
+    k; the bits past the last row 0).  They are compared a word (64 rows) at a time, and only
+    the rows of words that differ are looked into.
+    Exact only where the caller has proven that every partial sum stays in int64 (moving rows
+    out first, then in, keeps every partial sum between the two masks' sums).  Raises
+    ValueError as `add_weighted_rows` does (or for masks not of the table's length, or a set
+    bit past its last row); after a bad row `out` and `rest` must be discarded.
 
     >>> import numpy as np
-    >>> out, rest = np.array([[1, 2], [6, 8]]), np.array([3, 0])
-    >>> move_rows(np.array([[1, 2], [3, 4], [5, 6]], dtype=np.uint32), np.array([1, 2, 3], dtype=np.uint8),
-    ...           np.array([0, 1, 0], dtype=np.uint8), np.array([2]), 1, out, rest)
+    >>> out, rest = np.array([[1, 2], [6, 8]]), np.array([3, 0])           # rows 0 and 1 in the mask, row 2 out
+    >>> counts, weights = np.array([[1, 2], [3, 4], [5, 6]], dtype=np.uint32), np.array([1, 2, 3], dtype=np.uint8)
+    >>> move_changed_rows(counts, weights, np.array([0, 1, 0], dtype=np.uint8), np.packbits([1, 1, 0]),
+    ...                   np.packbits([0, 1, 1]), out, rest)
+    2
     >>> out.tolist(), rest.tolist()
-    ([[16, 20], [6, 8]], [0, 0])
+    ([[15, 18], [6, 8]], [1, 0])
     """
     cdef Py_ssize_t m = counts.shape[0], cells = counts.shape[1], n_groups = out.shape[0]
-    cdef Py_ssize_t k, i, c, bad = -1
-    cdef int64_t w, g
-    if weights.shape[0] != m or groups.shape[0] != m:
-        raise ValueError("counts, weights and groups need one length")
-    if out.shape[1] != cells or rest.shape[0] != n_groups or sign not in (1, -1):
-        raise ValueError(f"out is {out.shape[0]} x {out.shape[1]} (and rest one per group) for {cells} counts per row,"
-                         f" sign 1 or -1 (not {sign})")
+    cdef Py_ssize_t bytes_ = was.shape[0], k, stop, j, i, c, bad = -1, moved = 0
+    cdef int64_t w, g, sign
+    cdef uint64_t x, y
+    cdef uint8_t changed
+    cdef int direction
+    if weights.shape[0] != m or groups.shape[0] != m or was.shape[0] != (m + 7) // 8 or now.shape[0] != was.shape[0]:
+        raise ValueError("counts, weights and groups need one length, and the masks one bit per row of it")
+    if out.shape[1] != cells or rest.shape[0] != n_groups:
+        raise ValueError(f"out is {out.shape[0]} x {out.shape[1]} (and rest one per group) for {cells} counts per row")
     with nogil:
-        for k in range(rows.shape[0]):
-            i = rows[k]
-            if i < 0 or i >= m:
-                bad = k
-                break
-            g = <int64_t>groups[i]
-            if g < 0 or g >= n_groups:
-                bad = k
-                break
-            w = sign * <int64_t>weights[i]
-            rest[g] -= w
-            for c in range(cells):
-                out[g, c] += w * <int64_t>counts[i, c]
+        for direction in range(2):                 # 0: the rows leaving the mask, 1: the rows entering it
+            sign = -1 if direction == 0 else 1
+            k = 0
+            while k < bytes_ and bad < 0:
+                if k + 8 <= bytes_:                # a word of 64 rows at a time: most are unchanged
+                    memcpy(&x, &was[k], 8)
+                    memcpy(&y, &now[k], 8)
+                    if not ((x & ~y) if direction == 0 else (y & ~x)):
+                        k += 8
+                        continue
+                    stop = k + 8
+                else:
+                    stop = bytes_
+                while k < stop and bad < 0:
+                    changed = (was[k] & ~now[k]) if direction == 0 else (now[k] & ~was[k])
+                    for j in range(8):
+                        if not (changed >> (7 - j)) & 1:
+                            continue
+                        i = 8 * k + j
+                        if i >= m:
+                            bad = i
+                            break
+                        g = <int64_t>groups[i]
+                        if g < 0 or g >= n_groups:
+                            bad = i
+                            break
+                        w = sign * <int64_t>weights[i]
+                        rest[g] -= w
+                        for c in range(cells):
+                            out[g, c] += w * <int64_t>counts[i, c]
+                        moved += 1
+                    k += 1
+    if bad >= m:
+        raise ValueError(f"a mask sets bit {bad}, past the last of the table's {m} rows")
     if bad >= 0:
-        raise ValueError(f"listed row {rows[bad]} is outside the table or its group outside 0..{n_groups - 1}")
+        raise ValueError(f"row {bad}: group {groups[bad]} is outside 0..{n_groups - 1}")
+    return moved
+
+
+def differing_bits(const uint8_t[::1] a, const uint8_t[::1] b):
+    """How many bits differ between two packed masks of one length (a word at a time).
+
+    >>> import numpy as np
+    >>> differing_bits(np.packbits([1, 0, 1, 1, 0]), np.packbits([0, 0, 1, 0, 0]))
+    2
+    """
+    cdef Py_ssize_t n = a.shape[0], k, words
+    cdef uint64_t x, y, total = 0
+    if b.shape[0] != n:
+        raise ValueError(f"masks of {n} and {b.shape[0]} bytes")
+    words = n // 8
+    with nogil:
+        for k in range(words):
+            memcpy(&x, &a[8 * k], 8)
+            memcpy(&y, &b[8 * k], 8)
+            total += __builtin_popcountll(x ^ y)
+        for k in range(8 * words, n):
+            total += __builtin_popcountll(a[k] ^ b[k])
+    return total
 
 
 ctypedef fused side_t:

@@ -104,14 +104,15 @@ def masked_counts(counts: np.ndarray, weights: np.ndarray, groups: np.ndarray, n
     counts, weights and groups (kept with them; the new mask's are added).  A strategy's
     mask mostly differs from another's in a few rows: the rows leaving the mask are moved
     out of the nearest one's int64 sums, then the rows entering it in (so every partial
-    sum lies between two masks' sums, in range by grouped_counts' bound); an equal mask
-    reuses its sums.  Sums in Python integers are always made afresh.
+    sum lies between two masks' sums, in range by grouped_counts' bound), by a kernel that
+    reads only the bytes where the packed masks differ; an equal mask reuses its sums.
+    Sums in Python integers are always made afresh.
     """
     mask = np.asarray(mask, dtype=bool)
     packed = np.packbits(mask)
     near = None
     if summed:
-        distances = [int(np.bitwise_count(np.bitwise_xor(packed, other)).sum()) for other, _, _ in summed]
+        distances = [group_sums.differing_bits(packed, other) for other, _, _ in summed]
         best = int(np.argmin(distances))
         if distances[best] <= len(mask) // NEAR and summed[best][1].dtype == np.int64:
             near = summed[best], distances[best]
@@ -121,13 +122,11 @@ def masked_counts(counts: np.ndarray, weights: np.ndarray, groups: np.ndarray, n
         return near[0][1], near[0][2]
     else:
         (other, inside, outside), m = near[0], len(mask)
-        was = np.unpackbits(other, count=m).view(bool)
         inside, outside = inside.copy(), outside.copy()
-        arrays = (_kernel_input(np.asarray(counts).reshape(m, -1), KERNEL_COUNTS),
-                  _kernel_input(np.asarray(weights), KERNEL_WEIGHTS), _kernel_input(np.asarray(groups), KERNEL_GROUPS))
-        table = inside.reshape(n_groups, -1)
-        group_sums.move_rows(*arrays, np.flatnonzero(was & ~mask), -1, table, outside)
-        group_sums.move_rows(*arrays, np.flatnonzero(mask & ~was), 1, table, outside)
+        group_sums.move_changed_rows(_kernel_input(np.asarray(counts).reshape(m, -1), KERNEL_COUNTS),
+                                     _kernel_input(np.asarray(weights), KERNEL_WEIGHTS),
+                                     _kernel_input(np.asarray(groups), KERNEL_GROUPS), other, packed,
+                                     inside.reshape(n_groups, -1), outside)
     if summed is not None and inside.dtype == np.int64:          # only int64 sums are ever reused
         summed.append((packed, inside, outside))
     return inside, outside

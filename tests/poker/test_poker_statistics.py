@@ -220,12 +220,41 @@ def test_masked_counts_in_python_integers_are_made_afresh():
     assert masked_counts(counts, weights, groups, 2, np.array([True, False, False]))[0].tolist() == [[3 * 2**60], [0]]
 
 
-def test_move_rows_refuses_rows_and_signs_out_of_range():
+def test_moving_the_changed_rows_equals_summing_afresh():
+    """Sums of one packed mask turned into another's by the kernel equal the plain sums of the other, for
+    masks of every length mod 8 (the last byte's padding), none or every row changed, empty tables."""
+    rng = np.random.default_rng(24)
+    for m in (0, 1, 7, 8, 9, 64, 1001, 4099):
+        counts = rng.integers(0, 2**20, size=(m, 4)).astype(np.uint32)
+        weights, groups = rng.integers(0, 25, size=m).astype(np.uint8), rng.integers(0, 6, size=m).astype(np.uint8)
+        was = rng.random(m) < 0.5
+        sparse = was.copy()
+        sparse[rng.integers(0, m, 3 if m else 0)] ^= True        # a few rows: most words of 64 unchanged
+        if m:
+            sparse[-1] ^= True                                   # ... and the last row, in the last byte
+        for now in (was.copy(), ~was, rng.random(m) < 0.5, sparse, np.ones(m, dtype=bool), np.zeros(m, dtype=bool)):
+            inside, outside = grouped_counts(counts, weights, groups, 6, was)
+            moved = group_sums.move_changed_rows(counts, weights, groups, np.packbits(was), np.packbits(now),
+                                                 inside, outside)
+            assert moved == int((was != now).sum())
+            assert agree((inside, outside), plain_grouped(counts, weights, groups, 6, now))
+            assert group_sums.differing_bits(np.packbits(was), np.packbits(now)) == moved == int(
+                np.bitwise_count(np.packbits(was) ^ np.packbits(now)).sum())
+
+
+def test_moving_rows_refuses_masks_and_groups_out_of_range():
     counts, weights, groups = np.ones((3, 2), dtype=np.uint32), np.ones(3, dtype=np.uint8), np.zeros(3, dtype=np.uint8)
     out, rest = np.zeros((1, 2), dtype=np.int64), np.zeros(1, dtype=np.int64)
-    for rows, sign in ((np.array([3]), 1), (np.array([-1]), 1), (np.array([0]), 2)):
-        with pytest.raises(ValueError):
-            group_sums.move_rows(counts, weights, groups, rows, sign, out, rest)
+    none, last = np.packbits([0, 0, 0]), np.packbits([0, 0, 1])
+    with pytest.raises(ValueError, match="one bit per row"):
+        group_sums.move_changed_rows(counts, weights, groups, np.packbits([0] * 9), np.packbits([1] * 9), out, rest)
+    with pytest.raises(ValueError, match="past the last"):
+        group_sums.move_changed_rows(counts, weights, groups, none, np.array([0b00010000], dtype=np.uint8), out,
+                                     rest)
+    with pytest.raises(ValueError, match="outside"):
+        group_sums.move_changed_rows(counts, weights, np.array([0, 0, 1], dtype=np.uint8), none, last, out, rest)
+    with pytest.raises(ValueError, match="bytes"):
+        group_sums.differing_bits(none, np.packbits([0] * 9))
 
 
 def test_the_kernel_refuses_mismatched_shapes():
