@@ -20,7 +20,9 @@ cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
 
 cdef enum:
-    SKIP_CELLS = 8             # rows of more counts than this are skipped when outside the mask
+    SKIP_CELLS = 8             # rows of more counts than this are skipped when outside the mask (else summed
+                               # a block of columns at a time)
+    COLUMNS = 4                # the columns of one block: one local sum each
     CHECK_BLOCK = 4096         # rows checked between two looks at whether one differed
 
 ctypedef fused counts_t:
@@ -43,9 +45,12 @@ def add_weighted_rows(const counts_t[:, :] counts, const weights_t[:] weights, c
     """out[groups[i], :] += weights[i] * counts[i, :] over the rows i with mask[i] != 0 (mask None: every row),
     and rest[groups[i]] += weights[i] over the other rows (when `rest` is given).
 
-    Exact only where the caller has proven that every partial sum fits int64.  Raises
-    ValueError for mismatched lengths or widths, or a group outside 0..len(out)-1 (found
-    while summing: `out` and `rest` are then partly summed and must be discarded).
+    Rows of at most SKIP_CELLS counts are summed a block of COLUMNS columns at a time, each
+    run of consecutive rows of one group in registers (a table in key order has long runs of
+    one group; the sums then wait on no store); wider rows in one pass, row by row.  Exact
+    only where the caller has proven that every partial sum fits int64.  Raises ValueError
+    for mismatched lengths or widths, or a group outside 0..len(out)-1 (found while summing:
+    `out` and `rest` are then partly summed and must be discarded).
 
     >>> import numpy as np
     >>> out, rest = np.zeros((2, 2), dtype=np.int64), np.zeros(2, dtype=np.int64)
@@ -55,32 +60,85 @@ def add_weighted_rows(const counts_t[:, :] counts, const weights_t[:] weights, c
     ([[1, 2], [6, 8]], [3, 0])
     """
     cdef Py_ssize_t m = counts.shape[0], cells = counts.shape[1], n_groups = out.shape[0]
-    cdef Py_ssize_t i, c, bad = -1
+    cdef Py_ssize_t i, c, first = 0, bad = -1
     cdef bint every_row = mask is None, with_rest = rest is not None
-    cdef int64_t w, g, inside
+    cdef int64_t w, g
     if weights.shape[0] != m or groups.shape[0] != m or (not every_row and mask.shape[0] != m):
         raise ValueError("counts, weights, groups and mask need one length")
     if out.shape[1] != cells or (with_rest and rest.shape[0] != n_groups):
         raise ValueError(f"out is {out.shape[0]} x {out.shape[1]} (and rest one per group) for {cells} counts per row")
     with nogil:
-        for i in range(m):
-            g = <int64_t>groups[i]
-            if g < 0 or g >= n_groups:
-                bad = i
-                break
-            w = <int64_t>weights[i]
-            inside = 1 if every_row else mask[i] != 0
-            if with_rest:
-                rest[g] += w * (1 - inside)
-            if cells > SKIP_CELLS:             # a wide row is worth a branch
-                if not inside:
+        if cells <= SKIP_CELLS:
+            while bad < 0 and (first < cells or first == 0):        # the first block also sums `rest`
+                bad = _column_block(counts, weights, groups, mask, every_row, first,
+                                    cells - first if cells - first < COLUMNS else COLUMNS, with_rest and first == 0,
+                                    out, rest)
+                first += COLUMNS
+        else:
+            for i in range(m):
+                g = <int64_t>groups[i]
+                if g < 0 or g >= n_groups:
+                    bad = i
+                    break
+                w = <int64_t>weights[i]
+                if not (every_row or mask[i]):         # a wide row is worth a branch
+                    if with_rest:
+                        rest[g] += w
                     continue
-            else:
-                w *= inside                    # no branch on the mask: a strategy's mask is hard to predict
-            for c in range(cells):
-                out[g, c] += w * <int64_t>counts[i, c]
+                for c in range(cells):
+                    out[g, c] += w * <int64_t>counts[i, c]
     if bad >= 0:
         raise ValueError(f"row {bad}: group {groups[bad]} is outside 0..{n_groups - 1}")
+
+
+cdef Py_ssize_t _column_block(const counts_t[:, :] counts, const weights_t[:] weights, const groups_t[:] groups,
+                              const uint8_t[:] mask, bint every_row, Py_ssize_t first, Py_ssize_t width,
+                              bint add_rest, int64_t[:, ::1] out, int64_t[::1] rest) noexcept nogil:
+    """`add_weighted_rows` of the columns first..first+width-1 (width 0..COLUMNS), and of `rest` when
+    `add_rest`: a run of rows of one group is summed in locals and added when the group changes.
+    Returns the first row whose group is out of range (checked as each run starts), else -1."""
+    cdef Py_ssize_t m = counts.shape[0], n_groups = out.shape[0], i
+    cdef int64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, outside = 0, w, g, group
+    if m == 0:
+        return -1
+    group = <int64_t>groups[0]
+    if group < 0 or group >= n_groups:
+        return 0
+    for i in range(m):
+        g = <int64_t>groups[i]
+        if g != group:
+            if g < 0 or g >= n_groups:
+                return i
+            _add_run(out, rest, group, first, width, s0, s1, s2, s3, outside, add_rest)
+            s0 = s1 = s2 = s3 = outside = 0
+            group = g
+        w = <int64_t>weights[i] * (every_row or mask[i] != 0)    # no branch on the mask: hard to predict
+        outside += <int64_t>weights[i] - w
+        if width > 0:
+            s0 += w * <int64_t>counts[i, first]
+        if width > 1:
+            s1 += w * <int64_t>counts[i, first + 1]
+        if width > 2:
+            s2 += w * <int64_t>counts[i, first + 2]
+        if width > 3:
+            s3 += w * <int64_t>counts[i, first + 3]
+    _add_run(out, rest, group, first, width, s0, s1, s2, s3, outside, add_rest)
+    return -1
+
+
+cdef inline void _add_run(int64_t[:, ::1] out, int64_t[::1] rest, int64_t group, Py_ssize_t first, Py_ssize_t width,
+                          int64_t s0, int64_t s1, int64_t s2, int64_t s3, int64_t outside,
+                          bint add_rest) noexcept nogil:
+    if width > 0:
+        out[group, first] += s0
+    if width > 1:
+        out[group, first + 1] += s1
+    if width > 2:
+        out[group, first + 2] += s2
+    if width > 3:
+        out[group, first + 3] += s3
+    if add_rest:
+        rest[group] += outside
 
 
 def move_changed_rows(const counts_t[:, :] counts, const weights_t[:] weights, const groups_t[:] groups,

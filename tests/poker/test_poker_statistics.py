@@ -58,6 +58,21 @@ def test_the_kernel_path_equals_a_plain_loop_for_every_dtype(count_dtype, weight
             assert agree(grouped_counts(counts, weights, groups, 5, mask), plain)
 
 
+@pytest.mark.parametrize("cells", range(10))
+def test_the_column_blocks_equal_a_plain_loop_for_runs_of_one_group(cells):
+    """Narrow rows are summed a block of 4 columns at a time, each run of one group in locals: every width
+    (a last block of 0 to 4 columns, wide rows row by row), long runs, runs of one row, one run, no rows."""
+    rng = np.random.default_rng(25)
+    for m in (0, 1, 2, 5, 1000):
+        counts = rng.integers(0, 2**31, size=(cells, m)).astype(np.uint32).T     # column-major, as the Stud table
+        weights = rng.integers(0, 25, size=m).astype(np.uint8)
+        for groups in (np.sort(rng.integers(0, 6, size=m)), rng.integers(0, 6, size=m), np.full(m, 5)):
+            for dtype in (np.uint8, np.int64):
+                for mask in (None, rng.random(m) < 0.5, np.zeros(m, dtype=bool), np.ones(m, dtype=bool)):
+                    plain = plain_grouped(counts, weights, groups, 6, np.ones(m, dtype=bool) if mask is None else mask)
+                    assert agree(grouped_counts(counts, weights, groups.astype(dtype), 6, mask), plain)
+
+
 def test_the_kernel_path_reads_a_transposed_table_and_stays_exact_near_the_int64_bound():
     """Caribbean Stud's counts are a (m, 4) view of a (4, m) array; sums near 2**63 stay in int64 and exact."""
     rng = np.random.default_rng(12)
@@ -84,9 +99,11 @@ def test_grouped_counts_refuse_negative_values_and_groups_out_of_range():
         grouped_counts(np.array([[1], [-1]]), np.array([1, 1]), np.array([0, 0]), 1)
     with pytest.raises(ValueError, match="non-negative"):
         grouped_counts(np.array([[1], [1]]), np.array([1, -1]), np.array([0, 0]), 1)
-    for groups in (np.array([0, 2]), np.array([0, -1]), np.array([0, 2], dtype=np.uint8)):
-        with pytest.raises(ValueError, match="outside"):
-            grouped_counts(np.array([[1], [1]], dtype=np.uint32), np.array([1, 1]), groups, 2)
+    for groups in (np.array([0, 2]), np.array([0, -1]), np.array([0, 2], dtype=np.uint8), np.array([-1, -1]),
+                   np.array([2, 0]), np.array([-1, 0])):
+        for cells in (1, 6, 9):                       # blocks of columns (the bad row first, or starting a run), rows
+            with pytest.raises(ValueError, match="outside"):
+                grouped_counts(np.ones((2, cells), dtype=np.uint32), np.array([1, 1]), groups, 2)
 
 
 @pytest.mark.parametrize("shape", [(2000, 4), (500, 10, 4)])
