@@ -29,14 +29,15 @@ def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
     caller's next step.  Raises InputError when a file's keys are not the counted classes,
     in the same order.
     """
-    masks, packed = {}, None
+    masks, checked = {}, None          # checked: packed keys found equal to `keys`
     for name, file in STRATEGY_FILES.items():
         path = Path(folder) / file
         if loaded and name in loaded:
             strategy = loaded.pop(name)
-            file_keys, decisions = strategy.packed, strategy.decisions
-            packed = strategy_file.pack_keys(keys) if packed is None else packed
-            same = file_keys.shape == packed.shape and bool((file_keys == packed).all())
+            # the second file's keys against the first's, once those are found to be `keys`: 8 bytes a row
+            same = (are_packed_keys(strategy.packed, keys) if checked is None
+                    else strategy.packed.shape == checked.shape and bool(np.array_equal(strategy.packed, checked)))
+            checked, decisions = strategy.packed, strategy.decisions
         elif path.is_file():
             _, columns = strategy_file.decode(path.read_bytes(), str(path))
             decisions = columns["decision"]
@@ -47,6 +48,23 @@ def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
             raise InputError(f"{path}: its situation keys are not the classes the rule file's deck counts")
         masks[name] = decisions == PLAY
     return masks
+
+
+KEY_CHUNK = 1 << 16        # key rows packed at a time by are_packed_keys: small temporaries, no fresh pages
+
+
+def are_packed_keys(packed: np.ndarray, keys: np.ndarray) -> bool:
+    """Whether `packed` is `strategy_file.pack_keys(keys)`: the key rows packed (a chunk at a time, rather than
+    packing every row into a new array first) and compared with it, in order.
+
+    >>> keys = np.array([[1, 2], [0, 255]], dtype=np.uint8)
+    >>> are_packed_keys(strategy_file.pack_keys(keys), keys), are_packed_keys(strategy_file.pack_keys(keys[::-1]), keys)
+    (True, False)
+    """
+    if packed.shape != (len(keys),):
+        return False
+    return all(np.array_equal(strategy_file.pack_keys(keys[start:start + KEY_CHUNK]), packed[start:start + KEY_CHUNK])
+               for start in range(0, len(keys), KEY_CHUNK))
 
 
 def optimal_decisions(table: DecisionTable) -> np.ndarray:
