@@ -262,7 +262,7 @@ def round_outcomes(weights: np.ndarray, counts: np.ndarray, continuations: int, 
     class's counts add up to `continuations`.  `side`: (m,) side class of each class in
     0..n_side-1 (default: none).  `cache`: a dict kept with the counts (e.g. the table's
     `derived`); the grouped sums, which depend only on the counts, the mask and the side
-    classes, are kept there with a copy of the side classes (`side_classes`, `masked_counts`).
+    classes, are kept there with the groups made of the side classes (`side_classes`, `masked_counts`).
 
     >>> from analyzer.poker.settlement import Paytable
     >>> pays = Paytable(Fraction(2), (Fraction(1),) * 10, (Fraction(1),) * 10, (Fraction(0),) * 10, (Fraction(1),) * 10)
