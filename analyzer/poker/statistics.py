@@ -23,7 +23,6 @@ fits (always, for a 52-card deck), and Python integers otherwise.
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
@@ -105,14 +104,15 @@ def masked_counts(counts: np.ndarray, weights: np.ndarray, groups: np.ndarray, n
     counts, weights and groups (kept with them; the new mask's are added).  A strategy's
     mask mostly differs from another's in a few rows: the rows leaving the mask are moved
     out of the nearest one's int64 sums, then the rows entering it in (so every partial
-    sum lies between two masks' sums, in range by grouped_counts' bound); an equal mask
-    reuses its sums.  Sums in Python integers are always made afresh.
+    sum lies between two masks' sums, in range by grouped_counts' bound), by a kernel that
+    reads only the bytes where the packed masks differ; an equal mask reuses its sums.
+    Sums in Python integers are always made afresh.
     """
     mask = np.asarray(mask, dtype=bool)
     packed = np.packbits(mask)
     near = None
     if summed:
-        distances = [int(np.bitwise_count(np.bitwise_xor(packed, other)).sum()) for other, _, _ in summed]
+        distances = [group_sums.differing_bits(packed, other) for other, _, _ in summed]
         best = int(np.argmin(distances))
         if distances[best] <= len(mask) // NEAR and summed[best][1].dtype == np.int64:
             near = summed[best], distances[best]
@@ -122,13 +122,11 @@ def masked_counts(counts: np.ndarray, weights: np.ndarray, groups: np.ndarray, n
         return near[0][1], near[0][2]
     else:
         (other, inside, outside), m = near[0], len(mask)
-        was = np.unpackbits(other, count=m).view(bool)
         inside, outside = inside.copy(), outside.copy()
-        arrays = (_kernel_input(np.asarray(counts).reshape(m, -1), KERNEL_COUNTS),
-                  _kernel_input(np.asarray(weights), KERNEL_WEIGHTS), _kernel_input(np.asarray(groups), KERNEL_GROUPS))
-        table = inside.reshape(n_groups, -1)
-        group_sums.move_rows(*arrays, np.flatnonzero(was & ~mask), -1, table, outside)
-        group_sums.move_rows(*arrays, np.flatnonzero(mask & ~was), 1, table, outside)
+        group_sums.move_changed_rows(_kernel_input(np.asarray(counts).reshape(m, -1), KERNEL_COUNTS),
+                                     _kernel_input(np.asarray(weights), KERNEL_WEIGHTS),
+                                     _kernel_input(np.asarray(groups), KERNEL_GROUPS), other, packed,
+                                     inside.reshape(n_groups, -1), outside)
     if summed is not None and inside.dtype == np.int64:          # only int64 sums are ever reused
         summed.append((packed, inside, outside))
     return inside, outside
@@ -140,22 +138,75 @@ def joint_classes(side: np.ndarray, n_side: int, category: np.ndarray, n_categor
     >>> joint_classes(np.array([0, 2], dtype=np.uint8), 3, np.array([4, 9], dtype=np.uint8), 10).tolist()
     [4, 29]
     """
-    for values, n, name in ((side, n_side, "side class"), (category, n_categories, "category")):
-        if len(values) and (int(values.min()) < 0 or int(values.max()) >= n):
-            raise ValueError(f"a {name} is outside 0..{n - 1}")
-    dtype = np.uint8 if n_side * n_categories <= 256 else np.int64
-    groups = side.astype(dtype)
+    groups = _classes(side, n_side, "side class", _small(n_side * n_categories))
     groups *= n_categories
-    groups += category.astype(dtype, copy=False)
+    groups += _classes(category, n_categories, "category", groups.dtype)
     return groups
 
 
-def digest(array: np.ndarray) -> str:
-    """A fingerprint of an array's dtype, shape and contents (a cache key: equal arrays give equal sums)."""
-    array = np.ascontiguousarray(array)
-    hashed = hashlib.sha256(f"{array.dtype.str}{array.shape}".encode())
-    hashed.update(memoryview(array))                   # the bytes in place: no copy
-    return hashed.hexdigest()
+def _classes(values: np.ndarray, n: int, name: str, dtype) -> np.ndarray:
+    """The values as a new array of `dtype`, checked first to lie in 0..n-1 (so that no cast wraps one)."""
+    values = np.asarray(values)
+    if len(values) and (int(values.min()) < 0 or int(values.max()) >= n):
+        raise ValueError(f"a {name} is outside 0..{n - 1}")
+    return values.astype(dtype)
+
+
+@dataclass(frozen=True)
+class SideClasses:
+    """The groups of one table's round statistics, and the sums already made by them (a cache entry).
+
+    `groups`: side class x n_categories + fixed category (`joint_classes`), or the side
+    class alone when the counts run over every final category (`joint` False).  A lookup
+    checks every row of the classes asked for against them (`holds`: equal groups mean equal
+    classes, hence equal sums; an array changed in place since is not mistaken for its old
+    values).  `summed`: `masked_counts`' list of the masks summed by these groups.
+    """
+
+    groups: np.ndarray
+    n_side: int
+    n_categories: int
+    joint: bool
+    summed: list
+
+    @classmethod
+    def of(cls, side: np.ndarray, n_side: int, category: np.ndarray | None, n_categories: int) -> "SideClasses":
+        """The groups of these classes (checked to lie in range; a copy, whatever the arrays do next)."""
+        if category is None:
+            return cls(_classes(side, n_side, "side class", _small(n_side)), n_side, n_categories, False, [])
+        return cls(joint_classes(side, n_side, category, n_categories), n_side, n_categories, True, [])
+
+    def holds(self, side: np.ndarray, n_side: int, category: np.ndarray | None, n_categories: int) -> bool:
+        """Whether these are the groups of exactly these classes (every row checked, in one pass)."""
+        if (n_side, n_categories, category is not None) != (self.n_side, self.n_categories, self.joint):
+            return False
+        if not self.joint:
+            return self.groups.shape == side.shape and bool(np.array_equal(self.groups, side))
+        return side.ndim == category.ndim == 1 and group_sums.are_joint_classes(
+            self.groups, np.ascontiguousarray(_kernel_input(side, KERNEL_GROUPS)), n_side,
+            np.ascontiguousarray(_kernel_input(category, KERNEL_GROUPS)), n_categories)
+
+    @property
+    def n_groups(self) -> int:
+        return self.n_side * self.n_categories if self.joint else self.n_side
+
+
+def _small(n: int):
+    """The smallest dtype the kernel reads that holds 0..n-1."""
+    return np.uint8 if n <= 256 else np.int64
+
+
+def side_classes(side: np.ndarray, n_side: int, category: np.ndarray | None, n_categories: int,
+                 cache: dict | None) -> SideClasses:
+    """The `SideClasses` of these classes: the one kept in `cache` when it holds them, else made (and kept there)."""
+    kept = None if cache is None else cache.setdefault("round_outcomes", [])
+    for entry in kept or ():
+        if entry.holds(side, n_side, category, n_categories):
+            return entry
+    entry = SideClasses.of(side, n_side, category, n_categories)
+    if kept is not None:
+        kept.append(entry)
+    return entry
 
 
 def played_counts(weights: np.ndarray, counts: np.ndarray, play: np.ndarray, n_categories: int, *,
@@ -164,7 +215,8 @@ def played_counts(weights: np.ndarray, counts: np.ndarray, play: np.ndarray, n_c
     """(played, folded weight): the exact weight x counts of the played classes by side class x final
     category x outcome, (n_side, n_categories, outcomes), and the weight of the folded classes by side
     class, (n_side,).  The arguments are those of `round_outcomes`; with one `cache`, a mask summed once
-    (e.g. for the round statistics) is not summed again (e.g. for a PAR sheet).
+    (e.g. for the round statistics) is not summed again (e.g. for a PAR sheet), and the groups of one
+    set of side classes are made once.
 
     >>> played, folded = played_counts(np.array([1, 2]), np.array([[3, 1], [0, 6]]), np.array([True, False]), 2,
     ...                                category=np.array([1, 0]))
@@ -175,13 +227,11 @@ def played_counts(weights: np.ndarray, counts: np.ndarray, play: np.ndarray, n_c
     if counts.ndim == 2 and category is None:
         raise ValueError("(m, outcomes) counts need each class's fixed category")
     side = np.zeros(len(weights), dtype=np.uint8) if side is None else np.asarray(side)
-    if n_side <= 256:
-        side = side.astype(np.uint8, copy=False)         # a small fingerprint to hash, and to scan
-    summed = None if cache is None else cache.setdefault(("round_outcomes", digest(side), n_side), [])
-    if counts.ndim == 3:
-        return masked_counts(counts, weights, side, n_side, play, summed)                    # (s, c, o), (s,)
-    groups = joint_classes(side, n_side, np.asarray(category), n_categories)
-    played, folded_weight = masked_counts(counts, weights, groups, n_side * n_categories, play, summed)
+    fixed = None if counts.ndim == 3 else np.asarray(category)
+    classes = side_classes(side, n_side, fixed, n_categories, cache)
+    played, folded_weight = masked_counts(counts, weights, classes.groups, classes.n_groups, play, classes.summed)
+    if fixed is None:
+        return played, folded_weight                                                        # (s, c, o), (s,)
     return (played.reshape(n_side, n_categories, counts.shape[1]),                          # (s, c, o)
             folded_weight.reshape(n_side, n_categories).sum(axis=1))
 
@@ -212,7 +262,7 @@ def round_outcomes(weights: np.ndarray, counts: np.ndarray, continuations: int, 
     class's counts add up to `continuations`.  `side`: (m,) side class of each class in
     0..n_side-1 (default: none).  `cache`: a dict kept with the counts (e.g. the table's
     `derived`); the grouped sums, which depend only on the counts, the mask and the side
-    classes, are kept there under the side classes' fingerprint (`masked_counts`).
+    classes, are kept there with the groups made of the side classes (`side_classes`, `masked_counts`).
 
     >>> from analyzer.poker.settlement import Paytable
     >>> pays = Paytable(Fraction(2), (Fraction(1),) * 10, (Fraction(1),) * 10, (Fraction(0),) * 10, (Fraction(1),) * 10)

@@ -42,16 +42,19 @@ def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
     caller's next step.  Raises InputError when a file's keys are not the counted classes,
     in the same order.
     """
-    masks, packed, matched = {}, None, None
+    masks, checked = {}, None          # checked: the packed keys of a file found equal to `keys`
     for name, file in STRATEGY_FILES.items():
         path = Path(folder) / file
         if loaded and name in loaded:
             strategy = loaded.pop(name)
             file_keys, decisions = strategy.packed, strategy.decisions
-            packed = packed_keys(keys)[0] if packed is None else packed
-            # files that share one packed-key array (equal key bytes) are compared once
-            same = file_keys is matched or (file_keys.shape == packed.shape and bool((file_keys == packed).all()))
-            matched = file_keys if same else matched
+            # the first file against `keys` a chunk at a time (no packed copy of them all); a second
+            # against the first's packed keys (the same array when their key bytes are equal: compared once)
+            if checked is None:
+                same = are_packed_keys(file_keys, keys)
+            else:
+                same = file_keys is checked or bool(np.array_equal(file_keys, checked))
+            checked = file_keys if same else checked
         elif path.is_file():
             _, columns = strategy_file.decode(path.read_bytes(), str(path), ("key", "decision"))
             decisions = columns["decision"]
@@ -62,6 +65,23 @@ def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
             raise InputError(f"{path}: its situation keys are not the classes the rule file's deck counts")
         masks[name] = decisions == PLAY
     return masks
+
+
+KEY_CHUNK = 1 << 16        # key rows packed at a time by are_packed_keys: small temporaries, no fresh pages
+
+
+def are_packed_keys(packed: np.ndarray, keys: np.ndarray) -> bool:
+    """Whether `packed` is `strategy_file.pack_keys(keys)`: the key rows packed (a chunk at a time, rather than
+    packing every row into a new array first) and compared with it, in order.
+
+    >>> keys = np.array([[1, 2], [0, 255]], dtype=np.uint8)
+    >>> are_packed_keys(strategy_file.pack_keys(keys), keys), are_packed_keys(strategy_file.pack_keys(keys[::-1]), keys)
+    (True, False)
+    """
+    if packed.shape != (len(keys),):
+        return False
+    return all(np.array_equal(packed_keys(keys[start:start + KEY_CHUNK])[0], packed[start:start + KEY_CHUNK])
+               for start in range(0, len(keys), KEY_CHUNK))
 
 
 def optimal_decisions(table: DecisionTable) -> np.ndarray:

@@ -58,6 +58,21 @@ def test_the_kernel_path_equals_a_plain_loop_for_every_dtype(count_dtype, weight
             assert agree(grouped_counts(counts, weights, groups, 5, mask), plain)
 
 
+@pytest.mark.parametrize("cells", range(10))
+def test_the_column_blocks_equal_a_plain_loop_for_runs_of_one_group(cells):
+    """Narrow rows are summed a block of 4 columns at a time, each run of one group in locals: every width
+    (a last block of 0 to 4 columns, wide rows row by row), long runs, runs of one row, one run, no rows."""
+    rng = np.random.default_rng(25)
+    for m in (0, 1, 2, 5, 1000):
+        counts = rng.integers(0, 2**31, size=(cells, m)).astype(np.uint32).T     # column-major, as the Stud table
+        weights = rng.integers(0, 25, size=m).astype(np.uint8)
+        for groups in (np.sort(rng.integers(0, 6, size=m)), rng.integers(0, 6, size=m), np.full(m, 5)):
+            for dtype in (np.uint8, np.int64):
+                for mask in (None, rng.random(m) < 0.5, np.zeros(m, dtype=bool), np.ones(m, dtype=bool)):
+                    plain = plain_grouped(counts, weights, groups, 6, np.ones(m, dtype=bool) if mask is None else mask)
+                    assert agree(grouped_counts(counts, weights, groups.astype(dtype), 6, mask), plain)
+
+
 def test_the_kernel_path_reads_a_transposed_table_and_stays_exact_near_the_int64_bound():
     """Caribbean Stud's counts are a (m, 4) view of a (4, m) array; sums near 2**63 stay in int64 and exact."""
     rng = np.random.default_rng(12)
@@ -84,9 +99,11 @@ def test_grouped_counts_refuse_negative_values_and_groups_out_of_range():
         grouped_counts(np.array([[1], [-1]]), np.array([1, 1]), np.array([0, 0]), 1)
     with pytest.raises(ValueError, match="non-negative"):
         grouped_counts(np.array([[1], [1]]), np.array([1, -1]), np.array([0, 0]), 1)
-    for groups in (np.array([0, 2]), np.array([0, -1]), np.array([0, 2], dtype=np.uint8)):
-        with pytest.raises(ValueError, match="outside"):
-            grouped_counts(np.array([[1], [1]], dtype=np.uint32), np.array([1, 1]), groups, 2)
+    for groups in (np.array([0, 2]), np.array([0, -1]), np.array([0, 2], dtype=np.uint8), np.array([-1, -1]),
+                   np.array([2, 0]), np.array([-1, 0])):
+        for cells in (1, 6, 9):                       # blocks of columns (the bad row first, or starting a run), rows
+            with pytest.raises(ValueError, match="outside"):
+                grouped_counts(np.ones((2, cells), dtype=np.uint32), np.array([1, 1]), groups, 2)
 
 
 @pytest.mark.parametrize("shape", [(2000, 4), (500, 10, 4)])
@@ -126,6 +143,90 @@ def test_played_counts_summed_over_side_classes_equal_the_plain_weighted_rows(bi
     assert played.dtype == (object if big else np.int64)
 
 
+def test_the_cache_is_keyed_by_the_side_classes_themselves():
+    """Equal classes (another array) reuse the groups and sums; classes differing in one row, or changed in
+    place since, or other categories, never do: every lookup compares the kept copies in full."""
+    rng = np.random.default_rng(22)
+    m = 3_000
+    counts = rng.integers(0, 50, size=(m, 4)).astype(np.uint32)
+    weights, play = rng.integers(1, 25, size=m).astype(np.uint8), rng.random(m) < 0.5
+    category = rng.integers(0, 10, size=m).astype(np.uint8)
+    side = category.copy()
+    cache = {}
+
+    def check(side, category, n_side=10):
+        got = statistics.played_counts(weights, counts, play, 10, category=category, side=side, n_side=n_side,
+                                       cache=cache)
+        groups = side.astype(np.int64) * 10 + category
+        plain = plain_grouped(counts, weights, groups, n_side * 10, play)
+        assert (got[0].reshape(n_side * 10, 4) == plain[0]).all()
+        assert (got[1] == plain[1].reshape(n_side, 10).sum(axis=1)).all()
+
+    check(side, category)                           # one entry: the side classes are the categories' values
+    check(category, category)                       # the same values, the categories' own array: reused
+    check(side.astype(np.int64), category)          # the same values in another dtype: reused
+    check(np.repeat(side, 2)[::2], category[::-1][::-1])    # ... and in arrays that are not contiguous
+    assert len(cache["round_outcomes"]) == 1
+    other = side.copy()
+    other[1234] = (other[1234] + 1) % 10
+    check(other, category)                          # one row differs: a new entry
+    side[17] = (side[17] + 3) % 10                  # changed in place after it was kept
+    check(side, category)
+    shifted = category.copy()
+    shifted[5] = (shifted[5] + 1) % 10
+    check(other, shifted)                           # the same side classes, other categories
+    check(other, category, n_side=12)               # another number of side classes
+    assert len(cache["round_outcomes"]) == 5
+    check(category, category)
+    assert len(cache["round_outcomes"]) == 5
+    with pytest.raises(ValueError, match="side class"):
+        check(np.full(m, 10), category)
+    with pytest.raises(ValueError, match="category"):
+        check(side, np.full(m, 300))                # never wrapped into range by a cast
+
+
+def plain_are_joint_classes(groups, side, n_side, category, n_categories):
+    """The reference: the same length, every class in range, and groups equal to the formula in Python integers."""
+    if not len(groups) == len(side) == len(category):
+        return False
+    return all(0 <= int(s) < n_side and 0 <= int(c) < n_categories and int(g) == int(s) * n_categories + int(c)
+               for g, s, c in zip(groups, side, category))
+
+
+def test_are_joint_classes_equals_the_plain_check():
+    rng = np.random.default_rng(23)
+    for m in (0, 1, 2, 500):
+        for n_side, n_categories in ((10, 10), (3, 10), (25, 10), (40, 10)):
+            side = rng.integers(0, n_side, size=m)
+            category = rng.integers(0, n_categories, size=m)
+            groups = joint_classes(side, n_side, category, n_categories)
+            variants = [(side, category)]
+            if m:
+                i = int(rng.integers(m))
+                for change in ((i, 1, 0), (i, 0, 1), (i, -side[i] - 1, 0), (i, 0, n_categories),
+                               (i, 1, -n_categories), (i, -1, n_categories)):   # off, out of range, same group
+                    other_side, other_category = side.copy(), category.copy()
+                    other_side[change[0]] += change[1]
+                    other_category[change[0]] += change[2]
+                    variants.append((other_side, other_category))
+            variants.append((side[:-1], category[:-1]) if m else (np.zeros(1, np.int64), np.zeros(1, np.int64)))
+            for s, c in variants:
+                for s_dtype, c_dtype in ((np.int64, np.int64), (np.uint8, np.uint8), (np.uint8, np.int64),
+                                         (np.int64, np.uint8)):
+                    if (s_dtype == np.uint8 and len(s) and s.min() < 0) or (c_dtype == np.uint8 and len(c)
+                                                                           and c.min() < 0):
+                        continue
+                    expected = plain_are_joint_classes(groups, s, n_side, c, n_categories)
+                    assert group_sums.are_joint_classes(groups, s.astype(s_dtype), n_side, c.astype(c_dtype),
+                                                        n_categories) == expected
+            assert group_sums.are_joint_classes(groups, side, n_side, category, n_categories)
+    category = np.arange(256).astype(np.uint8)                      # 8-bit groups, up to 300 categories
+    for n_categories in (300, 256, 255):
+        got = group_sums.are_joint_classes(category, np.zeros(256, np.uint8), 1, category, n_categories)
+        assert got == plain_are_joint_classes(category, np.zeros(256), 1, category, n_categories)
+        assert got == (n_categories > 255)
+
+
 def test_masked_counts_in_python_integers_are_made_afresh():
     counts = np.full((3, 1), 2**60, dtype=np.int64)                    # beyond the int64 bound
     weights, groups = np.array([3, 1, 2]), np.array([0, 1, 0])
@@ -136,12 +237,41 @@ def test_masked_counts_in_python_integers_are_made_afresh():
     assert masked_counts(counts, weights, groups, 2, np.array([True, False, False]))[0].tolist() == [[3 * 2**60], [0]]
 
 
-def test_move_rows_refuses_rows_and_signs_out_of_range():
+def test_moving_the_changed_rows_equals_summing_afresh():
+    """Sums of one packed mask turned into another's by the kernel equal the plain sums of the other, for
+    masks of every length mod 8 (the last byte's padding), none or every row changed, empty tables."""
+    rng = np.random.default_rng(24)
+    for m in (0, 1, 7, 8, 9, 64, 1001, 4099):
+        counts = rng.integers(0, 2**20, size=(m, 4)).astype(np.uint32)
+        weights, groups = rng.integers(0, 25, size=m).astype(np.uint8), rng.integers(0, 6, size=m).astype(np.uint8)
+        was = rng.random(m) < 0.5
+        sparse = was.copy()
+        sparse[rng.integers(0, m, 3 if m else 0)] ^= True        # a few rows: most words of 64 unchanged
+        if m:
+            sparse[-1] ^= True                                   # ... and the last row, in the last byte
+        for now in (was.copy(), ~was, rng.random(m) < 0.5, sparse, np.ones(m, dtype=bool), np.zeros(m, dtype=bool)):
+            inside, outside = grouped_counts(counts, weights, groups, 6, was)
+            moved = group_sums.move_changed_rows(counts, weights, groups, np.packbits(was), np.packbits(now),
+                                                 inside, outside)
+            assert moved == int((was != now).sum())
+            assert agree((inside, outside), plain_grouped(counts, weights, groups, 6, now))
+            assert group_sums.differing_bits(np.packbits(was), np.packbits(now)) == moved == int(
+                np.bitwise_count(np.packbits(was) ^ np.packbits(now)).sum())
+
+
+def test_moving_rows_refuses_masks_and_groups_out_of_range():
     counts, weights, groups = np.ones((3, 2), dtype=np.uint32), np.ones(3, dtype=np.uint8), np.zeros(3, dtype=np.uint8)
     out, rest = np.zeros((1, 2), dtype=np.int64), np.zeros(1, dtype=np.int64)
-    for rows, sign in ((np.array([3]), 1), (np.array([-1]), 1), (np.array([0]), 2)):
-        with pytest.raises(ValueError):
-            group_sums.move_rows(counts, weights, groups, rows, sign, out, rest)
+    none, last = np.packbits([0, 0, 0]), np.packbits([0, 0, 1])
+    with pytest.raises(ValueError, match="one bit per row"):
+        group_sums.move_changed_rows(counts, weights, groups, np.packbits([0] * 9), np.packbits([1] * 9), out, rest)
+    with pytest.raises(ValueError, match="past the last"):
+        group_sums.move_changed_rows(counts, weights, groups, none, np.array([0b00010000], dtype=np.uint8), out,
+                                     rest)
+    with pytest.raises(ValueError, match="outside"):
+        group_sums.move_changed_rows(counts, weights, np.array([0, 0, 1], dtype=np.uint8), none, last, out, rest)
+    with pytest.raises(ValueError, match="bytes"):
+        group_sums.differing_bits(none, np.packbits([0] * 9))
 
 
 def test_the_kernel_refuses_mismatched_shapes():
