@@ -149,10 +149,12 @@ def prepare(jobs: list, run: Run) -> list:
     return prepared
 
 
-def analyse(game: Game, rule_paths, run: Run, loaded=None):
+def analyse(game: Game, rule_paths, run: Run, loaded=None, publishing: bool = False):
     """(rule file, analysis) of every rule file (default: the game's built-in ones), one at a time as each
     is asked for, counting once per count key.  Every rule file is loaded (and a bad one refused)
-    before anything is counted; `loaded`: the rule files as `load` (or `prepare`) returned them."""
+    before anything is counted; `loaded`: the rule files as `load` (or `prepare`) returned them.
+    `publishing`: each analysis's results will be written, so a decision-table game starts
+    compressing its strategy files while it analyses (`start_files`)."""
     loaded = load(game, rule_paths) if loaded is None else loaded
     keys = [json.dumps(game.module.count_fields(rules), sort_keys=True) for _, rules in loaded]
     counts, storing = {}, []
@@ -165,7 +167,7 @@ def analyse(game: Game, rule_paths, run: Run, loaded=None):
             # This frame keeps neither the analysis nor (after the last rule set that needs it) the count:
             # both go when the caller lets go of the analysis.
             yield rule_file, _analysed(game, rule_file, rules,
-                                       counts[key] if key in keys[index + 1:] else counts.pop(key), run)
+                                       counts[key] if key in keys[index + 1:] else counts.pop(key), run, publishing)
     except BaseException:
         wait(storing)                   # a cache file being written is finished (or its temporary file removed)
         raise
@@ -174,9 +176,11 @@ def analyse(game: Game, rule_paths, run: Run, loaded=None):
             future.result()             # a failed write (a full disk) is raised here
 
 
-def _analysed(game: Game, rule_file, rules, count, run: Run):
+def _analysed(game: Game, rule_file, rules, count, run: Run, publishing: bool):
+    options = dict(run.options, start_files=True) if publishing and game.strategy_kind == "decision_table" \
+        else run.options
     with timing.stage(f"{game.name} {rule_file.name} analyse"):
-        analysis = game.module.analyse(rule_file, rules, count, **run.options)
+        analysis = game.module.analyse(rule_file, rules, count, **options)
         memory.release()
         return analysis
 
@@ -263,7 +267,7 @@ def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
     """
     published = []
     try:
-        for rule_file, analysis in analyse(game, None, run, loaded):
+        for rule_file, analysis in analyse(game, None, run, loaded, publishing=True):
             staged = stage(game, rule_file, analysis, run)
             kept = analysis if run.keep_analyses else None
             del analysis
