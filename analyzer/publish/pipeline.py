@@ -230,6 +230,7 @@ def finish(staged: Staged, run: Run) -> Path:
 
     def verified_report(staging: Path) -> dict:
         with timing.stage("verify"):
+            memory.release()              # what the analysis let go of, before the files are read back
             verification = verify.verify_folder(staging, run.checks, run.progress, staged=True, counts=staged.count)
             memory.release()
         if not verification.passed:
