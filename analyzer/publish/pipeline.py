@@ -204,16 +204,19 @@ def stage(game: Game, rule_file, analysis, run: Run) -> Staged:
     where = f"{game.name} {rule_file.name}"
     with timing.stage(f"{where} outputs"):
         outputs = game.module.outputs(analysis)
-        drawing = Drawing(outputs.report, run.drawer)
+        drawing = Drawing(outputs.report, run.drawer)      # the figures first: drawn while the rest is made
         try:
             folder = result_folder(game, rule_file, run)
-            folder.add("summary.json", json_bytes(outputs.summary))
+            with timing.stage("summary.json"):
+                summary = _made(outputs.summary)
+                folder.add("summary.json", json_bytes(summary))
             for name, data in outputs.files.items():
                 with timing.stage(name):
-                    folder.add(name, data() if callable(data) else data)
-            if outputs.sheets:
-                with timing.stage(WORKBOOK_NAME):
-                    folder.add(WORKBOOK_NAME, par_workbook(outputs.sheets, rule_file))
+                    folder.add(name, _made(data))
+            with timing.stage(WORKBOOK_NAME):
+                sheets = _made(outputs.sheets)
+                if sheets:
+                    folder.add(WORKBOOK_NAME, par_workbook(sheets, rule_file))
             memory.release()
         except BaseException:
             drawing.close()
@@ -221,7 +224,12 @@ def stage(game: Game, rule_file, analysis, run: Run) -> Staged:
     # the report needs the figures' names and captions, no longer their data (which would hold the analysis)
     content = dataclasses.replace(outputs.report, figures=[dataclasses.replace(figure, data={})
                                                            for figure in outputs.report.figures])
-    return Staged(game, folder, outputs.summary, content, drawing, analysis.count)
+    return Staged(game, folder, summary, content, drawing, analysis.count)
+
+
+def _made(value):
+    """An output given as a function of no arguments, made now; any other value as it is."""
+    return value() if callable(value) else value
 
 
 def finish(staged: Staged, run: Run) -> Path:

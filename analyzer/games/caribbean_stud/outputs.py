@@ -556,4 +556,5 @@ def outputs(analysis: StudAnalysis) -> Outputs:
             analysis.priced, analysis.basic, {"rule_in_words": features.from_stud_rule(analysis.rule_check.rule)},
             analysis.strategies)
         files[BASIC_FILE] = lambda: strategies.data(BASIC_FILE)
-    return Outputs(summary(analysis), files, report_content(analysis, par_sheet), workbook_sheets(analysis, lines))
+    return Outputs(lambda: summary(analysis), files, report_content(analysis, par_sheet),
+                   lambda: workbook_sheets(analysis, lines))

@@ -435,4 +435,5 @@ def outputs(analysis: HoldemAnalysis) -> Outputs:
                                                                             known),
         BASIC_FILE: lambda: strategies.data(BASIC_FILE),
     }
-    return Outputs(summary(analysis), files, report_content(analysis, par_sheet, three_rows), workbook_sheets(analysis))
+    return Outputs(lambda: summary(analysis), files, report_content(analysis, par_sheet, three_rows),
+                   lambda: workbook_sheets(analysis))
