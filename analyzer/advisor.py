@@ -233,6 +233,8 @@ class PokerDecisions:
     same, byte for byte, its packed keys and deck are shared rather than made and checked again.
     """
 
+    COLUMNS = DECIDING                  # the columns it needs
+
     def __init__(self, header: dict, columns: dict, same_keys: tuple | None = None):
         self.header = header
         self.game = _field(header, "game", str)
@@ -244,7 +246,7 @@ class PokerDecisions:
         self.groups = [(g["name"], g["cards"]) for g in groups]
         self.actions = _field(header, "actions", list, lambda v: len(v) == 2 and all(isinstance(a, str) for a in v),
                               "two action names")                       # [fold action, play action]
-        for name in self._columns_needed(header):
+        for name in self.COLUMNS:
             if name not in columns:
                 raise StrategyHeaderError(f"has no {name!r} column")
         width = sum(size for _, size in self.groups)
@@ -262,10 +264,6 @@ class PokerDecisions:
             raise StrategyError(f"{self.game} strategy file: a decision code is not 0, 1 or 2")
         self.deck_text = _deck_text(self.deck)
 
-    @staticmethod
-    def _columns_needed(header: dict) -> tuple:
-        return DECIDING
-
 
 def _same_bytes(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether two key columns hold the same bytes, compared a plane at a time (a decoded column's planes
@@ -277,6 +275,8 @@ class PokerStrategy(PokerDecisions):
     """A Casino Hold'em or Caribbean Stud strategy file: one row per situation class, its decision, weight
     and exact EVs."""
 
+    COLUMNS = ("key", "decision", "weight")
+
     def __init__(self, header: dict, columns: dict):
         self.denominator = _field(header, "denominator", int, lambda v: v > 0, "a positive integer")
         self.ev_fold = _field(header, "ev_fold", int, what="an integer")
@@ -285,10 +285,6 @@ class PokerStrategy(PokerDecisions):
         self._fold = Fraction(self.ev_fold, self.denominator)
         self.ev_play = columns[ev_column]
         self.weights = columns["weight"]
-
-    @staticmethod
-    def _columns_needed(header: dict) -> tuple:
-        return ("key", "decision", "weight")
 
     def check_deck(self, groups: list[list[int]]) -> None:
         """Refuse (CardError, naming the card) a card that is not in the deck the file was computed for."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -120,10 +121,13 @@ class Outputs:
     `files` maps each name to its bytes or text, or to a function of no arguments that
     returns them: the pipeline calls it when it writes the file (so each output is
     rendered once, when needed, and timed on its own).  `sheets` are the PAR workbook's
-    ((name, analyzer.core.tables.Table), in order; the publisher adds the rules).
+    ((name, analyzer.core.tables.Table), in order; the publisher adds the rules).  The
+    summary and the sheets may also be given as functions of no arguments: the pipeline
+    makes them after it has sent the report's figures to be drawn, so that the drawing
+    starts sooner.
     """
 
-    summary: dict
+    summary: dict | Callable[[], dict]
     files: dict
     report: ReportContent
-    sheets: list = field(default_factory=list)
+    sheets: list | Callable[[], list] = field(default_factory=list)

@@ -2,7 +2,8 @@
 
 A game is a folder `analyzer/games/<folder>/` whose `game` module provides the pipeline's
 entry points (`load_rules`, `check_limits`, `count_fields`, `count`, `analyse`, `outputs`, `key_figures`,
-`check`, `check_statistics`); its built-in rule files sit in its `rules/` folder.  This module imports no game:
+`check`, `check_statistics`; a decision-table game's `analyse` also takes `start_files`, to compress its
+strategy files while it analyses); its built-in rule files sit in its `rules/` folder.  This module imports no game:
 entries name their package, and `Game.module` imports it on first use, so the advisor and
 `--help` stay light.  Adding a game touches its own folder and one entry of `GAMES`.
 """

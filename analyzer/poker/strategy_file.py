@@ -130,31 +130,63 @@ LEVEL = 6
 EV_LEVEL = 4
 
 
-def encode_decision_tables(*, game: str, rule_file, groups: list, actions: list, ev_column: str, key_text: str,
-                           keys: np.ndarray, table: DecisionTable, decisions: dict) -> dict:
-    """Strategy files of one decision table, one per entry of `decisions` (name -> decision codes, or
-    None for the optimal ones), compressed in background threads: name -> `Pending` bytes.
-
-    The files share their keys, weights and EVs, each compressed once.  Raises InputError
-    when an EV numerator does not fit the file's 64-bit column.
+class DecisionTableFiles:
+    """The strategy files of one decision table: each is compressed in background threads from when its
+    decisions are added with `start` (e.g. while the rest of the analysis runs), or at the latest
+    when its bytes are asked for (`data`).  The files share their keys, weights and EVs, each
+    compressed once.
     """
-    if table.ev_play.dtype == object or table.denominator > INT64_MAX:
-        raise InputError(f"rule file {rule_file.path}: the paytable's EV numerators exceed the strategy "
-                         "file's 64-bit column (use smaller or coarser payouts)")
-    header = {
-        "game": game, "rule_set": rule_file.name, "rule_sha256": rule_file.sha256,
-        "key": key_text, "groups": [{"name": name, "cards": size} for name, size in groups],
-        "actions": list(actions), "ev_column": ev_column,
-        "decision_codes": {str(FOLD): actions[0], str(PLAY): actions[1], str(EITHER): "either (equal EVs)"},
-        "denominator": table.denominator, "ev_fold": table.fold_numerator, "ev_unit": "ANTE",
-        "weight": "raw situations the class stands for", "situations": str(table.total_weight),
-    }
-    shared = {"key": np.ascontiguousarray(keys), "weight": table.weights.astype(np.uint8, copy=False)}
-    ev = table.ev_play.astype("<i8", copy=False)
-    compressor = strategy_file.Compressor(LEVEL)
-    out = {}
-    for name, codes in decisions.items():
-        codes = optimal_decisions(table) if codes is None else codes
-        out[name] = compressor.encode(header, {**shared, "decision": codes.astype(np.uint8, copy=False),
-                                               ev_column: ev}, levels={ev_column: EV_LEVEL})
-    return out
+
+    def __init__(self, *, game: str, rule_file, groups: list, actions: list, ev_column: str, key_text: str,
+                 keys: np.ndarray, table: DecisionTable):
+        self._spec = dict(game=game, groups=groups, actions=actions, ev_column=ev_column, key_text=key_text)
+        self._rule_file, self._keys, self._table = rule_file, keys, table
+        self._compressor = self._header = self._shared = None
+        self._codes, self._pending = {}, {}
+
+    def add(self, name: str, codes: np.ndarray | None = None, start: bool = False) -> None:
+        """A file `name` of these decision codes (None: the optimal ones, ties coded EITHER), compressed from
+        now on if `start`."""
+        self._codes[name] = codes
+        if start:
+            self._start(name)
+
+    def start(self) -> None:
+        """Start compressing every file not started yet."""
+        for name in self._codes:
+            if name not in self._pending:
+                self._start(name)
+
+    def data(self, name: str) -> bytes:
+        """The file's bytes (compression started now if it was not, and waited for).  Raises InputError
+        when an EV numerator does not fit the file's 64-bit column."""
+        if name not in self._pending:
+            self._start(name)
+        return self._pending[name].result()
+
+    def _start(self, name: str) -> None:
+        if self._compressor is None:
+            self._begin()
+        codes = self._codes[name]
+        codes = optimal_decisions(self._table) if codes is None else codes
+        self._pending[name] = self._compressor.encode(
+            self._header, {**self._shared, "decision": codes.astype(np.uint8, copy=False),
+                           self._spec["ev_column"]: self._table.ev_play.astype("<i8", copy=False)},
+            levels={self._spec["ev_column"]: EV_LEVEL})
+
+    def _begin(self) -> None:
+        table, rule_file, spec = self._table, self._rule_file, self._spec
+        if table.ev_play.dtype == object or table.denominator > INT64_MAX:
+            raise InputError(f"rule file {rule_file.path}: the paytable's EV numerators exceed the strategy "
+                             "file's 64-bit column (use smaller or coarser payouts)")
+        actions = list(spec["actions"])
+        self._header = {
+            "game": spec["game"], "rule_set": rule_file.name, "rule_sha256": rule_file.sha256,
+            "key": spec["key_text"], "groups": [{"name": name, "cards": size} for name, size in spec["groups"]],
+            "actions": actions, "ev_column": spec["ev_column"],
+            "decision_codes": {str(FOLD): actions[0], str(PLAY): actions[1], str(EITHER): "either (equal EVs)"},
+            "denominator": table.denominator, "ev_fold": table.fold_numerator, "ev_unit": "ANTE",
+            "weight": "raw situations the class stands for", "situations": str(table.total_weight),
+        }
+        self._shared = {"key": np.ascontiguousarray(self._keys), "weight": table.weights.astype(np.uint8, copy=False)}
+        self._compressor = strategy_file.Compressor(LEVEL)

@@ -96,7 +96,10 @@ class Drawer:
         """Ask for these figures (their lazy values made here); `receive` returns their SVG text."""
         if self._waiting:
             raise InvariantError("the drawing process is still drawing the previous figures")
-        _send(self._requests, [_made(figure) for figure in figures])
+        try:
+            _send(self._requests, [_made(figure) for figure in figures])
+        except BrokenPipeError:                 # the child is gone (killed): as when it ends without a reply
+            raise InvariantError("the process drawing the report's figures ended without them") from None
         self._waiting = True
 
     def receive(self) -> dict:

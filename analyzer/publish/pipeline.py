@@ -150,10 +150,12 @@ def prepare(jobs: list, run: Run) -> list:
     return prepared
 
 
-def analyse(game: Game, rule_paths, run: Run, loaded=None):
+def analyse(game: Game, rule_paths, run: Run, loaded=None, publishing: bool = False):
     """(rule file, analysis) of every rule file (default: the game's built-in ones), one at a time as each
     is asked for, counting once per count key.  Every rule file is loaded (and a bad one refused)
-    before anything is counted; `loaded`: the rule files as `load` (or `prepare`) returned them."""
+    before anything is counted; `loaded`: the rule files as `load` (or `prepare`) returned them.
+    `publishing`: each analysis's results will be written, so a decision-table game starts
+    compressing its strategy files while it analyses (`start_files`)."""
     loaded = load(game, rule_paths) if loaded is None else loaded
     keys = [json.dumps(game.module.count_fields(rules), sort_keys=True) for _, rules in loaded]
     counts, storing = {}, []
@@ -166,7 +168,7 @@ def analyse(game: Game, rule_paths, run: Run, loaded=None):
             # This frame keeps neither the analysis nor (after the last rule set that needs it) the count:
             # both go when the caller lets go of the analysis.
             yield rule_file, _analysed(game, rule_file, rules,
-                                       counts[key] if key in keys[index + 1:] else counts.pop(key), run)
+                                       counts[key] if key in keys[index + 1:] else counts.pop(key), run, publishing)
     except BaseException:
         wait(storing)                   # a cache file being written is finished (or its temporary file removed)
         raise
@@ -175,9 +177,11 @@ def analyse(game: Game, rule_paths, run: Run, loaded=None):
             future.result()             # a failed write (a full disk) is raised here
 
 
-def _analysed(game: Game, rule_file, rules, count, run: Run):
+def _analysed(game: Game, rule_file, rules, count, run: Run, publishing: bool):
+    options = dict(run.options, start_files=True) if publishing and game.strategy_kind == "decision_table" \
+        else run.options
     with timing.stage(f"{game.name} {rule_file.name} analyse"):
-        analysis = game.module.analyse(rule_file, rules, count, **run.options)
+        analysis = game.module.analyse(rule_file, rules, count, **options)
         memory.release()
         return analysis
 
@@ -201,16 +205,19 @@ def stage(game: Game, rule_file, analysis, run: Run) -> Staged:
     where = f"{game.name} {rule_file.name}"
     with timing.stage(f"{where} outputs"):
         outputs = game.module.outputs(analysis)
-        drawing = Drawing(outputs.report, run.drawer)
+        drawing = Drawing(outputs.report, run.drawer)      # the figures first: drawn while the rest is made
         try:
             folder = result_folder(game, rule_file, run)
-            folder.add("summary.json", json_bytes(outputs.summary))
+            with timing.stage("summary.json"):
+                summary = _made(outputs.summary)
+                folder.add("summary.json", json_bytes(summary))
             for name, data in outputs.files.items():
                 with timing.stage(name):
-                    folder.add(name, data() if callable(data) else data)
-            if outputs.sheets:
-                with timing.stage(WORKBOOK_NAME):
-                    folder.add(WORKBOOK_NAME, par_workbook(outputs.sheets, rule_file))
+                    folder.add(name, _made(data))
+            with timing.stage(WORKBOOK_NAME):
+                sheets = _made(outputs.sheets)
+                if sheets:
+                    folder.add(WORKBOOK_NAME, par_workbook(sheets, rule_file))
             memory.release()
         except BaseException:
             drawing.close()
@@ -218,7 +225,12 @@ def stage(game: Game, rule_file, analysis, run: Run) -> Staged:
     # the report needs the figures' names and captions, no longer their data (which would hold the analysis)
     content = dataclasses.replace(outputs.report, figures=[dataclasses.replace(figure, data={})
                                                            for figure in outputs.report.figures])
-    return Staged(game, folder, outputs.summary, content, drawing, analysis.count)
+    return Staged(game, folder, summary, content, drawing, analysis.count)
+
+
+def _made(value):
+    """An output given as a function of no arguments, made now; any other value as it is."""
+    return value() if callable(value) else value
 
 
 def finish(staged: Staged, run: Run) -> Path:
@@ -227,6 +239,7 @@ def finish(staged: Staged, run: Run) -> Path:
 
     def verified_report(staging: Path) -> dict:
         with timing.stage("verify"):
+            memory.release()              # what the analysis let go of, before the files are read back
             verification = verify.verify_folder(staging, run.checks, run.progress, staged=True, counts=staged.count)
             memory.release()
         if not verification.passed:
@@ -264,7 +277,7 @@ def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
     """
     published = []
     try:
-        for rule_file, analysis in analyse(game, None, run, loaded):
+        for rule_file, analysis in analyse(game, None, run, loaded, publishing=True):
             staged = stage(game, rule_file, analysis, run)
             kept = analysis if run.keep_analyses else None
             del analysis

@@ -19,6 +19,8 @@ from analyzer.poker.decision_table import DecisionTable
 from analyzer.strategy.language import Strategy
 from cython_ext import group_sums
 
+CHUNK_ROWS = 1 << 20            # classes whose rule masks are made at once
+
 
 @dataclass(frozen=True)
 class RuleCost:
@@ -50,11 +52,15 @@ def rule_costs(strategy: Strategy, values: dict, decisions: DecisionTable) -> li
     sign of their gain.  So the table is summed once, by those groups, exactly.
     """
     rules, n = strategy.rules, len(decisions)
-    first, second = _first_two_rules([rule.holds(values, strategy.features) for rule in rules], n)
     codes = [strategy.features.actions.index(r.action) for r in rules] + [strategy.features.actions.index(strategy.default)]
     plays = np.array([code == 1 for code in codes])           # by rule (the default last)
-    weight_sums, gain_sums = _sums_by_rule(first, second, plays, decisions)
-    del first, second
+    weight_sums = gain_sums = np.zeros(6 * len(codes), dtype=np.int64)
+    for start in range(0, n, CHUNK_ROWS):                     # a chunk of classes at a time: small masks
+        rows = slice(start, min(n, start + CHUNK_ROWS))
+        part = {name: feature[rows] for name, feature in values.items()}
+        first, second = _first_two_rules([rule.holds(part, strategy.features) for rule in rules], rows.stop - start)
+        weights, gains = _sums_by_rule(first, second, plays, decisions, rows)
+        weight_sums, gain_sums = weight_sums + weights, gain_sums + gains
     weight_sums = weight_sums.reshape(len(codes), 2, 3).tolist()
     gain_sums = gain_sums.reshape(len(codes), 2, 3).tolist()
 
@@ -99,17 +105,19 @@ def _first_two_rules(held: list, n: int) -> tuple[np.ndarray, np.ndarray]:
     return first, second
 
 
-def _sums_by_rule(first: np.ndarray, second: np.ndarray, plays: np.ndarray, decisions: DecisionTable) -> tuple:
-    """(weights, gains) summed, exactly, by (the rule deciding a class, whether the next rule that holds for
-    it plays, the sign of its gain: < 0, = 0, > 0): 6 sums per rule (the default last) each.
+def _sums_by_rule(first: np.ndarray, second: np.ndarray, plays: np.ndarray, decisions: DecisionTable,
+                  rows: slice) -> tuple:
+    """(weights, gains) of the classes `rows` summed, exactly, by (the rule deciding a class, whether the next
+    rule that holds for it plays, the sign of its gain: < 0, = 0, > 0): 6 sums per rule (the default
+    last) each.
 
     One compiled pass (`cython_ext.group_sums.add_rule_sums`) when the gains are int64 and their
-    bound x rows proves every sum fits; otherwise NumPy's grouped sums, in Python integers where
-    needed (`exact_group_sums`).
+    bound x all the rows proves every sum (of these rows, and all of them added up) fits;
+    otherwise NumPy's grouped sums, in Python integers where needed (`exact_group_sums`).
     """
-    gain, weights, cells = decisions.gain, decisions.weights, 6 * len(plays)
+    gain, weights, cells = decisions.gain[rows], decisions.weights[rows], 6 * len(plays)
     if gain.dtype == np.int64 and weights.dtype in (np.uint8, np.int64) \
-            and max(decisions.gain_bound, decisions.weight_bound) * len(gain) <= INT64_MAX:
+            and max(decisions.gain_bound, decisions.weight_bound) * len(decisions) <= INT64_MAX:
         weight_sums, gain_sums = np.zeros(cells, dtype=np.int64), np.zeros(cells, dtype=np.int64)
         group_sums.add_rule_sums(first, second, plays.astype(np.uint8), weights, gain, weight_sums, gain_sums)
         return weight_sums, gain_sums

@@ -146,7 +146,7 @@ def test_a_very_fine_aa_ratio_is_decided_in_python_integers(analysis):
 
 
 def test_strategy_file_round_trip(analysis):
-    header, columns = strategy_file.decode(outputs.strategy_files(analysis)["strategy.bin.gz"].result())
+    header, columns = strategy_file.decode(analysis.files.data("strategy.bin.gz"))
     assert header["rows"] == 1_286_792 and header["denominator"] == analysis.priced.denominator
     assert (columns["key"] == analysis.table.keys).all()
     assert (columns["ev_call"] == analysis.priced.ev_call).all()

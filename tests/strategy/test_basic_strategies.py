@@ -568,13 +568,15 @@ def strategy_of(rules: list, default: str, features) -> "Strategy":
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_rule_costs_agree_with_the_plain_reference(seed):
+def test_rule_costs_agree_with_the_plain_reference(seed, monkeypatch):
     """The grouped sums against the reference on random tables: one class and a few thousand, EVs in int64
     (summed compiled, or by NumPy where their bound x rows passes int64) and in Python integers beyond
     it, the built-in cards and lists with an always-true rule and no rules."""
     from analyzer.poker.decision_table import DecisionTable
+    from analyzer.strategy import costs
     from analyzer.strategy.costs import rule_costs
     from analyzer.strategy.language import Condition, Rule
+    monkeypatch.setattr(costs, "CHUNK_ROWS", 1000 if seed % 2 else 1 << 20)     # several chunks, and one
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 4_000)) if seed else 1                 # one class, and a few thousand
     keys = np.array([rng.choice(52, 6, replace=False) for _ in range(n)], dtype=np.uint8)

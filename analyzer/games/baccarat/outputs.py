@@ -310,4 +310,5 @@ def outputs(analysis: BaccaratAnalysis) -> Outputs:
             ["stake", "returned_on_win", "rtp", "rtp_decimal"],
             [[money(s), money(r * s), fraction_str(rtp), decimal_str(rtp)] for s, r, rtp in analysis.stake_rtps]),
     }
-    return Outputs(summary(analysis), files, report_content(analysis, par_sheet), workbook_sheets(analysis))
+    return Outputs(lambda: summary(analysis), files, report_content(analysis, par_sheet),
+                   lambda: workbook_sheets(analysis))

@@ -17,10 +17,11 @@ from analyzer.games.caribbean_stud.price import Priced, price, simple_strategies
 from analyzer.games.caribbean_stud.progressive import (CombinedFunctions, ProgressiveFigures, ProgressiveMoments,
                                                        combined_functions, progressive_figures, progressive_moments)
 from analyzer.games.caribbean_stud.rule_in_words import PatternGains, RuleCheck, check_rule, derive_rule
-from analyzer.games.caribbean_stud.rules import Progressive, StudRules
+from analyzer.games.caribbean_stud.rules import GAME, Progressive, StudRules
 from analyzer.poker.decision_table import StrategyFigures
 from analyzer.poker.settlement import N_CATEGORIES
 from analyzer.poker.statistics import MAIN, SIDE, PlayStatistics, round_outcomes, with_side_bet
+from analyzer.poker.strategy_file import DecisionTableFiles
 from analyzer.strategy.language import Strategy
 
 PROGRESSIVE = "progressive"        # the side bet's component in the round statistics
@@ -29,6 +30,11 @@ PROGRESSIVE = "progressive"        # the side bet's component in the round stati
 #: (the progressive's mean and variance, its covariance with ANTE + raise) combine any other ratio r:
 #: Var(main + r X) = Var(main) + r^2 Var(X) + 2 r Cov(main, X).
 PROGRESSIVE_STAKE_PER_ANTE = Fraction(1)
+
+STRATEGY_FILE = dict(game=GAME, groups=[("hand", 5), ("up card", 1)], actions=["fold", "raise"], ev_column="ev_raise",
+                     key_text="canonical situation: the player's 5 cards (descending) then the dealer's up card, "
+                              "card = rank * 4 + suit, suits renamed (docs/strategy-format.md)")
+OPTIMAL_FILE, BASIC_FILE = "strategy.bin.gz", "strategy_basic.bin.gz"
 
 
 @dataclass
@@ -55,6 +61,7 @@ class StudAnalysis:
     progressive_at: list = None  # [(jackpot, WagerStatistics)]: the progressive alone at each jackpot level
     combined: dict = None        # name -> StudCombined
     progressive_ratio: Fraction = PROGRESSIVE_STAKE_PER_ANTE
+    files: DecisionTableFiles = None        # strategy.bin.gz and, with a basic strategy, strategy_basic.bin.gz
 
     @property
     def count(self) -> SituationCounts:
@@ -70,10 +77,17 @@ class StudAnalysis:
         return self.table.raw_situations * self.table.completions
 
 
-def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progress=None) -> StudAnalysis:
-    """Prices, the rule in words (derived and checked on every class), the strategies and the progressive."""
+def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progress=None,
+            start_files: bool = False) -> StudAnalysis:
+    """Prices, the rule in words (derived and checked on every class), the strategies and the progressive.
+
+    `start_files`: compress the strategy files in background threads as soon as their decisions
+    are known, while the rest is analysed (the pipeline does when the results will be written).
+    """
     with timing.stage("price"):
         priced = price(table, rules)
+        files = DecisionTableFiles(**STRATEGY_FILE, rule_file=rule_file, keys=table.keys, table=priced.decisions)
+        files.add(OPTIMAL_FILE, start=start_files)
     with timing.stage("rule in words"):
         gains = PatternGains.of(patterns_of(table), priced.gain)
         rule_check = check_rule(derive_rule(gains), gains, priced.gain, table.raw_situations * priced.denominator)
@@ -86,12 +100,13 @@ def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progr
         if basic is not None:
             st["basic"] = priced.figures("basic", "the basic strategy card (basic_strategy.md)",
                                          raises_of(basic, priced))
+            files.add(BASIC_FILE, st["basic"].play.astype(np.uint8), start=start_files)
     key = ("progressive", rules.progressive)                 # rule sets often share the side bet
     if key not in table.derived:
         with timing.stage("progressive"):
             table.derived[key] = progressive_figures(table, rules.progressive)
     prog = table.derived[key]
-    analysis = StudAnalysis(rule_file, rules, priced, rule_check, st, prog, basic)
+    analysis = StudAnalysis(rule_file, rules, priced, rule_check, st, prog, basic, files=files)
     with timing.stage("round statistics"):
         analysis.statistics = {name: checked_statistics(priced, f) for name, f in st.items()}
         moments_key = ("progressive moments", rules.progressive)

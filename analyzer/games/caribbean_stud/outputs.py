@@ -6,7 +6,6 @@ import math
 from fractions import Fraction
 from pathlib import Path
 
-import numpy as np
 
 from analyzer.core.cards import card_str, cards_str
 from analyzer.core.distribution import CONVENTION, SETTLING_RULE, summary_context
@@ -19,14 +18,13 @@ from analyzer.core.wager_tables import (WagerEntry, csv_rows, distribution_figur
                                         settling_table)
 from analyzer.games.caribbean_stud import basic as basic_strategy
 from analyzer.games.caribbean_stud import features
-from analyzer.games.caribbean_stud.analysis import StudAnalysis
+from analyzer.games.caribbean_stud.analysis import BASIC_FILE, OPTIMAL_FILE, StudAnalysis
 from analyzer.games.caribbean_stud.progressive import rtp_points
 from analyzer.games.caribbean_stud.rules import GAME, Progressive
 from analyzer.poker.decision_table import StrategyFigures, margin_histogram
 from analyzer.poker.hands import CATEGORIES, CATEGORY_WORDS, qualifier_words
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, OUTCOME_WORDS
 from analyzer.poker.statistics import played_counts, played_weights
-from analyzer.poker.strategy_file import encode_decision_tables
 from analyzer.strategy.language import strategy_card_markdown
 
 MAX_PATTERNS_SHOWN = 200             # exception patterns listed in strategy_rule.md (all are in the CSV)
@@ -506,21 +504,6 @@ def progressive_csv(analysis: StudAnalysis) -> str:
                      for level, rtp in analysis.progressive.table])
 
 
-STRATEGY_FILE = dict(game=GAME, groups=[("hand", 5), ("up card", 1)], actions=["fold", "raise"], ev_column="ev_raise",
-                     key_text="canonical situation: the player's 5 cards (descending) then the dealer's up card, "
-                              "card = rank * 4 + suit, suits renamed (docs/strategy-format.md)")
-
-
-def strategy_files(analysis: StudAnalysis) -> dict:
-    """strategy.bin.gz (optimal) and, with a basic strategy, strategy_basic.bin.gz (its raises),
-    compressing in background threads: name -> Pending bytes."""
-    decisions = {"strategy.bin.gz": None}
-    if analysis.basic is not None:
-        decisions["strategy_basic.bin.gz"] = analysis.strategies["basic"].play.astype(np.uint8)
-    return encode_decision_tables(**STRATEGY_FILE, rule_file=analysis.rule_file, keys=analysis.table.keys,
-                                  table=analysis.priced.decisions, decisions=decisions)
-
-
 def workbook_sheets(analysis: StudAnalysis, lines: list) -> list:
     """The PAR workbook's sheets (the publisher adds the rules analysed)."""
     total, hands = analysis.total_deals, analysis.progressive.hands
@@ -555,7 +538,8 @@ def workbook_sheets(analysis: StudAnalysis, lines: list) -> list:
 
 def outputs(analysis: StudAnalysis) -> Outputs:
     """Every file of the rule set's results folder, its report content and its workbook's sheets."""
-    strategies = strategy_files(analysis)                # compressed in the background meanwhile
+    strategies = analysis.files
+    strategies.start()                                   # compressed in the background meanwhile (if not already)
     lines = par_lines(analysis)
     par_sheet = par_markdown(analysis, lines)
     files = {
@@ -564,12 +548,13 @@ def outputs(analysis: StudAnalysis) -> Outputs:
         "progressive_rtp_by_jackpot.csv": lambda: progressive_csv(analysis),
         "strategy_rule.md": lambda: strategy_rule_markdown(analysis),
         "strategy_rule_exceptions.csv": lambda: strategy_rule_exceptions_csv(analysis),
-        "strategy.bin.gz": strategies["strategy.bin.gz"].result,
+        OPTIMAL_FILE: lambda: strategies.data(OPTIMAL_FILE),
     }
     if analysis.basic is not None:
         files["basic_strategy.toml"] = lambda: Path(analysis.basic.source).read_bytes()
         files["basic_strategy.md"] = lambda: basic_strategy.stud_basic_strategy_markdown(
             analysis.priced, analysis.basic, {"rule_in_words": features.from_stud_rule(analysis.rule_check.rule)},
             analysis.strategies)
-        files["strategy_basic.bin.gz"] = strategies["strategy_basic.bin.gz"].result
-    return Outputs(summary(analysis), files, report_content(analysis, par_sheet), workbook_sheets(analysis, lines))
+        files[BASIC_FILE] = lambda: strategies.data(BASIC_FILE)
+    return Outputs(lambda: summary(analysis), files, report_content(analysis, par_sheet),
+                   lambda: workbook_sheets(analysis, lines))

@@ -12,11 +12,16 @@ from analyzer.core.rules import RuleFile
 from analyzer.games.casino_holdem import features
 from analyzer.games.casino_holdem.count import SituationTable
 from analyzer.games.casino_holdem.price import HoldemStrategy, Priced, figures, price, strategies
-from analyzer.games.casino_holdem.rules import AA_HANDS, HoldemRules
+from analyzer.games.casino_holdem.rules import AA_HANDS, GAME, HoldemRules
 from analyzer.poker.statistics import PlayStatistics, round_outcomes, with_side_bet
+from analyzer.poker.strategy_file import DecisionTableFiles
 from analyzer.strategy.language import Strategy
 
 AA_BONUS = "aa_bonus"              # the side bet's component in the round statistics
+STRATEGY_FILE = dict(game=GAME, groups=[("hole cards", 2), ("flop", 3)], actions=["fold", "call"], ev_column="ev_call",
+                     key_text="canonical situation: 2 hole cards (descending) then 3 flop cards (descending), "
+                              "card = rank * 4 + suit, suits renamed (docs/strategy-format.md)")
+OPTIMAL_FILE, BASIC_FILE = "strategy.bin.gz", "strategy_basic.bin.gz"
 
 
 @dataclass
@@ -31,6 +36,7 @@ class HoldemAnalysis:
     statistics: dict             # name -> PlayStatistics: ANTE + CALL, the AA Bonus alone, both together
     aa_ratio: Fraction           # AA Bonus stake per ANTE in combined play (and the jointly optimal strategy)
     cache: dict = field(default_factory=dict, repr=False)    # what the outputs derive more than once (PAR lines)
+    files: DecisionTableFiles = None        # strategy.bin.gz and strategy_basic.bin.gz
 
     @property
     def count(self) -> SituationTable:
@@ -51,16 +57,23 @@ class HoldemAnalysis:
 
 
 def analyse(rule_file: RuleFile, rules: HoldemRules, table: SituationTable,
-            aa_ratio: Fraction | None = None) -> HoldemAnalysis:
-    """Price the counted table under one rule set and evaluate every reported strategy (no enumeration)."""
+            aa_ratio: Fraction | None = None, start_files: bool = False) -> HoldemAnalysis:
+    """Price the counted table under one rule set and evaluate every reported strategy (no enumeration).
+
+    `start_files`: compress the strategy files in background threads as soon as their decisions
+    are known, while the rest is analysed (the pipeline does when the results will be written).
+    """
     with timing.stage("price"):
         priced = price(table, rules)
+        files = DecisionTableFiles(**STRATEGY_FILE, rule_file=rule_file, keys=table.keys, table=priced.decisions)
+        files.add(OPTIMAL_FILE, start=start_files)
     with timing.stage("strategies"):
         st = strategies(priced, aa_ratio)
     with timing.stage("basic strategy"):
         basic = features.basic_strategy()
         basic_call = features.decisions(basic, features.of_table(table))
         st["basic"] = figures(priced, "basic", "the basic strategy card (basic_strategy.md)", basic_call)
+        files.add(BASIC_FILE, basic_call.astype(np.uint8), start=start_files)
         st["call_on_aa_win_basic"] = figures(priced, "call_on_aa_win_basic",
                                              "call whenever the AA Bonus wins, otherwise the basic strategy",
                                              basic_call | (priced.aa_return > 0))
@@ -70,7 +83,7 @@ def analyse(rule_file: RuleFile, rules: HoldemRules, table: SituationTable,
                       for name, f in st.items()}
         for name, f in st.items():
             check_statistics(f, statistics[name])
-    return HoldemAnalysis(rule_file, rules, priced, st, basic, statistics, ratio)
+    return HoldemAnalysis(rule_file, rules, priced, st, basic, statistics, ratio, files=files)
 
 
 def play_statistics(table: SituationTable, rules: HoldemRules, aa_hand: np.ndarray, call: np.ndarray,

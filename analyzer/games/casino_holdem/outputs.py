@@ -16,14 +16,13 @@ from analyzer.core.wager_tables import (WagerEntry, csv_rows, distribution_figur
                                         distribution_table, figures_markdown, figures_table, settling_markdown,
                                         settling_table)
 from analyzer.games.casino_holdem import basic as basic_strategy
-from analyzer.games.casino_holdem.analysis import HoldemAnalysis
+from analyzer.games.casino_holdem.analysis import BASIC_FILE, OPTIMAL_FILE, HoldemAnalysis
 from analyzer.games.casino_holdem.price import HoldemStrategy
 from analyzer.games.casino_holdem.rules import AA_HANDS, GAME
 from analyzer.poker.decision_table import margin_histogram
 from analyzer.poker.hands import CATEGORY_WORDS, qualifier_words
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, OUTCOME_WORDS
 from analyzer.poker.statistics import played_counts, played_weights
-from analyzer.poker.strategy_file import encode_decision_tables
 from analyzer.strategy.language import strategy_card_markdown
 
 
@@ -315,20 +314,6 @@ def statistics_csv_rows(analysis: HoldemAnalysis) -> list[list]:
     return rows
 
 
-STRATEGY_FILE = dict(game=GAME, groups=[("hole cards", 2), ("flop", 3)], actions=["fold", "call"], ev_column="ev_call",
-                     key_text="canonical situation: 2 hole cards (descending) then 3 flop cards (descending), "
-                              "card = rank * 4 + suit, suits renamed (docs/strategy-format.md)")
-
-
-def strategy_files(analysis: HoldemAnalysis) -> dict:
-    """strategy.bin.gz (optimal) and strategy_basic.bin.gz (the basic strategy's calls), compressing in
-    background threads: name -> Pending bytes."""
-    return encode_decision_tables(**STRATEGY_FILE, rule_file=analysis.rule_file, keys=analysis.table.keys,
-                                  table=analysis.priced.decisions,
-                                  decisions={"strategy.bin.gz": None, "strategy_basic.bin.gz":
-                                             analysis.strategies["basic"].call.astype(np.uint8)})
-
-
 def key_figures(analysis: HoldemAnalysis) -> list[KeyFigure]:
     """The headline figures (the report's first table, and what `analyzer sweep` compares)."""
     st, published = analysis.strategies, analysis.rules.published
@@ -434,7 +419,8 @@ def workbook_sheets(analysis: HoldemAnalysis) -> list:
 
 def outputs(analysis: HoldemAnalysis) -> Outputs:
     """Every file of the rule set's results folder, its report content and its workbook's sheets."""
-    strategies = strategy_files(analysis)                # compressed in the background meanwhile
+    strategies = analysis.files
+    strategies.start()                                   # compressed in the background meanwhile (if not already)
     lines, aa_lines = par_lines(analysis), aa_par_lines(analysis)
     par_sheet = par_markdown(analysis, lines, aa_lines)
     # the analysis's figures of these very strategies (its basic card's decisions among them)
@@ -443,10 +429,11 @@ def outputs(analysis: HoldemAnalysis) -> Outputs:
     files = {
         "par_sheet.md": par_sheet,
         "par_sheet.csv": lambda: par_csv(analysis, lines, aa_lines),
-        "strategy.bin.gz": strategies["strategy.bin.gz"].result,
+        OPTIMAL_FILE: lambda: strategies.data(OPTIMAL_FILE),
         "basic_strategy.toml": lambda: Path(analysis.basic.source).read_bytes(),
         "basic_strategy.md": lambda: basic_strategy.basic_strategy_markdown(analysis.priced, analysis.basic, three_rows,
                                                                             known),
-        "strategy_basic.bin.gz": strategies["strategy_basic.bin.gz"].result,
+        BASIC_FILE: lambda: strategies.data(BASIC_FILE),
     }
-    return Outputs(summary(analysis), files, report_content(analysis, par_sheet, three_rows), workbook_sheets(analysis))
+    return Outputs(lambda: summary(analysis), files, report_content(analysis, par_sheet, three_rows),
+                   lambda: workbook_sheets(analysis))

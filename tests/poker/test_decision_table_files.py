@@ -1,0 +1,63 @@
+"""A decision table's strategy files: the same bytes whenever their compression starts, the plain writer's content."""
+import gzip
+from fractions import Fraction
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from analyzer.core import strategy_file
+from analyzer.core.errors import InputError
+from analyzer.poker.decision_table import DecisionTable
+from analyzer.poker.strategy_file import EITHER, DecisionTableFiles
+
+SPEC = dict(game="caribbean-stud", groups=[("hand", 5), ("up card", 1)], actions=["fold", "raise"],
+            ev_column="ev_raise", key_text="test keys")
+
+
+def table(rows: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    keys = np.unique(rng.integers(0, 52, (rows * 2, 6)).astype(np.uint8), axis=0)[:rows]
+    ev = rng.integers(-3000, 2000, len(keys))
+    ev[::7] = -1000                                                  # exact ties with folding
+    decisions = DecisionTable(rng.integers(1, 25, len(keys)).astype(np.uint8), ev, 1000, Fraction(2))
+    return keys, decisions, rng.integers(0, 2, len(keys)).astype(np.uint8)
+
+
+def rule_file():
+    return SimpleNamespace(name="test", sha256="0" * 64, path="test.toml")
+
+
+def files(keys, decisions, basic, start: bool) -> DecisionTableFiles:
+    made = DecisionTableFiles(**SPEC, rule_file=rule_file(), keys=keys, table=decisions)
+    made.add("strategy.bin.gz", start=start)
+    made.add("strategy_basic.bin.gz", basic, start=start)
+    return made
+
+
+@pytest.mark.parametrize("rows", [0, 1, 3_000])
+def test_files_started_early_or_late_are_the_same_bytes(rows, monkeypatch):
+    monkeypatch.setattr(strategy_file, "PIECE_BYTES", 1024)          # many pieces per column
+    keys, decisions, basic = table(rows, rows)
+    early, late = files(keys, decisions, basic, True), files(keys, decisions, basic, False)
+    late.start()
+    for name in ("strategy.bin.gz", "strategy_basic.bin.gz"):
+        assert early.data(name) == late.data(name) == files(keys, decisions, basic, False).data(name)
+    header, columns = strategy_file.decode(early.data("strategy.bin.gz"))
+    expected = np.where(decisions.ev_play == -1000, EITHER, decisions.ev_play > -1000).astype(np.uint8)
+    assert np.array_equal(columns["decision"], expected) and np.array_equal(columns["key"], keys)
+    assert np.array_equal(columns["ev_raise"], decisions.ev_play) and header["rule_set"] == "test"
+    plain = strategy_file.encode({k: v for k, v in header.items() if k not in ("format", "version", "rows", "columns")},
+                                 {"key": keys, "weight": decisions.weights, "decision": expected,
+                                  "ev_raise": decisions.ev_play.astype("<i8")})
+    assert gzip.decompress(early.data("strategy.bin.gz")) == gzip.decompress(plain)
+    assert np.array_equal(strategy_file.decode(early.data("strategy_basic.bin.gz"))[1]["decision"], basic)
+
+
+def test_evs_beyond_int64_are_refused_when_the_files_are_made_not_before():
+    keys, decisions, basic = table(10)
+    huge = DecisionTable(decisions.weights, decisions.ev_play.astype(object) * 2**70, 1000 * 2**70, Fraction(2))
+    made = DecisionTableFiles(**SPEC, rule_file=rule_file(), keys=keys, table=huge)
+    made.add("strategy.bin.gz")                                        # not started: no error yet
+    with pytest.raises(InputError, match="64-bit"):
+        made.data("strategy.bin.gz")
