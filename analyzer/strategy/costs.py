@@ -55,9 +55,10 @@ def rule_costs(strategy: Strategy, values: dict, decisions: DecisionTable) -> li
     codes = [strategy.features.actions.index(r.action) for r in rules] + [strategy.features.actions.index(strategy.default)]
     plays = np.array([code == 1 for code in codes])           # by rule (the default last)
     weight_sums = gain_sums = np.zeros(6 * len(codes), dtype=np.int64)
+    read = {condition.feature for rule in rules for condition in rule.conditions}   # only these are sliced
     for start in range(0, n, CHUNK_ROWS):                     # a chunk of classes at a time: small masks
         rows = slice(start, min(n, start + CHUNK_ROWS))
-        part = {name: feature[rows] for name, feature in values.items()}
+        part = {name: values[name][rows] for name in read}
         first, second = _first_two_rules([rule.holds(part, strategy.features) for rule in rules], rows.stop - start)
         weights, gains = _sums_by_rule(first, second, plays, decisions, rows)
         weight_sums, gain_sums = weight_sums + weights, gain_sums + gains
