@@ -40,7 +40,6 @@ from cython_ext._types cimport (card_t, handval_t, rankmask_t, int64_t, uint8_t,
                                 card_rank, card_suit, masks_of, sort_ascending, fill_binomials, colex5,
                                 outcome_of)
 from cython_ext.handeval cimport eval_cards, dense_rank, hand_category, N_DISTINCT_HANDS
-from cython_ext.isomorphism cimport canonicalize
 
 cdef enum:
     SITUATION = 6                   # the player's five cards and the dealer's up card
@@ -593,37 +592,33 @@ def situation_classes(deck_cards):
     cdef const uint8_t[::1] cards = deck
     cdef Py_ssize_t n_hands = 0, row = 0, h
     cdef int a, b, c, d, e, j, suit, u
-    cdef card_t hand[HAND]
-    cdef card_t canon[HAND]
-    cdef int sizes[1]
+    cdef uint64_t with_a, with_b, with_c, with_d
     cdef rankmask_t mask[N_SUITS]
     cdef uint8_t first[N_SUITS]
     cdef uint8_t group[N_SUITS]
     cdef int factorial[N_SUITS + 1]
     cdef int orbit
-    sizes[0] = HAND
     factorial[0] = 1
     for j in range(1, N_SUITS + 1):
         factorial[j] = factorial[j - 1] * j
     with nogil:
-        # Canonical hands in key order: descending cards, the highest varying slowest.
+        # Canonical hands in key order: descending cards, the highest varying slowest; the
+        # suits' rank masks built up loop by loop.
         for a in range(HAND - 1, n):
+            with_a = suit_mask_bit(cards[a])
             for b in range(HAND - 2, a):
+                with_b = with_a | suit_mask_bit(cards[b])
                 for c in range(HAND - 3, b):
+                    with_c = with_b | suit_mask_bit(cards[c])
                     for d in range(1, c):
+                        with_d = with_c | suit_mask_bit(cards[d])
                         for e in range(d):
-                            hand[0] = cards[a]
-                            hand[1] = cards[b]
-                            hand[2] = cards[c]
-                            hand[3] = cards[d]
-                            hand[4] = cards[e]
-                            for j in range(HAND):
-                                canon[j] = hand[j]
-                            canonicalize(canon, sizes, 1)
-                            if (canon[0] == hand[0] and canon[1] == hand[1] and canon[2] == hand[2]
-                                    and canon[3] == hand[3] and canon[4] == hand[4]):
-                                for j in range(HAND):
-                                    hands_v[n_hands, j] = hand[j]
+                            if suits_in_canonical_order(with_d | suit_mask_bit(cards[e])):
+                                hands_v[n_hands, 0] = cards[a]
+                                hands_v[n_hands, 1] = cards[b]
+                                hands_v[n_hands, 2] = cards[c]
+                                hands_v[n_hands, 3] = cards[d]
+                                hands_v[n_hands, 4] = cards[e]
                                 n_hands += 1
     # The up cards of each canonical hand, then the rows.
     for h in range(n_hands):
@@ -651,6 +646,23 @@ def situation_classes(deck_cards):
                     weights_v[row] = <uint8_t>(orbit * group[card_suit(cards[u])])
                     row += 1
     return keys, weights
+
+
+# A hand's rank masks of the four suits side by side in 64 bits, suit s at bits 16 s .. 16 s + 12.
+cdef enum:
+    SUIT_MASK_BITS = 16
+
+
+cdef inline uint64_t suit_mask_bit(unsigned int card) noexcept nogil:
+    return (<uint64_t>1) << (SUIT_MASK_BITS * card_suit(card) + card_rank(card))
+
+
+cdef inline bint suits_in_canonical_order(uint64_t masks) noexcept nogil:
+    """Whether a hand is its own canonical form (isomorphism.canonicalize): its suits' rank masks
+    do not increase from suit to suit, so the renaming by descending mask keeps every card."""
+    cdef uint64_t low = (<uint64_t>1 << SUIT_MASK_BITS) - 1
+    return (masks & low) >= ((masks >> SUIT_MASK_BITS) & low) >= ((masks >> 2 * SUIT_MASK_BITS) & low) \
+        >= (masks >> 3 * SUIT_MASK_BITS)
 
 
 cdef inline void tie_groups(const uint8_t* hand, int n_suits, rankmask_t* mask, uint8_t* first,
