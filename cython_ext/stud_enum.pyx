@@ -47,7 +47,7 @@ cdef enum:
     POSITION_BITS = 6               # a deck position 0..51 packed in 6 bits
     POSITION_MASK = (1 << POSITION_BITS) - 1
     NOT_IN_DECK = 255               # position of a card the deck does not hold
-    # The proper subsets of five cards (PROPER_SUBSET), by size: the empty one, 5 single
+    # The proper subsets of five cards, by size (proper_subset_indices): the empty one, 5 single
     # cards, 10 pairs, 10 triples, 5 quadruples.  A swept hand counts in the counters of its
     # nonempty ones; a question's terms are S + {u} for every one of them: 1 of one card (+),
     # 5 of two (-), 10 of three (+), 10 of four (-), then 5 whole hands (+) compared by rank.
@@ -57,73 +57,99 @@ cdef enum:
     QUADS_START = 26
     N_PROPER_SUBSETS = 31
 
-# Bit masks of five positions' proper subsets in the order above; for each place j of the up
-# card among a player hand's five ascending positions, UP_PLACE[j][k] = u's place (1-based)
-# among the cards of subset k + {u}.  Tables filled when the module is imported, so the hot
-# loops neither count bits nor branch.
-cdef uint8_t SUBSET_SIZE[1 << HAND]
-cdef uint8_t PROPER_SUBSET[N_PROPER_SUBSETS]
+# For each place j of the up card among a player hand's five ascending positions,
+# UP_PLACE[j][k] = u's place (1-based) among the cards of S_k + {u}, S_k the k-th proper
+# subset in the order of proper_subset_indices (a table filled when the module is imported,
+# so the hot loops neither count bits nor branch).
 cdef uint8_t UP_PLACE[HAND + 1][N_PROPER_SUBSETS]
 
 
-def _fill_mask_tables():
-    for mask in range(1 << HAND):
-        SUBSET_SIZE[mask] = bin(mask).count("1")
-    proper = sorted(range((1 << HAND) - 1), key=lambda m: SUBSET_SIZE[m])
-    for k, m in enumerate(proper):
-        PROPER_SUBSET[k] = m
+def _proper_subsets_in_term_order():
+    """The proper subsets of five places as bit masks, in proper_subset_indices's order: by
+    size, and within a size as its loops visit them."""
+    by_size = [[0], [], [], [], []]
+    for l in range(HAND):
+        by_size[1].append(1 << l)
+        for k in range(l):
+            by_size[2].append(1 << l | 1 << k)
+            for j in range(k):
+                by_size[3].append(1 << l | 1 << k | 1 << j)
+                for i in range(j):
+                    by_size[4].append(1 << l | 1 << k | 1 << j | 1 << i)
+    return [mask for size in by_size for mask in size]
+
+
+def _fill_up_places():
+    subsets = _proper_subsets_in_term_order()
+    assert len(subsets) == N_PROPER_SUBSETS
+    for k, mask in enumerate(subsets):
         for j in range(HAND + 1):
-            UP_PLACE[j][k] = 1 + SUBSET_SIZE[m & ((1 << j) - 1)]
+            UP_PLACE[j][k] = 1 + bin(mask & ((1 << j) - 1)).count("1")
 
 
-_fill_mask_tables()
+_fill_up_places()
 
 
 cdef inline void proper_subset_indices(const DeckTables* deck, const uint8_t* x, int shifted_from,
-                                       uint32_t* index) noexcept nogil:
-    """index[mask] = colex index of every proper subset `mask` of the ascending positions x[0..4],
-    each of the cards x[shifted_from..4] counted one place higher (room for a card below them).
+                                       uint32_t* index, Counters* counters) noexcept nogil:
+    """The colex index of every proper subset of the ascending positions x[0..4], each of the cards
+    x[shifted_from..4] counted one place higher (room for a card below them): written to index[k]
+    in term order (the empty one, 5 single cards, 10 pairs, 10 triples, 5 quadruples), or, where
+    `counters` is given, counted there for the nonempty ones instead (index unused).
 
-    Built highest card by highest card: adding x[h] above a subset m of lower cards puts it
-    in place |m| + 1 (+ 1 if shifted), so index[m | 1 << h] = index[m] + C(x[h], place).
-    Within one h the iterations are independent (no store-to-load chains).
+    A card in place t of a subset adds C(x, t + 1) (t + 2 if shifted); the loops pick each
+    subset's cards from the highest down, so every sum adds one term to a smaller subset's.
+    Within a size the subsets come in colex order of their places: {i < j < k < l} is number
+    C(l, 4) + C(k, 3) + C(j, 2) + i among the quadruples (a constant once the loops are unrolled).
     """
-    cdef int h, m, bit
+    cdef uint32_t c1[HAND]
+    cdef uint32_t c2[HAND]
+    cdef uint32_t c3[HAND]
+    cdef uint32_t c4[HAND]
+    cdef uint32_t v
     cdef const uint32_t* row
-    index[0] = 0
-    for h in range(HAND):
-        bit = 1 << h
-        row = deck.binom[x[h]] + (h >= shifted_from)
-        for m in range(bit if h < HAND - 1 else bit - 1):     # the whole five are no proper subset
-            index[bit | m] = index[m] + row[SUBSET_SIZE[m] + 1]
+    cdef int i, j, k, l
+    for i in range(HAND):
+        row = deck.binom[x[i]] + (i >= shifted_from)
+        c1[i] = row[1]
+        c2[i] = row[2]
+        c3[i] = row[3]
+        c4[i] = row[4]
+    if counters == NULL:
+        index[0] = 0
+    for l in range(HAND):
+        if counters == NULL:
+            index[SINGLES_START + l] = c1[l]
+        else:
+            counters.one[c1[l]] += 1
+        for k in range(l):
+            v = c2[l] + c1[k]
+            if counters == NULL:
+                index[PAIRS_START + l * (l - 1) // 2 + k] = v
+            else:
+                counters.two[v] += 1
+            for j in range(k):
+                v = c3[l] + c2[k] + c1[j]
+                if counters == NULL:
+                    index[TRIPLES_START + l * (l - 1) * (l - 2) // 6 + k * (k - 1) // 2 + j] = v
+                else:
+                    counters.three[v] += 1
+                for i in range(j):
+                    v = c4[l] + c3[k] + c2[j] + c1[i]
+                    if counters == NULL:
+                        index[QUADS_START + l * (l - 1) * (l - 2) * (l - 3) // 24 + k * (k - 1) * (k - 2) // 6
+                              + j * (j - 1) // 2 + i] = v
+                    else:
+                        counters.four[v] += 1
 
 
 cdef inline void add_hand(const DeckTables* deck, Counters* counters, uint32_t packed) noexcept nogil:
     """Count one swept hand in the counters of its 30 subsets of 1..4 cards."""
     cdef uint8_t p[HAND]
-    cdef uint32_t index[1 << HAND]
     cdef int i
     for i in range(HAND):
         p[i] = (packed >> (POSITION_BITS * i)) & POSITION_MASK
-    proper_subset_indices(deck, p, HAND, index)
-    for i in range(SINGLES_START, PAIRS_START):
-        counters.one[index[PROPER_SUBSET[i]]] += 1
-    for i in range(PAIRS_START, TRIPLES_START):
-        counters.two[index[PROPER_SUBSET[i]]] += 1
-    for i in range(TRIPLES_START, QUADS_START):
-        counters.three[index[PROPER_SUBSET[i]]] += 1
-    for i in range(QUADS_START, N_PROPER_SUBSETS):
-        counters.four[index[PROPER_SUBSET[i]]] += 1
-
-
-cdef inline void place_up_card(const DeckTables* deck, const uint8_t* p, int j, uint32_t* base) noexcept nogil:
-    """base[k] = the colex index of S_k + {u} less u's own term, for S_k = PROPER_SUBSET[k] of the
-    player's ascending positions p and an up card at place j among them (p[j..4] above it)."""
-    cdef uint32_t index[1 << HAND]
-    cdef int k
-    proper_subset_indices(deck, p, j, index)
-    for k in range(N_PROPER_SUBSETS):
-        base[k] = index[PROPER_SUBSET[k]]
+    proper_subset_indices(deck, p, HAND, NULL, counters)
 
 
 cdef inline int64_t swept_with(const Counters* counters, const uint32_t* index) noexcept nogil:
@@ -197,7 +223,7 @@ cdef Py_ssize_t ask_run(const DeckTables* deck, const SituationTable* table, Py_
         u = table.position[table.rows[SITUATION * i + HAND]]
         j = (p[0] < u) + (p[1] < u) + (p[2] < u) + (p[3] < u) + (p[4] < u)
         if j != place:                            # ascending up cards: at most six places per run
-            place_up_card(deck, p, j, base)
+            proper_subset_indices(deck, p, j, base, NULL)
             place = j
         up_row = deck.binom[u]
         up_place = UP_PLACE[j]
