@@ -8,7 +8,7 @@
 #
 # Contract: sweep_share is noexcept nogil (it cannot fail, needs no GIL), allocates nothing
 # and writes only its own counters, snapshot, scratch and its situations' entries of out.
-from cython_ext._types cimport uint8_t, uint16_t, uint32_t, binomial_table_t, HAND, N_CARDS
+from cython_ext._types cimport uint8_t, uint16_t, uint32_t, uint64_t, binomial_table_t, HAND, N_CARDS
 
 cdef enum:
     MAX_DECK = N_CARDS
@@ -44,12 +44,21 @@ cdef struct SituationTable:
     int qualifier_rank              # the dealer qualifies with a dense rank >= this
     uint32_t completions            # C(n_cards - 6, 4): the dealer's completions of one situation
 
+# The hands of one dense rank, as the sweep reaches it: the dealer hands that tie a player
+# hand of that rank.
+cdef struct RankGroup:
+    const uint32_t* hands           # count hands' positions, packed (DeckTables.hands_by_rank)
+    uint64_t* mask                  # room for count masks: each hand's positions as bits
+    Py_ssize_t count
+
 # One thread's share of the sweep: the runs table.by_rank[k] with k % n_threads == thread
 # (one share for the whole sweep, so no other thread reads what this one writes).  Its own
-# buffers: `counters` (zeroed) and `snapshot`.  out[outcome * table.count + i] receives the
-# counts of situation i by outcome code (DEALER_NOT_QUALIFIED, PLAYER_WINS, PUSH_TIE,
-# DEALER_WINS: outcome-major).  Threads share nothing writable, so they run without any
-# synchronisation.  Returns the number of its counts and counters found inconsistent
-# (0 unless the kernel is wrong; the caller raises).
+# buffers: `counters` (zeroed), `snapshot` and `own_masks` (room for the masks of the largest
+# rank's hands).  out[outcome * table.count + i] receives the counts of situation i by
+# outcome code (DEALER_NOT_QUALIFIED, PLAYER_WINS, PUSH_TIE, DEALER_WINS: outcome-major).
+# Threads share nothing writable, so they run without any synchronisation.  Returns the
+# number of its counts and counters found inconsistent (0 unless the kernel is wrong; the
+# caller raises).
 cdef Py_ssize_t sweep_share(const DeckTables* deck, const SituationTable* table, int thread, int n_threads,
-                            Counters* counters, Counters* snapshot, uint32_t* out) noexcept nogil
+                            Counters* counters, Counters* snapshot, uint64_t* own_masks,
+                            uint32_t* out) noexcept nogil

@@ -9,11 +9,12 @@ and up card u, the dealer hands D with u in D, D disjoint from P and already swe
     sum over S subset of P, |S| <= 4, of (-1)^|S| * #(swept hands containing S + {u})
 
 (|S| = 4 makes S + {u} a whole hand: "swept" is then its own rank compared with the sweep's).
-Asked just before and just after the hands of the player's own rank are added, this gives
-the dealer hands below and equal to the player's; asked of a copy of the counters taken
-when the sweep reaches the qualifying rank, the dealer hands that do not qualify.  Work: 30
-counter updates per hand and 31 reads per question, instead of 163,185 evaluations per
-situation.  Counters are sized by their bounds (uint8 for 4-card subsets: at most 48
+Asked just before the hands of the player's own rank are added, this gives the dealer hands
+below the player's; asked of a copy of the counters taken when the sweep reaches the
+qualifying rank, the dealer hands that do not qualify.  The dealer hands that tie are among
+the few hands of the player's own rank: counted from those directly, once per player hand.
+Work: 30 counter updates per hand and 31 reads per question, instead of 163,185 evaluations
+per situation.  Counters are sized by their bounds (uint8 for 4-card subsets: at most 48
 hands), so one thread's counters fit in its core's cache.
 
 Situations are taken in runs of one player hand (consecutive rows with the same five cards,
@@ -196,29 +197,49 @@ cdef inline Py_ssize_t first_owned(Py_ssize_t first, int thread, int n_threads) 
 
 
 cdef enum Question:
-    SETTLE_BELOW_QUALIFIER          # player rank g < q; counters at the qualifier q: final counts
-    BEFORE_OWN_RANK                 # counters below g, snapshot at q: not qualified and below, kept
-    AFTER_OWN_RANK                  # counters up to g: the final counts from those kept
+    SETTLE_BELOW_QUALIFIER          # player rank g < q; counters at the qualifier q
+    AT_OWN_RANK                     # counters below g, snapshot at q, the hands of rank g
+
+
+cdef void hand_masks(const uint32_t* packed, Py_ssize_t n, uint64_t* mask) noexcept nogil:
+    """mask[h]: the five positions of hand h (packed 6 bits each) as bits."""
+    cdef Py_ssize_t h
+    cdef int i
+    for h in range(n):
+        mask[h] = 0
+        for i in range(HAND):
+            mask[h] |= (<uint64_t>1) << ((packed[h] >> (POSITION_BITS * i)) & POSITION_MASK)
 
 
 cdef Py_ssize_t ask_run(const DeckTables* deck, const SituationTable* table, Py_ssize_t run, int g,
                         Question question, const Counters* counters, const Counters* snapshot,
-                        uint32_t* out) noexcept nogil:
-    """One question about every situation of a run (player rank g); returns how many of its
-    situations came out inconsistent (outside 0 <= not qualified <= below <= up to <= all: none
-    unless the kernel is wrong).  Between BEFORE_OWN_RANK and AFTER_OWN_RANK the situation's
-    entries of `out` keep: not qualified, below g, and the whole hands S + {u} up to g."""
+                        const RankGroup* own, uint32_t* out) noexcept nogil:
+    """The final counts of every situation of a run (player rank g); returns how many came out
+    inconsistent (outside 0 <= not qualified <= below <= up to <= all: none unless the kernel is
+    wrong).  The dealer hands that tie are the hands of rank g (`own`, AT_OWN_RANK) holding the
+    up card and none of the player's: counted from those hands directly, once per run."""
     # Outcome counts are at most C(46, 4) = 163,185 (full deck): uint32.
     cdef const uint8_t* p = table.run_positions + HAND * run
     cdef uint32_t base[N_PROPER_SUBSETS]
     cdef uint32_t index[N_PROPER_SUBSETS]
+    cdef uint32_t ties[MAX_DECK]
     cdef const uint32_t* up_row
     cdef const uint8_t* up_place
     cdef int u, j, k, r, place = -1, q = table.qualifier_rank
-    cdef int hands_below_q, hands_below_g, hands_upto_g
-    cdef Py_ssize_t i, m = table.count, inconsistent = 0
+    cdef int hands_below_q, hands_below_g
+    cdef Py_ssize_t i, h, m = table.count, inconsistent = 0
     cdef int64_t nq, less, upto, completions = table.completions
+    cdef uint64_t player = 0
     cdef uint32_t* o
+    if question == AT_OWN_RANK:
+        # ties[c]: hands of rank g that avoid the player's cards and hold position c
+        for k in range(HAND):
+            player |= (<uint64_t>1) << p[k]
+        memset(ties, 0, sizeof(ties))
+        for h in range(own.count):
+            if not own.mask[h] & player:
+                for k in range(HAND):
+                    ties[(own.hands[h] >> (POSITION_BITS * k)) & POSITION_MASK] += 1
     for i in range(table.run_first[run], table.run_first[run + 1]):
         u = table.position[table.rows[SITUATION * i + HAND]]
         j = (p[0] < u) + (p[1] < u) + (p[2] < u) + (p[3] < u) + (p[4] < u)
@@ -229,22 +250,12 @@ cdef Py_ssize_t ask_run(const DeckTables* deck, const SituationTable* table, Py_
         up_place = UP_PLACE[j]
         for k in range(N_PROPER_SUBSETS):
             index[k] = base[k] + up_row[up_place[k]]
-        o = out + i
-        if question == AFTER_OWN_RANK:
-            nq = o[DEALER_NOT_QUALIFIED * m]
-            less = o[PLAYER_WINS * m]
-            upto = swept_with(counters, index) + o[PUSH_TIE * m]
-            inconsistent += not (less <= upto <= completions)
-            o[PLAYER_WINS * m] = <uint32_t>(less - nq)
-            o[PUSH_TIE * m] = <uint32_t>(upto - less)
-            o[DEALER_WINS * m] = <uint32_t>(completions - upto)
-            continue
-        hands_below_q = hands_below_g = hands_upto_g = 0
+        hands_below_q = hands_below_g = 0
         for k in range(QUADS_START, N_PROPER_SUBSETS):
             r = deck.hand_rank[index[k]]
             hands_below_q += r < q
             hands_below_g += r < g
-            hands_upto_g += r <= g
+        o = out + i
         if question == SETTLE_BELOW_QUALIFIER:
             # The player's hand cannot beat or tie a qualifying dealer.
             nq = swept_with(counters, index) + hands_below_q
@@ -256,18 +267,25 @@ cdef Py_ssize_t ask_run(const DeckTables* deck, const SituationTable* table, Py_
         else:
             nq = swept_with(snapshot, index) + hands_below_q
             less = swept_with(counters, index) + hands_below_g
-            inconsistent += not (0 <= nq <= less)
+            upto = less + ties[u]
+            inconsistent += not (0 <= nq <= less and upto <= completions)
             o[DEALER_NOT_QUALIFIED * m] = <uint32_t>nq
-            o[PLAYER_WINS * m] = <uint32_t>less
-            o[PUSH_TIE * m] = <uint32_t>hands_upto_g
+            o[PLAYER_WINS * m] = <uint32_t>(less - nq)
+            o[PUSH_TIE * m] = ties[u]
+            o[DEALER_WINS * m] = <uint32_t>(completions - upto)
     return inconsistent
 
 
 cdef Py_ssize_t sweep_share(const DeckTables* deck, const SituationTable* table, int thread, int n_threads,
-                            Counters* counters, Counters* snapshot, uint32_t* out) noexcept nogil:
+                            Counters* counters, Counters* snapshot, uint64_t* own_masks,
+                            uint32_t* out) noexcept nogil:
     cdef int g, q = table.qualifier_rank
     cdef Py_ssize_t k, h, inconsistent = 0
+    cdef RankGroup own
+    own.mask = own_masks
     for g in range(N_DISTINCT_HANDS):
+        own.hands = deck.hands_by_rank + deck.hand_start[g]
+        own.count = deck.hand_start[g + 1] - deck.hand_start[g]
         if g == q:
             # The counters hold exactly the non-qualifying hands: keep them for the questions
             # about better player hands, and settle the player hands below the qualifier now.
@@ -275,23 +293,20 @@ cdef Py_ssize_t sweep_share(const DeckTables* deck, const SituationTable* table,
             k = thread
             while k < table.start[q]:
                 inconsistent += ask_run(deck, table, table.by_rank[k], g, SETTLE_BELOW_QUALIFIER,
-                                        counters, snapshot, out)
+                                        counters, snapshot, &own, out)
                 k += n_threads
         if g >= q:
             # Dealer hands that do not qualify, and those below the player's: asked just before
-            # the player's own rank is swept in ...
+            # the player's own rank is swept in; those that tie, from the hands of that rank.
             k = first_owned(table.start[g], thread, n_threads)
+            if k < table.start[g + 1]:
+                hand_masks(own.hands, own.count, own_masks)
             while k < table.start[g + 1]:
-                inconsistent += ask_run(deck, table, table.by_rank[k], g, BEFORE_OWN_RANK, counters, snapshot, out)
+                inconsistent += ask_run(deck, table, table.by_rank[k], g, AT_OWN_RANK, counters, snapshot,
+                                        &own, out)
                 k += n_threads
-        for h in range(deck.hand_start[g], deck.hand_start[g + 1]):
-            add_hand(deck, counters, deck.hands_by_rank[h])
-        if g >= q:
-            # ... and those below or equal, asked again just after.
-            k = first_owned(table.start[g], thread, n_threads)
-            while k < table.start[g + 1]:
-                inconsistent += ask_run(deck, table, table.by_rank[k], g, AFTER_OWN_RANK, counters, snapshot, out)
-                k += n_threads
+        for h in range(own.count):
+            add_hand(deck, counters, own.hands[h])
     return inconsistent + wrong_counters(deck, counters)
 
 
@@ -505,7 +520,7 @@ def count_situations(deck_cards, situations, int qualifier_rank, n_threads=None)
     table.qualifier_rank = qualifier_rank
     table.completions = tables.binom[n - SITUATION][DEALER_HIDDEN]
 
-    # Per thread: counters (zeroed) and the snapshot at the qualifier.
+    # Per thread: counters (zeroed), the snapshot at the qualifier, ...
     arrays = [np.zeros((2 * threads, tables.binom[n][k]), dtype=dtype)
               for k, dtype in ((1, np.uint32), (2, np.uint16), (3, np.uint16), (4, np.uint8))]
     cdef uint32_t[:, ::1] ones = arrays[0]
@@ -520,10 +535,13 @@ def count_situations(deck_cards, situations, int qualifier_rank, n_threads=None)
         block[t].two = &twos[t, 0]
         block[t].three = &threes[t, 0]
         block[t].four = &fours[t, 0]
+    # and room for the masks of the hands of one rank (the player's, for counting ties).
+    own_masks = np.empty((threads, max(1, int(np.diff(hand_start).max()))), dtype=np.uint64)
+    cdef uint64_t[:, ::1] own_masks_v = own_masks
     with nogil:
         for t in prange(threads, num_threads=threads, schedule="static", chunksize=1):
             inconsistent += sweep_share(&tables, &table, t, threads, &block[2 * t], &block[2 * t + 1],
-                                        &counts_v[0, 0])
+                                        &own_masks_v[t, 0], &counts_v[0, 0])
     if inconsistent:
         raise RuntimeError(f"stud_enum: {inconsistent} counts or counters came out inconsistent (a kernel fault)")
     return counts, player_rank, player_category
