@@ -630,21 +630,11 @@ def situation_classes(deck_cards):
     cdef DeckTables tables
     fill_binomials(tables.binom)
     hands = np.empty((tables.binom[n][HAND], HAND), dtype=np.uint8)
-    ups = np.zeros(tables.binom[n][HAND], dtype=np.uint8)        # up-card classes per canonical hand
     cdef uint8_t[:, ::1] hands_v = hands
-    cdef uint8_t[::1] ups_v = ups
     cdef const uint8_t[::1] cards = deck
-    cdef Py_ssize_t n_hands = 0, row = 0, h
-    cdef int a, b, c, d, e, j, suit, u
+    cdef Py_ssize_t n_hands = 0, h
+    cdef int a, b, c, d, e
     cdef uint64_t with_a, with_b, with_c, with_d
-    cdef rankmask_t mask[N_SUITS]
-    cdef uint8_t first[N_SUITS]
-    cdef uint8_t group[N_SUITS]
-    cdef int factorial[N_SUITS + 1]
-    cdef int orbit
-    factorial[0] = 1
-    for j in range(1, N_SUITS + 1):
-        factorial[j] = factorial[j - 1] * j
     with nogil:
         # Canonical hands in key order: descending cards, the highest varying slowest; the
         # suits' rank masks built up loop by loop.
@@ -664,32 +654,51 @@ def situation_classes(deck_cards):
                                 hands_v[n_hands, 3] = cards[d]
                                 hands_v[n_hands, 4] = cards[e]
                                 n_hands += 1
-    # The up cards of each canonical hand, then the rows.
-    for h in range(n_hands):
-        tie_groups(&hands_v[h, 0], n_suits, mask, first, group)
-        for u in range(n):
-            if stands_for_class(cards[u], mask, first):
-                ups_v[h] += 1
-    total = int(ups[:n_hands].sum(dtype=np.int64))
-    keys = np.empty((total, SITUATION), dtype=np.uint8)
-    weights = np.empty(total, dtype=np.uint8)
+    # Each canonical hand's classes (its up cards), counted, then written where they start;
+    # threads share the hands.
+    first_row = np.zeros(n_hands + 1, dtype=np.int64)
+    cdef int64_t[::1] first_row_v = first_row
+    with nogil:
+        for h in prange(n_hands, schedule="static"):
+            first_row_v[h + 1] = classes_of_hand(&hands_v[h, 0], n_suits, &cards[0], n, NULL, NULL)
+    np.cumsum(first_row, out=first_row)
+    keys = np.empty((first_row[n_hands], SITUATION), dtype=np.uint8)
+    weights = np.empty(first_row[n_hands], dtype=np.uint8)
     cdef uint8_t[:, ::1] keys_v = keys
     cdef uint8_t[::1] weights_v = weights
     with nogil:
-        for h in range(n_hands):
-            tie_groups(&hands_v[h, 0], n_suits, mask, first, group)
-            orbit = factorial[n_suits]
-            for suit in range(n_suits):
-                if first[suit]:
-                    orbit = orbit // factorial[group[suit]]
-            for u in range(n):                    # up cards ascending
-                if stands_for_class(cards[u], mask, first):
-                    for j in range(HAND):
-                        keys_v[row, j] = hands_v[h, j]
-                    keys_v[row, HAND] = cards[u]
-                    weights_v[row] = <uint8_t>(orbit * group[card_suit(cards[u])])
-                    row += 1
+        for h in prange(n_hands, schedule="static"):
+            classes_of_hand(&hands_v[h, 0], n_suits, &cards[0], n, &keys_v[0, 0] + SITUATION * first_row_v[h],
+                            &weights_v[0] + first_row_v[h])
     return keys, weights
+
+
+cdef Py_ssize_t classes_of_hand(const uint8_t* hand, int n_suits, const uint8_t* cards, int n, uint8_t* keys,
+                                uint8_t* weights) noexcept nogil:
+    """The classes of one canonical hand (tie_groups): its up cards, ascending, that stand for
+    their class.  Written as key rows (the hand, then the up card) with their weights unless
+    keys is NULL; returns how many."""
+    cdef rankmask_t mask[N_SUITS]
+    cdef uint8_t first[N_SUITS]
+    cdef uint8_t group[N_SUITS]
+    cdef int s, u, orbit = 1
+    cdef Py_ssize_t count = 0
+    tie_groups(hand, n_suits, mask, first, group)
+    # The hand's class: n_suits! renamings, less those within each tie group.
+    for s in range(2, n_suits + 1):
+        orbit *= s
+    for s in range(n_suits):
+        if first[s]:
+            for u in range(2, group[s] + 1):
+                orbit //= u
+    for u in range(n):
+        if stands_for_class(cards[u], mask, first):
+            if keys != NULL:
+                memcpy(keys + SITUATION * count, hand, HAND)
+                keys[SITUATION * count + HAND] = cards[u]
+                weights[count] = <uint8_t>(orbit * group[card_suit(cards[u])])
+            count += 1
+    return count
 
 
 # A hand's rank masks of the four suits side by side in 64 bits, suit s at bits 16 s .. 16 s + 12.
