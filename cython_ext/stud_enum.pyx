@@ -32,11 +32,12 @@ import os
 
 import numpy as np
 
-cimport cython
+from cython_ext import handeval
+
 from cython.parallel cimport prange
 from libc.string cimport memcmp, memcpy, memset
 
-from cython_ext._types cimport (card_t, handval_t, rankmask_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,
+from cython_ext._types cimport (card_t, rankmask_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,
                                 N_SUITS, DEALER_NOT_QUALIFIED, PLAYER_WINS, PUSH_TIE, DEALER_WINS, N_OUTCOMES,
                                 card_rank, card_suit, masks_of, sort_ascending, fill_binomials, colex5,
                                 outcome_of)
@@ -89,6 +90,17 @@ def _fill_up_places():
 
 
 _fill_up_places()
+
+
+cdef uint8_t CATEGORY_OF_RANK[N_DISTINCT_HANDS]      # the hand category of each dense rank
+
+
+def _fill_categories():
+    for rank, value in enumerate(handeval.ORDERED_VALUES):
+        CATEGORY_OF_RANK[rank] = hand_category(value)
+
+
+_fill_categories()
 
 
 cdef inline void proper_subset_indices(const DeckTables* deck, const uint8_t* x, int shifted_from,
@@ -335,12 +347,11 @@ cdef inline void rank_groups_restored(uint32_t* start) noexcept nogil:
 
 
 cdef void rank_hands_below(const DeckTables* deck, const card_t* cards, uint16_t* hand_rank,
-                           uint8_t* category, int top) noexcept nogil:
-    """Dense rank and category of every hand whose highest position is `top`, by colex index."""
+                           int top) noexcept nogil:
+    """Dense rank of every hand whose highest position is `top`, by colex index."""
     cdef int a, b, c, e
     cdef card_t hand[HAND]
     cdef uint32_t index
-    cdef handval_t value
     hand[4] = cards[top]
     for c in range(3, top):
         hand[3] = cards[c]
@@ -351,17 +362,14 @@ cdef void rank_hands_below(const DeckTables* deck, const card_t* cards, uint16_t
                 for e in range(a):
                     hand[0] = cards[e]
                     index = colex5(deck.binom, e, a, b, c, top)
-                    value = eval_cards(hand, HAND)
-                    hand_rank[index] = dense_rank(value)
-                    category[index] = hand_category(value)
+                    hand_rank[index] = dense_rank(eval_cards(hand, HAND))
 
 
-cdef void rank_hands(const DeckTables* deck, const card_t* cards, uint16_t* hand_rank,
-                     uint8_t* category) noexcept nogil:
-    """Dense rank and category of every 5-card hand of the deck; top cards shared among threads."""
+cdef void rank_hands(const DeckTables* deck, const card_t* cards, uint16_t* hand_rank) noexcept nogil:
+    """Dense rank of every 5-card hand of the deck; top cards shared among threads."""
     cdef int top
     for top in prange(HAND - 1, deck.n_cards, schedule="dynamic"):
-        rank_hands_below(deck, cards, hand_rank, category, top)
+        rank_hands_below(deck, cards, hand_rank, top)
 
 
 cdef void sort_hands(DeckTables* deck, const uint16_t* hand_rank, uint32_t* by_rank,
@@ -452,7 +460,6 @@ def count_situations(deck_cards, situations, int qualifier_rank, n_threads=None)
     tables.n_hands = tables.binom[n][HAND]
 
     hand_rank = np.empty(tables.n_hands, dtype=np.uint16)
-    hand_category_of = np.empty(tables.n_hands, dtype=np.uint8)
     hands_by_rank = np.empty(tables.n_hands, dtype=np.uint32)
     hand_start = np.empty(N_DISTINCT_HANDS + 1, dtype=np.uint32)
     player_rank = np.empty(m, dtype=np.uint16)
@@ -463,7 +470,6 @@ def count_situations(deck_cards, situations, int qualifier_rank, n_threads=None)
     cdef const uint8_t[::1] position_v = position
     cdef const uint8_t[:, ::1] rows_v = rows
     cdef uint16_t[::1] hand_rank_v = hand_rank
-    cdef uint8_t[::1] hand_category_v = hand_category_of
     cdef uint32_t[::1] hands_by_rank_v = hands_by_rank
     cdef uint32_t[::1] hand_start_v = hand_start
     cdef uint16_t[::1] player_rank_v = player_rank
@@ -472,7 +478,7 @@ def count_situations(deck_cards, situations, int qualifier_rank, n_threads=None)
     counts = by_outcome.T                     # (m, 4); each outcome's column contiguous
 
     with nogil:
-        rank_hands(&tables, &deck_v[0], &hand_rank_v[0], &hand_category_v[0])
+        rank_hands(&tables, &deck_v[0], &hand_rank_v[0])
         sort_hands(&tables, &hand_rank_v[0], &hands_by_rank_v[0], &hand_start_v[0])
     tables.hand_rank = &hand_rank_v[0]
     tables.hands_by_rank = &hands_by_rank_v[0]
@@ -501,11 +507,11 @@ def count_situations(deck_cards, situations, int qualifier_rank, n_threads=None)
     with nogil:
         find_runs(&rows_v[0, 0], m, &run_first_v[0])
         for r in prange(n_runs, schedule="static"):
-            bad_runs += convert_run(&tables, &table, r, &hand_category_v[0], &run_positions_v[r, 0], &run_rank_v[r],
+            bad_runs += convert_run(&tables, &table, r, &run_positions_v[r, 0], &run_rank_v[r],
                                     &player_rank_v[0], &player_category_v[0]) != 0
     if bad_runs:
         for r in range(n_runs):                   # the first bad row, for the message
-            i = convert_run(&tables, &table, r, &hand_category_v[0], &run_positions_v[r, 0], &run_rank_v[r],
+            i = convert_run(&tables, &table, r, &run_positions_v[r, 0], &run_rank_v[r],
                             &player_rank_v[0], &player_category_v[0]) - 1
             if i >= 0:
                 raise ValueError(f"situation {i} has a card outside the deck or a card twice: {rows[i].tolist()}")
@@ -562,10 +568,10 @@ cdef Py_ssize_t find_runs(const uint8_t* rows, Py_ssize_t m, uint32_t* run_first
 
 
 cdef Py_ssize_t convert_run(const DeckTables* deck, const SituationTable* table, Py_ssize_t run,
-                            const uint8_t* hand_category_of, uint8_t* positions, uint16_t* run_rank,
+                            uint8_t* positions, uint16_t* run_rank,
                             uint16_t* player_rank, uint8_t* player_category) noexcept nogil:
-    """One run: the player's cards -> ascending deck positions, the hand's rank and category
-    (looked up by its colex index) given to each of its situations.  Returns 0, or 1 + the
+    """One run: the player's cards -> ascending deck positions, the hand's rank (looked up by its
+    colex index) and category given to each of its situations.  Returns 0, or 1 + the
     first of its rows with a card outside the deck or a card twice."""
     cdef Py_ssize_t i, first = table.run_first[run]
     cdef const uint8_t* row = table.rows + SITUATION * first
@@ -589,7 +595,7 @@ cdef Py_ssize_t convert_run(const DeckTables* deck, const SituationTable* table,
         sort_ascending(positions, HAND)
     i = colex5(deck.binom, positions[0], positions[1], positions[2], positions[3], positions[4])
     rank = deck.hand_rank[i]
-    category = hand_category_of[i]
+    category = CATEGORY_OF_RANK[rank]
     run_rank[0] = rank
     for i in range(first, table.run_first[run + 1]):
         up = table.rows[SITUATION * i + HAND]
