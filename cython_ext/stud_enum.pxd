@@ -7,7 +7,7 @@
 # (_types.pxd: colex5, binomial_table_t).
 #
 # Contract: sweep_share is noexcept nogil (it cannot fail, needs no GIL), allocates nothing
-# and writes only its own counters, snapshot, scratch and its situations' entries of out.
+# and writes only its own counters, snapshot and masks and its runs' entries of out.
 from cython_ext._types cimport uint8_t, uint16_t, uint32_t, uint64_t, binomial_table_t, HAND, N_CARDS
 
 cdef enum:
@@ -25,6 +25,7 @@ cdef struct DeckTables:
 
 # One thread's counts of swept hands holding each card subset, by subset size.  The types
 # follow the bounds on a 52-card deck: a k-card subset lies in at most C(52 - k, 5 - k) hands.
+# After the sweep every counter is checked against its exact final count (no overflow).
 cdef struct Counters:
     uint32_t* one                   # each card: at most C(51, 4) = 249,900
     uint16_t* two                   # each 2-card subset: at most C(50, 3) = 19,600
