@@ -244,7 +244,8 @@ cdef Py_ssize_t ask_run(const DeckTables* deck, const SituationTable* table, Py_
     cdef uint64_t player = 0
     cdef uint32_t* o
     if question == AT_OWN_RANK:
-        # ties[c]: hands of rank g that avoid the player's cards and hold position c
+        # ties[c]: hands of rank g that avoid the player's cards and hold position c (at most the
+        # hands of one rank, 1,020 on a 52-card deck)
         for k in range(HAND):
             player |= (<uint64_t>1) << p[k]
         memset(ties, 0, sizeof(ties))
