@@ -7,11 +7,10 @@
 # (_types.pxd: colex5, binomial_table_t).
 #
 # Contract: sweep_share is noexcept nogil (it cannot fail, needs no GIL), allocates nothing
-# and writes only its own counters, snapshot, scratch and its situations' entries of out.
-from cython_ext._types cimport uint8_t, uint16_t, uint32_t, binomial_table_t, HAND, N_CARDS
+# and writes only its own counters, snapshot and masks and its runs' entries of out.
+from cython_ext._types cimport uint8_t, uint16_t, uint32_t, uint64_t, binomial_table_t, HAND, N_CARDS
 
 cdef enum:
-    N_COUNTER_TERMS = 26            # subsets S + {u} with |S| = 0..3 (1 + 5 + 10 + 10)
     MAX_DECK = N_CARDS
     MIN_DECK = 10                   # 5 player cards + the up card + 4 dealer cards
 
@@ -26,32 +25,41 @@ cdef struct DeckTables:
 
 # One thread's counts of swept hands holding each card subset, by subset size.  The types
 # follow the bounds on a 52-card deck: a k-card subset lies in at most C(52 - k, 5 - k) hands.
+# After the sweep every counter is checked against its exact final count (no overflow).
 cdef struct Counters:
     uint32_t* one                   # each card: at most C(51, 4) = 249,900
     uint16_t* two                   # each 2-card subset: at most C(50, 3) = 19,600
     uint16_t* three                 # each 3-card subset: at most C(49, 2) = 1,176
     uint8_t* four                   # each 4-card subset: at most 48
 
-# The situations to count, grouped by the dense rank of the player's hand.
+# The situations to count, in runs of one player hand (consecutive rows with the same five
+# cards), the runs grouped by the dense rank of the player's hand.
 cdef struct SituationTable:
     Py_ssize_t count                # number of situations
-    const uint8_t* positions        # count x 6 positions: five player cards ascending, then the up card
-    const uint32_t* by_rank         # situation indices by ascending dense rank of the player's hand
+    const uint8_t* rows             # count x 6 cards: five player cards, then the up card
+    const uint8_t* position         # each card's deck position (N_CARDS entries)
+    const uint32_t* run_first       # run r: rows run_first[r] .. run_first[r + 1] - 1
+    const uint8_t* run_positions    # 5 per run: the player's positions, ascending
+    const uint32_t* by_rank         # run indices by ascending dense rank of the player's hand
     const uint32_t* start           # player rank r: by_rank[start[r] : start[r + 1]]
     int qualifier_rank              # the dealer qualifies with a dense rank >= this
     uint32_t completions            # C(n_cards - 6, 4): the dealer's completions of one situation
 
-# One question about a situation (player hand P, up card u): the subsets S + {u}, S within P.
-cdef struct Terms:
-    uint32_t index[N_COUNTER_TERMS]  # colex index of S + {u} for |S| = 0..3: 1, 5, 10, 10 by size
-    uint16_t hand_rank[HAND]         # dense rank of the whole hand S + {u} for the five |S| = 4
+# The hands of one dense rank, as the sweep reaches it: the dealer hands that tie a player
+# hand of that rank.
+cdef struct RankGroup:
+    const uint32_t* hands           # count hands' positions, packed (DeckTables.hands_by_rank)
+    uint64_t* mask                  # room for count masks: each hand's positions as bits
+    Py_ssize_t count
 
-# One thread's share of the sweep: the situations table.by_rank[k] with k % n_threads == thread
+# One thread's share of the sweep: the runs table.by_rank[k] with k % n_threads == thread
 # (one share for the whole sweep, so no other thread reads what this one writes).  Its own
-# buffers: `counters` (zeroed) and `snapshot`; `scratch`, room for the Terms of its share of
-# the largest rank group.  out[outcome * table.count + i] receives the counts of situation i
-# by outcome code (DEALER_NOT_QUALIFIED, PLAYER_WINS, PUSH_TIE, DEALER_WINS: outcome-major).
-# Threads share nothing writable, so they run without any synchronisation.
-cdef void sweep_share(const DeckTables* deck, const SituationTable* table, int thread, int n_threads,
-                      Counters* counters, Counters* snapshot, Terms* scratch,
-                      uint32_t* out) noexcept nogil
+# buffers: `counters` (zeroed), `snapshot` and `own_masks` (room for the masks of the largest
+# rank's hands).  out[outcome * table.count + i] receives the counts of situation i by
+# outcome code (DEALER_NOT_QUALIFIED, PLAYER_WINS, PUSH_TIE, DEALER_WINS: outcome-major).
+# Threads share nothing writable, so they run without any synchronisation.  Returns the
+# number of its counts and counters found inconsistent (0 unless the kernel is wrong; the
+# caller raises).
+cdef Py_ssize_t sweep_share(const DeckTables* deck, const SituationTable* table, int thread, int n_threads,
+                            Counters* counters, Counters* snapshot, uint64_t* own_masks,
+                            uint32_t* out) noexcept nogil

@@ -9,16 +9,21 @@ and up card u, the dealer hands D with u in D, D disjoint from P and already swe
     sum over S subset of P, |S| <= 4, of (-1)^|S| * #(swept hands containing S + {u})
 
 (|S| = 4 makes S + {u} a whole hand: "swept" is then its own rank compared with the sweep's).
-Asked just before and just after the hands of the player's own rank are added, this gives
-the dealer hands below and equal to the player's; asked of a copy of the counters taken
-when the sweep reaches the qualifying rank, the dealer hands that do not qualify.  The
-subsets S + {u} of a situation are worked out once for all three questions.  Work: 30
-counter updates per hand and 31 reads per question, instead of 163,185 evaluations per
-situation.  Counters are sized by their bounds (uint8 for 4-card subsets: at most 48
+Asked just before the hands of the player's own rank are added, this gives the dealer hands
+below the player's; asked of a copy of the counters taken when the sweep reaches the
+qualifying rank, the dealer hands that do not qualify.  The dealer hands that tie are among
+the few hands of the player's own rank: counted from those directly, once per player hand.
+Work: 30 counter updates per hand and 31 reads per question, instead of 163,185 evaluations
+per situation.  Counters are sized by their bounds (uint8 for 4-card subsets: at most 48
 hands), so one thread's counters fit in its core's cache.
 
+Situations are taken in runs of one player hand (consecutive rows with the same five cards,
+as a hand's up cards are in the sorted class keys): what the 31 subsets S + {u} have in
+common, the colex terms of S's cards, is worked out once per run and place of the up card
+among the hand's cards, so a situation's subsets cost one addition each.
+
 Both cores: every thread sweeps all hands into its own counters (cheap) and answers the
-questions of its share of the situations (the bulk), so threads never wait on each other.
+questions of its share of the runs (the bulk), so threads never wait on each other.
 
 `situation_classes` lists the suit classes of (hand, up card) in key order, and
 `brute_force_situation` is the test oracle (a plain loop over every completion).
@@ -27,16 +32,16 @@ import os
 
 import numpy as np
 
-cimport cython
-from cython.parallel cimport prange
-from libc.string cimport memcpy, memset
+from cython_ext import handeval
 
-from cython_ext._types cimport (card_t, handval_t, rankmask_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,
+from cython.parallel cimport prange
+from libc.string cimport memcmp, memcpy, memset
+
+from cython_ext._types cimport (card_t, rankmask_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,
                                 N_SUITS, DEALER_NOT_QUALIFIED, PLAYER_WINS, PUSH_TIE, DEALER_WINS, N_OUTCOMES,
                                 card_rank, card_suit, masks_of, sort_ascending, fill_binomials, colex5,
                                 outcome_of)
 from cython_ext.handeval cimport eval_cards, dense_rank, hand_category, N_DISTINCT_HANDS
-from cython_ext.isomorphism cimport canonicalize
 
 cdef enum:
     SITUATION = 6                   # the player's five cards and the dealer's up card
@@ -44,117 +49,134 @@ cdef enum:
     POSITION_BITS = 6               # a deck position 0..51 packed in 6 bits
     POSITION_MASK = (1 << POSITION_BITS) - 1
     NOT_IN_DECK = 255               # position of a card the deck does not hold
-    # A question's counter terms (Terms.index) by subset size |S + {u}|: 1 of one card (+),
-    # 5 of two (-), 10 of three (+), 10 of four (-); then 5 whole hands (+) compared by rank.
-    TWO_START = 1
-    THREE_START = 6
-    FOUR_START = 16
-    # A swept hand's proper subsets by size: 5 single cards, 10 pairs, 10 triples, 5 quadruples.
-    ONES_START = 0
-    TWOS_START = 5
-    THREES_START = 15
-    FOURS_START = 25
-    N_PROPER_SUBSETS = 30
+    # The proper subsets of five cards, by size (proper_subset_indices): the empty one, 5 single
+    # cards, 10 pairs, 10 triples, 5 quadruples.  A swept hand counts in the counters of its
+    # nonempty ones; a question's terms are S + {u} for every one of them: 1 of one card (+),
+    # 5 of two (-), 10 of three (+), 10 of four (-), then 5 whole hands (+) compared by rank.
+    SINGLES_START = 1
+    PAIRS_START = 6
+    TRIPLES_START = 16
+    QUADS_START = 26
+    N_PROPER_SUBSETS = 31
+
+# For each place j of the up card among a player hand's five ascending positions,
+# UP_PLACE[j][k] = u's place (1-based) among the cards of S_k + {u}, S_k the k-th proper
+# subset in the order of proper_subset_indices (a table filled when the module is imported,
+# so the hot loops neither count bits nor branch).
+cdef uint8_t UP_PLACE[HAND + 1][N_PROPER_SUBSETS]
 
 
-# Cards in each subset mask of six positions, and for each place j of the up card among the
-# six sorted positions, the masks of the question's subsets S + {u} in term order (tables,
-# filled when the module is imported, so the hot loops neither count bits nor branch).
-cdef uint8_t SUBSET_SIZE[1 << SITUATION]
-cdef uint8_t TERM_MASK[SITUATION][N_COUNTER_TERMS]
-cdef uint8_t HAND_MASK[SITUATION][HAND]
-cdef uint8_t SUBSET_OF_HAND[N_PROPER_SUBSETS]   # masks of a hand's proper subsets, by size
+def _proper_subsets_in_term_order():
+    """The proper subsets of five places as bit masks, in proper_subset_indices's order: by
+    size, and within a size as its loops visit them."""
+    by_size = [[0], [], [], [], []]
+    for l in range(HAND):
+        by_size[1].append(1 << l)
+        for k in range(l):
+            by_size[2].append(1 << l | 1 << k)
+            for j in range(k):
+                by_size[3].append(1 << l | 1 << k | 1 << j)
+                for i in range(j):
+                    by_size[4].append(1 << l | 1 << k | 1 << j | 1 << i)
+    return [mask for size in by_size for mask in size]
 
 
-def _fill_mask_tables():
-    for mask in range(1 << SITUATION):
-        SUBSET_SIZE[mask] = bin(mask).count("1")
-    for j in range(SITUATION):
-        with_up = [m for m in range(1, (1 << SITUATION) - 1) if (m >> j) & 1]
-        by_size = sorted((m for m in with_up if SUBSET_SIZE[m] < HAND), key=lambda m: SUBSET_SIZE[m])
-        hands = [m for m in with_up if SUBSET_SIZE[m] == HAND]
-        assert len(by_size) == N_COUNTER_TERMS and len(hands) == HAND
-        for k, m in enumerate(by_size):
-            TERM_MASK[j][k] = m
-        for k, m in enumerate(hands):
-            HAND_MASK[j][k] = m
-    proper = sorted(range(1, (1 << HAND) - 1), key=lambda m: SUBSET_SIZE[m])
-    for k, m in enumerate(proper):
-        SUBSET_OF_HAND[k] = m
+def _fill_up_places():
+    subsets = _proper_subsets_in_term_order()
+    assert len(subsets) == N_PROPER_SUBSETS
+    for k, mask in enumerate(subsets):
+        for j in range(HAND + 1):
+            UP_PLACE[j][k] = 1 + bin(mask & ((1 << j) - 1)).count("1")
 
 
-_fill_mask_tables()
+_fill_up_places()
 
 
-cdef inline void subset_indices(const DeckTables* deck, const int* x, int n, uint32_t* index) noexcept nogil:
-    """index[mask] = colex index of the subset `mask` of the ascending positions x[0..n-1].
+cdef uint8_t CATEGORY_OF_RANK[N_DISTINCT_HANDS]      # the hand category of each dense rank
 
-    Built highest card by highest card: adding x[h] above a subset m of lower cards puts it
-    in place |m| + 1, so index[m | 1 << h] = index[m] + C(x[h], |m| + 1).  Within one h the
-    iterations are independent (no store-to-load chains).
+
+def _fill_categories():
+    for rank, value in enumerate(handeval.ORDERED_VALUES):
+        CATEGORY_OF_RANK[rank] = hand_category(value)
+
+
+_fill_categories()
+
+
+cdef inline void proper_subset_indices(const DeckTables* deck, const uint8_t* x, int shifted_from,
+                                       uint32_t* index, Counters* counters) noexcept nogil:
+    """The colex index of every proper subset of the ascending positions x[0..4], each of the cards
+    x[shifted_from..4] counted one place higher (room for a card below them): written to index[k]
+    in term order (the empty one, 5 single cards, 10 pairs, 10 triples, 5 quadruples), or, where
+    `counters` is given, counted there for the nonempty ones instead (index unused).
+
+    A card in place t of a subset adds C(x, t + 1) (t + 2 if shifted); the loops pick each
+    subset's cards from the highest down, so every sum adds one term to a smaller subset's.
+    Within a size the subsets come in colex order of their places: {i < j < k < l} is number
+    C(l, 4) + C(k, 3) + C(j, 2) + i among the quadruples (a constant once the loops are unrolled).
     """
-    cdef int h, m, bit
+    cdef uint32_t c1[HAND]
+    cdef uint32_t c2[HAND]
+    cdef uint32_t c3[HAND]
+    cdef uint32_t c4[HAND]
+    cdef uint32_t v
     cdef const uint32_t* row
-    index[0] = 0
-    for h in range(n):
-        bit = 1 << h
-        row = deck.binom[x[h]]
-        for m in range(bit):
-            index[bit | m] = index[m] + row[SUBSET_SIZE[m] + 1]
-
-
-cdef inline void build_terms(const DeckTables* deck, const uint8_t* row, Terms* terms) noexcept nogil:
-    """The subsets S + {u} of one situation (S within the player's hand, |S| <= 4), grouped by size."""
-    cdef int x[SITUATION]
-    cdef uint32_t index[1 << SITUATION]
-    cdef int i, j, k
-    # Insert the up card among the ascending player positions: it lands in place j.
-    j = 0
-    while j < HAND and row[j] < row[HAND]:
-        x[j] = row[j]
-        j += 1
-    x[j] = row[HAND]
-    for i in range(j, HAND):
-        x[i + 1] = row[i]
-    subset_indices(deck, x, SITUATION, index)
-    for k in range(N_COUNTER_TERMS):
-        terms.index[k] = index[TERM_MASK[j][k]]
-    for k in range(HAND):
-        terms.hand_rank[k] = deck.hand_rank[index[HAND_MASK[j][k]]]
-
-
-cdef inline int64_t count_below(const Counters* counters, const Terms* terms, int below) noexcept nogil:
-    """Dealer hands holding u, avoiding P, swept so far (the counters hold ranks < below)."""
-    # |partial sums| <= 26 * C(51, 4) < 2**23: int64 is ample.
-    cdef int64_t total = counters.one[terms.index[0]]
-    cdef int k
-    for k in range(TWO_START, THREE_START):
-        total -= counters.two[terms.index[k]]
-    for k in range(THREE_START, FOUR_START):
-        total += counters.three[terms.index[k]]
-    for k in range(FOUR_START, N_COUNTER_TERMS):
-        total -= counters.four[terms.index[k]]
-    for k in range(HAND):
-        total += terms.hand_rank[k] < below
-    return total
+    cdef int i, j, k, l
+    for i in range(HAND):
+        row = deck.binom[x[i]] + (i >= shifted_from)
+        c1[i] = row[1]
+        c2[i] = row[2]
+        c3[i] = row[3]
+        c4[i] = row[4]
+    if counters == NULL:
+        index[0] = 0
+    for l in range(HAND):
+        if counters == NULL:
+            index[SINGLES_START + l] = c1[l]
+        else:
+            counters.one[c1[l]] += 1
+        for k in range(l):
+            v = c2[l] + c1[k]
+            if counters == NULL:
+                index[PAIRS_START + l * (l - 1) // 2 + k] = v
+            else:
+                counters.two[v] += 1
+            for j in range(k):
+                v = c3[l] + c2[k] + c1[j]
+                if counters == NULL:
+                    index[TRIPLES_START + l * (l - 1) * (l - 2) // 6 + k * (k - 1) // 2 + j] = v
+                else:
+                    counters.three[v] += 1
+                for i in range(j):
+                    v = c4[l] + c3[k] + c2[j] + c1[i]
+                    if counters == NULL:
+                        index[QUADS_START + l * (l - 1) * (l - 2) * (l - 3) // 24 + k * (k - 1) * (k - 2) // 6
+                              + j * (j - 1) // 2 + i] = v
+                    else:
+                        counters.four[v] += 1
 
 
 cdef inline void add_hand(const DeckTables* deck, Counters* counters, uint32_t packed) noexcept nogil:
     """Count one swept hand in the counters of its 30 subsets of 1..4 cards."""
-    cdef int p[HAND]
-    cdef uint32_t index[1 << HAND]
+    cdef uint8_t p[HAND]
     cdef int i
     for i in range(HAND):
         p[i] = (packed >> (POSITION_BITS * i)) & POSITION_MASK
-    subset_indices(deck, p, HAND, index)
-    for i in range(ONES_START, TWOS_START):
-        counters.one[index[SUBSET_OF_HAND[i]]] += 1
-    for i in range(TWOS_START, THREES_START):
-        counters.two[index[SUBSET_OF_HAND[i]]] += 1
-    for i in range(THREES_START, FOURS_START):
-        counters.three[index[SUBSET_OF_HAND[i]]] += 1
-    for i in range(FOURS_START, N_PROPER_SUBSETS):
-        counters.four[index[SUBSET_OF_HAND[i]]] += 1
+    proper_subset_indices(deck, p, HAND, NULL, counters)
+
+
+cdef inline int64_t swept_with(const Counters* counters, const uint32_t* index) noexcept nogil:
+    """sum of (-1)^|S| #(swept hands containing S + {u}) over |S| <= 3: the question's counter terms."""
+    # |partial sums| <= 26 * C(51, 4) < 2**23: int64 is ample.
+    cdef int64_t total = counters.one[index[0]]
+    cdef int k
+    for k in range(SINGLES_START, PAIRS_START):
+        total -= counters.two[index[k]]
+    for k in range(PAIRS_START, TRIPLES_START):
+        total += counters.three[index[k]]
+    for k in range(TRIPLES_START, QUADS_START):
+        total -= counters.four[index[k]]
+    return total
 
 
 cdef void copy_counters(const DeckTables* deck, Counters* target, const Counters* source) noexcept nogil:
@@ -164,68 +186,141 @@ cdef void copy_counters(const DeckTables* deck, Counters* target, const Counters
     memcpy(target.four, source.four, deck.binom[deck.n_cards][4] * sizeof(uint8_t))
 
 
+cdef Py_ssize_t wrong_counters(const DeckTables* deck, const Counters* counters) noexcept nogil:
+    """After the whole sweep each k-card subset lies in exactly C(n - k, 5 - k) swept hands: the
+    number of counters that say otherwise.  Counters only grow and their types hold these
+    final counts, so a counter that had overflowed its type would be among them."""
+    cdef Py_ssize_t i, wrong = 0
+    cdef int n = deck.n_cards
+    for i in range(deck.binom[n][1]):
+        wrong += counters.one[i] != deck.binom[n - 1][4]
+    for i in range(deck.binom[n][2]):
+        wrong += counters.two[i] != deck.binom[n - 2][3]
+    for i in range(deck.binom[n][3]):
+        wrong += counters.three[i] != deck.binom[n - 3][2]
+    for i in range(deck.binom[n][4]):
+        wrong += counters.four[i] != deck.binom[n - 4][1]
+    return wrong
+
+
 cdef inline Py_ssize_t first_owned(Py_ssize_t first, int thread, int n_threads) noexcept nogil:
     """The first k >= first that this thread owns (k % n_threads == thread)."""
     return first + (thread - first % n_threads + n_threads) % n_threads
 
 
-cdef void sweep_share(const DeckTables* deck, const SituationTable* table, int thread, int n_threads,
-                      Counters* counters, Counters* snapshot, Terms* scratch,
-                      uint32_t* out) noexcept nogil:
+cdef enum Question:
+    SETTLE_BELOW_QUALIFIER          # player rank g < q; counters at the qualifier q
+    AT_OWN_RANK                     # counters below g, snapshot at q, the hands of rank g
+
+
+cdef void hand_masks(const uint32_t* packed, Py_ssize_t n, uint64_t* mask) noexcept nogil:
+    """mask[h]: the five positions of hand h (packed 6 bits each) as bits."""
+    cdef Py_ssize_t h
+    cdef int i
+    for h in range(n):
+        mask[h] = 0
+        for i in range(HAND):
+            mask[h] |= (<uint64_t>1) << ((packed[h] >> (POSITION_BITS * i)) & POSITION_MASK)
+
+
+cdef Py_ssize_t ask_run(const DeckTables* deck, const SituationTable* table, Py_ssize_t run, int g,
+                        Question question, const Counters* counters, const Counters* snapshot,
+                        const RankGroup* own, uint32_t* out) noexcept nogil:
+    """The final counts of every situation of a run (player rank g); returns how many came out
+    inconsistent (outside 0 <= not qualified <= below <= up to <= all: none unless the kernel is
+    wrong).  The dealer hands that tie are the hands of rank g (`own`, AT_OWN_RANK) holding the
+    up card and none of the player's: counted from those hands directly, once per run."""
     # Outcome counts are at most C(46, 4) = 163,185 (full deck): uint32.
-    cdef int g, q = table.qualifier_rank
-    cdef Py_ssize_t i, k, h, n_own
-    cdef int64_t less, upto, nq
+    cdef const uint8_t* p = table.run_positions + HAND * run
+    cdef uint32_t base[N_PROPER_SUBSETS]
+    cdef uint32_t index[N_PROPER_SUBSETS]
+    cdef uint32_t ties[MAX_DECK]
+    cdef const uint32_t* up_row
+    cdef const uint8_t* up_place
+    cdef int u, j, k, r, place = -1, q = table.qualifier_rank
+    cdef int hands_below_q, hands_below_g
+    cdef Py_ssize_t i, h, m = table.count, inconsistent = 0
+    cdef int64_t nq, less, upto, completions = table.completions
+    cdef uint64_t player = 0
     cdef uint32_t* o
+    if question == AT_OWN_RANK:
+        # ties[c]: hands of rank g that avoid the player's cards and hold position c (at most the
+        # hands of one rank, 1,020 on a 52-card deck)
+        for k in range(HAND):
+            player |= (<uint64_t>1) << p[k]
+        memset(ties, 0, sizeof(ties))
+        for h in range(own.count):
+            if not own.mask[h] & player:
+                for k in range(HAND):
+                    ties[(own.hands[h] >> (POSITION_BITS * k)) & POSITION_MASK] += 1
+    for i in range(table.run_first[run], table.run_first[run + 1]):
+        u = table.position[table.rows[SITUATION * i + HAND]]
+        j = (p[0] < u) + (p[1] < u) + (p[2] < u) + (p[3] < u) + (p[4] < u)
+        if j != place:                            # ascending up cards: at most six places per run
+            proper_subset_indices(deck, p, j, base, NULL)
+            place = j
+        up_row = deck.binom[u]
+        up_place = UP_PLACE[j]
+        for k in range(N_PROPER_SUBSETS):
+            index[k] = base[k] + up_row[up_place[k]]
+        hands_below_q = hands_below_g = 0
+        for k in range(QUADS_START, N_PROPER_SUBSETS):
+            r = deck.hand_rank[index[k]]
+            hands_below_q += r < q
+            hands_below_g += r < g
+        o = out + i
+        if question == SETTLE_BELOW_QUALIFIER:
+            # The player's hand cannot beat or tie a qualifying dealer.
+            nq = swept_with(counters, index) + hands_below_q
+            inconsistent += not (0 <= nq <= completions)
+            o[DEALER_NOT_QUALIFIED * m] = <uint32_t>nq
+            o[PLAYER_WINS * m] = 0
+            o[PUSH_TIE * m] = 0
+            o[DEALER_WINS * m] = <uint32_t>(completions - nq)
+        else:
+            nq = swept_with(snapshot, index) + hands_below_q
+            less = swept_with(counters, index) + hands_below_g
+            upto = less + ties[u]
+            inconsistent += not (0 <= nq <= less and upto <= completions)
+            o[DEALER_NOT_QUALIFIED * m] = <uint32_t>nq
+            o[PLAYER_WINS * m] = <uint32_t>(less - nq)
+            o[PUSH_TIE * m] = ties[u]
+            o[DEALER_WINS * m] = <uint32_t>(completions - upto)
+    return inconsistent
+
+
+cdef Py_ssize_t sweep_share(const DeckTables* deck, const SituationTable* table, int thread, int n_threads,
+                            Counters* counters, Counters* snapshot, uint64_t* own_masks,
+                            uint32_t* out) noexcept nogil:
+    cdef int g, q = table.qualifier_rank
+    cdef Py_ssize_t k, h, inconsistent = 0
+    cdef RankGroup own
+    own.mask = own_masks
     for g in range(N_DISTINCT_HANDS):
+        own.hands = deck.hands_by_rank + deck.hand_start[g]
+        own.count = deck.hand_start[g + 1] - deck.hand_start[g]
         if g == q:
             # The counters hold exactly the non-qualifying hands: keep them for the questions
-            # about better player hands, and settle the player hands below the qualifier now
-            # (they cannot beat or tie a qualifying dealer).
+            # about better player hands, and settle the player hands below the qualifier now.
             copy_counters(deck, snapshot, counters)
             k = thread
             while k < table.start[q]:
-                i = table.by_rank[k]
-                build_terms(deck, table.positions + SITUATION * i, scratch)
-                nq = count_below(counters, scratch, q)
-                o = out + i
-                o[DEALER_NOT_QUALIFIED * table.count] = <uint32_t>nq
-                o[PLAYER_WINS * table.count] = 0
-                o[PUSH_TIE * table.count] = 0
-                o[DEALER_WINS * table.count] = <uint32_t>(table.completions - nq)
+                inconsistent += ask_run(deck, table, table.by_rank[k], g, SETTLE_BELOW_QUALIFIER,
+                                        counters, snapshot, &own, out)
                 k += n_threads
-        if g < q:
-            for h in range(deck.hand_start[g], deck.hand_start[g + 1]):
-                add_hand(deck, counters, deck.hands_by_rank[h])
-            continue
-        # Dealer hands that do not qualify, and those below the player's: asked just before the
-        # player's own rank is swept in ...
-        n_own = 0
-        k = first_owned(table.start[g], thread, n_threads)
-        while k < table.start[g + 1]:
-            i = table.by_rank[k]
-            build_terms(deck, table.positions + SITUATION * i, scratch + n_own)
-            o = out + i
-            o[DEALER_NOT_QUALIFIED * table.count] = <uint32_t>count_below(snapshot, scratch + n_own, q)
-            o[PLAYER_WINS * table.count] = <uint32_t>count_below(counters, scratch + n_own, g)
-            n_own += 1
-            k += n_threads
-        for h in range(deck.hand_start[g], deck.hand_start[g + 1]):
-            add_hand(deck, counters, deck.hands_by_rank[h])
-        # ... and those below or equal, asked again just after.
-        n_own = 0
-        k = first_owned(table.start[g], thread, n_threads)
-        while k < table.start[g + 1]:
-            i = table.by_rank[k]
-            upto = count_below(counters, scratch + n_own, g + 1)
-            o = out + i
-            less = o[PLAYER_WINS * table.count]
-            nq = o[DEALER_NOT_QUALIFIED * table.count]
-            o[PLAYER_WINS * table.count] = <uint32_t>(less - nq)
-            o[PUSH_TIE * table.count] = <uint32_t>(upto - less)
-            o[DEALER_WINS * table.count] = <uint32_t>(table.completions - upto)
-            n_own += 1
-            k += n_threads
+        if g >= q:
+            # Dealer hands that do not qualify, and those below the player's: asked just before
+            # the player's own rank is swept in; those that tie, from the hands of that rank.
+            k = first_owned(table.start[g], thread, n_threads)
+            if k < table.start[g + 1]:
+                hand_masks(own.hands, own.count, own_masks)
+            while k < table.start[g + 1]:
+                inconsistent += ask_run(deck, table, table.by_rank[k], g, AT_OWN_RANK, counters, snapshot,
+                                        &own, out)
+                k += n_threads
+        for h in range(own.count):
+            add_hand(deck, counters, own.hands[h])
+    return inconsistent + wrong_counters(deck, counters)
 
 
 # --- building the tables ------------------------------------------------------------------------
@@ -253,12 +348,11 @@ cdef inline void rank_groups_restored(uint32_t* start) noexcept nogil:
 
 
 cdef void rank_hands_below(const DeckTables* deck, const card_t* cards, uint16_t* hand_rank,
-                           uint8_t* category, int top) noexcept nogil:
-    """Dense rank and category of every hand whose highest position is `top`, by colex index."""
+                           int top) noexcept nogil:
+    """Dense rank of every hand whose highest position is `top`, by colex index."""
     cdef int a, b, c, e
     cdef card_t hand[HAND]
     cdef uint32_t index
-    cdef handval_t value
     hand[4] = cards[top]
     for c in range(3, top):
         hand[3] = cards[c]
@@ -269,17 +363,14 @@ cdef void rank_hands_below(const DeckTables* deck, const card_t* cards, uint16_t
                 for e in range(a):
                     hand[0] = cards[e]
                     index = colex5(deck.binom, e, a, b, c, top)
-                    value = eval_cards(hand, HAND)
-                    hand_rank[index] = dense_rank(value)
-                    category[index] = hand_category(value)
+                    hand_rank[index] = dense_rank(eval_cards(hand, HAND))
 
 
-cdef void rank_hands(const DeckTables* deck, const card_t* cards, uint16_t* hand_rank,
-                     uint8_t* category) noexcept nogil:
-    """Dense rank and category of every 5-card hand of the deck; top cards shared among threads."""
+cdef void rank_hands(const DeckTables* deck, const card_t* cards, uint16_t* hand_rank) noexcept nogil:
+    """Dense rank of every 5-card hand of the deck; top cards shared among threads."""
     cdef int top
     for top in prange(HAND - 1, deck.n_cards, schedule="dynamic"):
-        rank_hands_below(deck, cards, hand_rank, category, top)
+        rank_hands_below(deck, cards, hand_rank, top)
 
 
 cdef void sort_hands(DeckTables* deck, const uint16_t* hand_rank, uint32_t* by_rank,
@@ -334,6 +425,8 @@ def count_situations(deck_cards, situations, int qualifier_rank, n_threads=None)
     dealer does not qualify / player wins / tie / dealer wins (summing to C(n - 6, 4)), the
     transposed view of a (4, m) array so that each outcome's column is contiguous;
     the dense rank (uint16) and category (uint8) of each player hand.
+    A player hand's situations in consecutive rows (as the class keys have them, up cards
+    ascending) share the work of that hand.
     Raises ValueError on a malformed deck, situation or qualifier.
 
     Two pair (deuces and treys) against the up card 4d, on the 24 cards deuce to seven, the
@@ -362,69 +455,79 @@ def count_situations(deck_cards, situations, int qualifier_rank, n_threads=None)
     cdef DeckTables tables
     cdef SituationTable table
     cdef int n = len(deck), t
-    cdef Py_ssize_t i, m = rows.shape[0]
+    cdef Py_ssize_t i, r, m = rows.shape[0], n_runs, bad_runs = 0, inconsistent = 0
     fill_binomials(tables.binom)
     tables.n_cards = n
     tables.n_hands = tables.binom[n][HAND]
 
     hand_rank = np.empty(tables.n_hands, dtype=np.uint16)
-    hand_category_of = np.empty(tables.n_hands, dtype=np.uint8)
-    bad = np.empty(m, dtype=np.uint8)
     hands_by_rank = np.empty(tables.n_hands, dtype=np.uint32)
     hand_start = np.empty(N_DISTINCT_HANDS + 1, dtype=np.uint32)
-    positions = np.empty((m, SITUATION), dtype=np.uint8)
     player_rank = np.empty(m, dtype=np.uint16)
     player_category = np.empty(m, dtype=np.uint8)
-    by_rank = np.empty(m, dtype=np.uint32)
-    start = np.zeros(N_DISTINCT_HANDS + 1, dtype=np.uint32)
     by_outcome = np.empty((N_OUTCOMES, m), dtype=np.uint32)     # the sweep writes every entry
 
     cdef const uint8_t[::1] deck_v = deck
     cdef const uint8_t[::1] position_v = position
     cdef const uint8_t[:, ::1] rows_v = rows
     cdef uint16_t[::1] hand_rank_v = hand_rank
-    cdef uint8_t[::1] hand_category_v = hand_category_of
-    cdef uint8_t[::1] bad_v = bad
     cdef uint32_t[::1] hands_by_rank_v = hands_by_rank
     cdef uint32_t[::1] hand_start_v = hand_start
-    cdef uint8_t[:, ::1] positions_v = positions
     cdef uint16_t[::1] player_rank_v = player_rank
     cdef uint8_t[::1] player_category_v = player_category
-    cdef uint32_t[::1] by_rank_v = by_rank
-    cdef uint32_t[::1] start_v = start
     cdef uint32_t[:, ::1] counts_v = by_outcome
     counts = by_outcome.T                     # (m, 4); each outcome's column contiguous
 
     with nogil:
-        rank_hands(&tables, &deck_v[0], &hand_rank_v[0], &hand_category_v[0])
+        rank_hands(&tables, &deck_v[0], &hand_rank_v[0])
         sort_hands(&tables, &hand_rank_v[0], &hands_by_rank_v[0], &hand_start_v[0])
     tables.hand_rank = &hand_rank_v[0]
-    if m == 0:
-        return counts, player_rank, player_category
-    with nogil:
-        convert_situations(&tables, rows_v, position_v, &hand_category_v[0], positions_v,
-                           player_rank_v, player_category_v, bad_v)
-    if bad.any():
-        first = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"situation {first} has a card outside the deck or a card twice: "
-                         f"{rows[first].tolist()}")
     tables.hands_by_rank = &hands_by_rank_v[0]
     tables.hand_start = &hand_start_v[0]
+    if m == 0:
+        return counts, player_rank, player_category
+
+    # The runs of one player hand, each converted once and grouped by the hand's rank.
     with nogil:
-        rank_groups(&player_rank_v[0], m, &start_v[0])
-        for i in range(m):                        # stable scatter
-            by_rank_v[start_v[player_rank_v[i]]] = <uint32_t>i
-            start_v[player_rank_v[i]] += 1
-        rank_groups_restored(&start_v[0])
+        n_runs = find_runs(&rows_v[0, 0], m, NULL)
+    run_first = np.empty(n_runs + 1, dtype=np.uint32)
+    run_positions = np.empty((n_runs, HAND), dtype=np.uint8)
+    run_rank = np.empty(n_runs, dtype=np.uint16)
+    by_rank = np.empty(n_runs, dtype=np.uint32)
+    start = np.empty(N_DISTINCT_HANDS + 1, dtype=np.uint32)
+    cdef uint32_t[::1] run_first_v = run_first
+    cdef uint8_t[:, ::1] run_positions_v = run_positions
+    cdef uint16_t[::1] run_rank_v = run_rank
+    cdef uint32_t[::1] by_rank_v = by_rank
+    cdef uint32_t[::1] start_v = start
     table.count = m
-    table.positions = &positions_v[0, 0]
+    table.rows = &rows_v[0, 0]
+    table.position = &position_v[0]
+    table.run_first = &run_first_v[0]
+    table.run_positions = &run_positions_v[0, 0]
+    with nogil:
+        find_runs(&rows_v[0, 0], m, &run_first_v[0])
+        for r in prange(n_runs, schedule="static"):
+            bad_runs += convert_run(&tables, &table, r, &run_positions_v[r, 0], &run_rank_v[r],
+                                    &player_rank_v[0], &player_category_v[0]) != 0
+    if bad_runs:
+        for r in range(n_runs):                   # the first bad row, for the message
+            i = convert_run(&tables, &table, r, &run_positions_v[r, 0], &run_rank_v[r],
+                            &player_rank_v[0], &player_category_v[0]) - 1
+            if i >= 0:
+                raise ValueError(f"situation {i} has a card outside the deck or a card twice: {rows[i].tolist()}")
+    with nogil:
+        rank_groups(&run_rank_v[0], n_runs, &start_v[0])
+        for r in range(n_runs):                   # stable scatter
+            by_rank_v[start_v[run_rank_v[r]]] = <uint32_t>r
+            start_v[run_rank_v[r]] += 1
+        rank_groups_restored(&start_v[0])
     table.by_rank = &by_rank_v[0]
     table.start = &start_v[0]
     table.qualifier_rank = qualifier_rank
     table.completions = tables.binom[n - SITUATION][DEALER_HIDDEN]
 
-    # Per thread: counters (zeroed), the snapshot at the qualifier, and room for the terms of
-    # its share of one rank group, kept between its two questions about that group.
+    # Per thread: counters (zeroed), the snapshot at the qualifier, ...
     arrays = [np.zeros((2 * threads, tables.binom[n][k]), dtype=dtype)
               for k, dtype in ((1, np.uint32), (2, np.uint16), (3, np.uint16), (4, np.uint8))]
     cdef uint32_t[:, ::1] ones = arrays[0]
@@ -439,57 +542,69 @@ def count_situations(deck_cards, situations, int qualifier_rank, n_threads=None)
         block[t].two = &twos[t, 0]
         block[t].three = &threes[t, 0]
         block[t].four = &fours[t, 0]
-    share = (int(np.diff(start).max()) + threads - 1) // threads
-    scratch = np.empty((threads, max(share, 1) * sizeof(Terms)), dtype=np.uint8)
-    cdef uint8_t[:, ::1] scratch_v = scratch
+    # and room for the masks of the hands of one rank (the player's, for counting ties).
+    own_masks = np.empty((threads, max(1, int(np.diff(hand_start).max()))), dtype=np.uint64)
+    cdef uint64_t[:, ::1] own_masks_v = own_masks
     with nogil:
         for t in prange(threads, num_threads=threads, schedule="static", chunksize=1):
-            sweep_share(&tables, &table, t, threads, &block[2 * t], &block[2 * t + 1],
-                        <Terms*>&scratch_v[t, 0], &counts_v[0, 0])
+            inconsistent += sweep_share(&tables, &table, t, threads, &block[2 * t], &block[2 * t + 1],
+                                        &own_masks_v[t, 0], &counts_v[0, 0])
+    if inconsistent:
+        raise RuntimeError(f"stud_enum: {inconsistent} counts or counters came out inconsistent (a kernel fault)")
     return counts, player_rank, player_category
 
 
-cdef inline uint8_t convert_row(const DeckTables* deck, const uint8_t* row, const uint8_t* position,
-                                const uint8_t* hand_category_of, uint8_t* positions, uint16_t* player_rank,
-                                uint8_t* player_category) noexcept nogil:
-    """One situation: cards -> deck positions (the player's ascending), the player's rank and
-    category looked up by the hand's colex index.  Returns 1 for a card outside the deck or twice."""
-    cdef int j
-    cdef uint8_t p[SITUATION]
+cdef Py_ssize_t find_runs(const uint8_t* rows, Py_ssize_t m, uint32_t* run_first) noexcept nogil:
+    """The runs of one player hand: maximal blocks of consecutive rows with the same first five
+    bytes.  Writes each run's first row, then m, to run_first unless it is NULL; returns the number of runs."""
+    cdef Py_ssize_t i, n_runs = 0
+    for i in range(m):
+        if i == 0 or memcmp(rows + SITUATION * i, rows + SITUATION * (i - 1), HAND) != 0:
+            if run_first != NULL:
+                run_first[n_runs] = <uint32_t>i
+            n_runs += 1
+    if run_first != NULL:
+        run_first[n_runs] = <uint32_t>m
+    return n_runs
+
+
+cdef Py_ssize_t convert_run(const DeckTables* deck, const SituationTable* table, Py_ssize_t run,
+                            uint8_t* positions, uint16_t* run_rank,
+                            uint16_t* player_rank, uint8_t* player_category) noexcept nogil:
+    """One run: the player's cards -> ascending deck positions, the hand's rank (looked up by its
+    colex index) and category given to each of its situations.  Returns 0, or 1 + the
+    first of its rows with a card outside the deck or a card twice."""
+    cdef Py_ssize_t i, first = table.run_first[run]
+    cdef const uint8_t* row = table.rows + SITUATION * first
+    cdef const uint8_t* position = table.position
+    cdef int j, up, rank, category
     cdef uint8_t tmp
     cdef uint64_t seen = 0
-    cdef uint32_t index
-    for j in range(SITUATION):
+    for j in range(HAND):
         if row[j] >= N_CARDS or position[row[j]] == NOT_IN_DECK or (seen >> row[j]) & 1:
-            return 1
+            return first + 1
         seen |= (<uint64_t>1) << row[j]
-        p[j] = position[row[j]]
-    if p[0] > p[1] and p[1] > p[2] and p[2] > p[3] and p[3] > p[4]:   # descending, as class keys are
-        tmp = p[0]
-        p[0] = p[4]
-        p[4] = tmp
-        tmp = p[1]
-        p[1] = p[3]
-        p[3] = tmp
+        positions[j] = position[row[j]]
+    if positions[0] > positions[1] > positions[2] > positions[3] > positions[4]:   # descending, as class keys are
+        tmp = positions[0]
+        positions[0] = positions[4]
+        positions[4] = tmp
+        tmp = positions[1]
+        positions[1] = positions[3]
+        positions[3] = tmp
     else:
-        sort_ascending(p, HAND)                # the five player positions
-    for j in range(SITUATION):
-        positions[j] = p[j]
-    index = colex5(deck.binom, p[0], p[1], p[2], p[3], p[4])
-    player_rank[0] = deck.hand_rank[index]
-    player_category[0] = hand_category_of[index]
+        sort_ascending(positions, HAND)
+    i = colex5(deck.binom, positions[0], positions[1], positions[2], positions[3], positions[4])
+    rank = deck.hand_rank[i]
+    category = CATEGORY_OF_RANK[rank]
+    run_rank[0] = rank
+    for i in range(first, table.run_first[run + 1]):
+        up = table.rows[SITUATION * i + HAND]
+        if up >= N_CARDS or position[up] == NOT_IN_DECK or (seen >> up) & 1:
+            return i + 1
+        player_rank[i] = rank
+        player_category[i] = category
     return 0
-
-
-cdef void convert_situations(const DeckTables* deck, const uint8_t[:, ::1] rows,
-                             const uint8_t[::1] position, const uint8_t* hand_category_of,
-                             uint8_t[:, ::1] positions, uint16_t[::1] player_rank,
-                             uint8_t[::1] player_category, uint8_t[::1] bad) noexcept nogil:
-    """Every situation converted (threads share the rows); bad[i] = 1 marks a malformed one."""
-    cdef Py_ssize_t i
-    for i in prange(rows.shape[0], schedule="static"):
-        bad[i] = convert_row(deck, &rows[i, 0], &position[0], hand_category_of, &positions[i, 0],
-                             &player_rank[i], &player_category[i])
 
 
 # --- helpers for the analysis and its tests ----------------------------------------------------
@@ -522,70 +637,92 @@ def situation_classes(deck_cards):
     cdef DeckTables tables
     fill_binomials(tables.binom)
     hands = np.empty((tables.binom[n][HAND], HAND), dtype=np.uint8)
-    ups = np.zeros(tables.binom[n][HAND], dtype=np.uint8)        # up-card classes per canonical hand
     cdef uint8_t[:, ::1] hands_v = hands
-    cdef uint8_t[::1] ups_v = ups
     cdef const uint8_t[::1] cards = deck
-    cdef Py_ssize_t n_hands = 0, row = 0, h
-    cdef int a, b, c, d, e, j, suit, u
-    cdef card_t hand[HAND]
-    cdef card_t canon[HAND]
-    cdef int sizes[1]
-    cdef rankmask_t mask[N_SUITS]
-    cdef uint8_t first[N_SUITS]
-    cdef uint8_t group[N_SUITS]
-    cdef int factorial[N_SUITS + 1]
-    cdef int orbit
-    sizes[0] = HAND
-    factorial[0] = 1
-    for j in range(1, N_SUITS + 1):
-        factorial[j] = factorial[j - 1] * j
+    cdef Py_ssize_t n_hands = 0, h
+    cdef int a, b, c, d, e
+    cdef uint64_t with_a, with_b, with_c, with_d
     with nogil:
-        # Canonical hands in key order: descending cards, the highest varying slowest.
+        # Canonical hands in key order: descending cards, the highest varying slowest; the
+        # suits' rank masks built up loop by loop.
         for a in range(HAND - 1, n):
+            with_a = suit_mask_bit(cards[a])
             for b in range(HAND - 2, a):
+                with_b = with_a | suit_mask_bit(cards[b])
                 for c in range(HAND - 3, b):
+                    with_c = with_b | suit_mask_bit(cards[c])
                     for d in range(1, c):
+                        with_d = with_c | suit_mask_bit(cards[d])
                         for e in range(d):
-                            hand[0] = cards[a]
-                            hand[1] = cards[b]
-                            hand[2] = cards[c]
-                            hand[3] = cards[d]
-                            hand[4] = cards[e]
-                            for j in range(HAND):
-                                canon[j] = hand[j]
-                            canonicalize(canon, sizes, 1)
-                            if (canon[0] == hand[0] and canon[1] == hand[1] and canon[2] == hand[2]
-                                    and canon[3] == hand[3] and canon[4] == hand[4]):
-                                for j in range(HAND):
-                                    hands_v[n_hands, j] = hand[j]
+                            if suits_in_canonical_order(with_d | suit_mask_bit(cards[e])):
+                                hands_v[n_hands, 0] = cards[a]
+                                hands_v[n_hands, 1] = cards[b]
+                                hands_v[n_hands, 2] = cards[c]
+                                hands_v[n_hands, 3] = cards[d]
+                                hands_v[n_hands, 4] = cards[e]
                                 n_hands += 1
-    # The up cards of each canonical hand, then the rows.
-    for h in range(n_hands):
-        tie_groups(&hands_v[h, 0], n_suits, mask, first, group)
-        for u in range(n):
-            if stands_for_class(cards[u], mask, first):
-                ups_v[h] += 1
-    total = int(ups[:n_hands].sum(dtype=np.int64))
-    keys = np.empty((total, SITUATION), dtype=np.uint8)
-    weights = np.empty(total, dtype=np.uint8)
+    # Each canonical hand's classes (its up cards), counted, then written where they start;
+    # threads share the hands.
+    first_row = np.zeros(n_hands + 1, dtype=np.int64)
+    cdef int64_t[::1] first_row_v = first_row
+    with nogil:
+        for h in prange(n_hands, schedule="static"):
+            first_row_v[h + 1] = classes_of_hand(&hands_v[h, 0], n_suits, &cards[0], n, NULL, NULL)
+    np.cumsum(first_row, out=first_row)
+    keys = np.empty((first_row[n_hands], SITUATION), dtype=np.uint8)
+    weights = np.empty(first_row[n_hands], dtype=np.uint8)
     cdef uint8_t[:, ::1] keys_v = keys
     cdef uint8_t[::1] weights_v = weights
     with nogil:
-        for h in range(n_hands):
-            tie_groups(&hands_v[h, 0], n_suits, mask, first, group)
-            orbit = factorial[n_suits]
-            for suit in range(n_suits):
-                if first[suit]:
-                    orbit = orbit // factorial[group[suit]]
-            for u in range(n):                    # up cards ascending
-                if stands_for_class(cards[u], mask, first):
-                    for j in range(HAND):
-                        keys_v[row, j] = hands_v[h, j]
-                    keys_v[row, HAND] = cards[u]
-                    weights_v[row] = <uint8_t>(orbit * group[card_suit(cards[u])])
-                    row += 1
+        for h in prange(n_hands, schedule="static"):
+            classes_of_hand(&hands_v[h, 0], n_suits, &cards[0], n, &keys_v[0, 0] + SITUATION * first_row_v[h],
+                            &weights_v[0] + first_row_v[h])
     return keys, weights
+
+
+cdef Py_ssize_t classes_of_hand(const uint8_t* hand, int n_suits, const uint8_t* cards, int n, uint8_t* keys,
+                                uint8_t* weights) noexcept nogil:
+    """The classes of one canonical hand (tie_groups): its up cards, ascending, that stand for
+    their class.  Written as key rows (the hand, then the up card) with their weights unless
+    keys is NULL; returns how many."""
+    cdef rankmask_t mask[N_SUITS]
+    cdef uint8_t first[N_SUITS]
+    cdef uint8_t group[N_SUITS]
+    cdef int s, u, orbit = 1
+    cdef Py_ssize_t count = 0
+    tie_groups(hand, n_suits, mask, first, group)
+    # The hand's class: n_suits! renamings, less those within each tie group.
+    for s in range(2, n_suits + 1):
+        orbit *= s
+    for s in range(n_suits):
+        if first[s]:
+            for u in range(2, group[s] + 1):
+                orbit //= u
+    for u in range(n):
+        if stands_for_class(cards[u], mask, first):
+            if keys != NULL:
+                memcpy(keys + SITUATION * count, hand, HAND)
+                keys[SITUATION * count + HAND] = cards[u]
+                weights[count] = <uint8_t>(orbit * group[card_suit(cards[u])])
+            count += 1
+    return count
+
+
+# A hand's rank masks of the four suits side by side in 64 bits, suit s at bits 16 s .. 16 s + 12.
+cdef enum:
+    SUIT_MASK_BITS = 16
+
+
+cdef inline uint64_t suit_mask_bit(unsigned int card) noexcept nogil:
+    return (<uint64_t>1) << (SUIT_MASK_BITS * card_suit(card) + card_rank(card))
+
+
+cdef inline bint suits_in_canonical_order(uint64_t masks) noexcept nogil:
+    """Whether a hand is its own canonical form (isomorphism.canonicalize): its suits' rank masks
+    do not increase from suit to suit, so the renaming by descending mask keeps every card."""
+    cdef uint64_t low = (<uint64_t>1 << SUIT_MASK_BITS) - 1
+    return (masks & low) >= ((masks >> SUIT_MASK_BITS) & low) >= ((masks >> 2 * SUIT_MASK_BITS) & low) \
+        >= (masks >> 3 * SUIT_MASK_BITS)
 
 
 cdef inline void tie_groups(const uint8_t* hand, int n_suits, rankmask_t* mask, uint8_t* first,

@@ -95,6 +95,46 @@ def test_thread_count_does_not_change_counts(threads):
     assert (one == many).all()
 
 
+def runs_of_hands(rng, deck, n_hands, max_ups):
+    """Rows in runs of one player hand: each hand's cards in some order (ascending, descending as
+    class keys are, or shuffled), then 1..max_ups up cards in random order; some hands come
+    back in a later run, and some runs are one row."""
+    rows = []
+    hands = [rng.sample(deck, 5) for _ in range(n_hands)]
+    for hand in hands + rng.sample(hands, n_hands // 3):
+        order = rng.choice([sorted(hand), sorted(hand, reverse=True), rng.sample(hand, 5)])
+        rest = [c for c in deck if c not in hand]
+        rows += [order + [up] for up in rng.sample(rest, rng.randint(1, min(max_ups, len(rest))))]
+    return np.array(rows, dtype=np.uint8)
+
+
+@pytest.mark.parametrize("deck,qualifier,threads", [
+    (list(range(24)), ACE_KING, 2), (list(range(24)), 0, 1), (list(range(24)), 7461, 3),
+    (list(range(12)), handeval.dense_at_least(handeval.threshold_value(1, [2])), 2),
+    (list(range(32, 52)) + [0, 5, 9, 14], ACE_KING, 2)])
+def test_runs_of_one_hand_equal_brute_force(deck, qualifier, threads):
+    """A hand's situations are asked as one run (the place of the up card among the hand's cards
+    worked out once per place): every row against a plain loop over its completions."""
+    rng = random.Random(len(deck) + qualifier)
+    rows = runs_of_hands(rng, deck, 25, 12)
+    counts, ranks, categories = stud_enum.count_situations(sorted(deck), rows, qualifier, threads)
+    for row, got, rank, category in zip(rows.tolist(), counts.tolist(), ranks.tolist(), categories.tolist()):
+        assert tuple(got) == stud_enum.brute_force_situation(sorted(deck), row[:5], row[5], qualifier)
+        value = handeval.evaluate(row[:5])
+        assert rank == handeval.dense(value) and category == handeval.category(value)
+
+
+def test_runs_on_the_full_deck():
+    """Long runs on the full deck (a hand with 47 up cards, in random order), one row, one run."""
+    rng = random.Random(3)
+    hand = rng.sample(range(52), 5)
+    every_up = [hand + [up] for up in rng.sample([c for c in range(52) if c not in hand], 47)]
+    for rows in (every_up, every_up[:1], runs_of_hands(rng, list(range(52)), 4, 47).tolist()):
+        counts, _, _ = stud_enum.count_situations(FULL_DECK, np.array(rows, dtype=np.uint8), ACE_KING, 2)
+        for row, got in zip(rows, counts.tolist()):
+            assert tuple(got) == stud_enum.brute_force_situation(FULL_DECK, row[:5], row[5], ACE_KING)
+
+
 def test_suit_renaming_gives_equal_counts():
     rng = random.Random(5)
     base = [rng.sample(range(52), 6) for _ in range(40)]
