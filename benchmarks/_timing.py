@@ -3,6 +3,7 @@
 Importing it makes the in-process benchmarks measure the checkout they live in: its root
 goes first on sys.path, unless PYTHONPATH names the code to measure.
 """
+import ctypes
 import json
 import os
 import platform
@@ -122,7 +123,7 @@ class TreeMemory:
 
     def _sample(self):
         while not self._stop.wait(self.interval):
-            total = sum(filter(None, map(_pss_kb, _descendants(self.pid))))
+            total = sum(filter(None, map(_pss_kb, _own_memory(_descendants(self.pid)))))
             if total:
                 self.peak_mb = max(self.peak_mb or 0, round(total / 1024, 1))
 
@@ -139,6 +140,23 @@ def _descendants(pid: int) -> list[int]:
             except OSError:
                 pass
     return found
+
+
+_KCMP, _KCMP_VM = 312, 1          # x86-64 Linux: kcmp(2), "do these two processes share one address space"
+
+
+def _shares_memory(pid: int, other: int) -> bool:
+    """Whether pid runs in other's address space: a child made by vfork (as subprocess starts `git`) shows
+    its parent's memory as its own until it execs, and would be counted twice."""
+    try:
+        return ctypes.CDLL(None, use_errno=True).syscall(_KCMP, pid, other, _KCMP_VM, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _own_memory(pids: list[int]) -> list[int]:
+    """The processes of `pids` (parents before children) that hold their own address space."""
+    return [pid for i, pid in enumerate(pids) if not any(_shares_memory(pid, other) for other in pids[:i])]
 
 
 def _pss_kb(pid: int) -> int | None:

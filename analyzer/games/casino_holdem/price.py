@@ -32,8 +32,8 @@ def aa_bonus_hands(keys: np.ndarray) -> np.ndarray:
 
 def aa_bonus_hands_of(category: np.ndarray, pair_rank: np.ndarray) -> np.ndarray:
     """The AA Bonus hands of five-card hands given by category (index into CATEGORIES) and pair rank (-1:
-    not one pair), as indices into AA_HANDS."""
-    by_category = np.array([AA_HANDS.index(name) if name in AA_HANDS else -1 for name in CATEGORIES])
+    not one pair), as indices into AA_HANDS (int8: a byte a class, kept with the table)."""
+    by_category = np.array([AA_HANDS.index(name) if name in AA_HANDS else -1 for name in CATEGORIES], dtype=np.int8)
     hands = by_category[category]
     hands[pair_rank == ACE] = AA_HANDS.index("pair_of_aces")
     hands[(pair_rank >= 0) & (pair_rank != ACE)] = AA_HANDS.index("other_pair")
