@@ -158,7 +158,7 @@ def test_table_aa_bonus_hands_from_the_features_equal_those_evaluated(tmp_path):
     _, rules = load_rules(support.reduced_deck(tmp_path, "casino-holdem", "2345TKA", "cdh"))
     table = count.count_situations(rules)
     got = holdem_price.table_aa_bonus_hands(table)
-    assert np.array_equal(got, holdem_price.aa_bonus_hands(table.keys)) and got.dtype == np.int64
+    assert np.array_equal(got, holdem_price.aa_bonus_hands(table.keys)) and got.dtype == np.int8
     assert len(set(got.tolist())) >= 8                                # most AA Bonus hands occur
 
 
