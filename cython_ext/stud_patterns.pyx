@@ -23,23 +23,26 @@ N_PATTERNS = N_DISTINCT_HANDS * N_RANKS
 
 
 cdef Py_ssize_t _classes(const uint16_t[:] rank, const uint8_t[:, :] keys) except -1:
-    """The number of classes, after the shapes are checked."""
+    """The number of classes, after their shapes and every dense rank and up card are checked (one pass),
+    so that the passes after it read `pattern_of` without a check of their own."""
     if keys.shape[0] != rank.shape[0] or keys.shape[1] != SITUATION:
         raise ValueError(f"{rank.shape[0]} dense ranks and keys of shape ({keys.shape[0]}, {keys.shape[1]}): "
                          f"one key of {SITUATION} cards per rank")
-    return rank.shape[0]
+    cdef Py_ssize_t m = rank.shape[0], i, bad = -1
+    with nogil:
+        for i in range(m):
+            if rank[i] >= N_DISTINCT_HANDS or keys[i, UP] >= N_CARDS:
+                bad = i
+                break
+    if bad >= 0:
+        raise ValueError(f"class {bad}: dense rank {rank[bad]} (below {N_DISTINCT_HANDS}) or up card "
+                         f"{keys[bad, UP]} (below {N_CARDS}) out of range")
+    return m
 
 
 cdef inline Py_ssize_t pattern_of(unsigned int rank, unsigned int up_card) noexcept nogil:
-    """The pattern number of a class of this dense rank and up card, or -1 for either out of range."""
-    if rank >= N_DISTINCT_HANDS or up_card >= N_CARDS:
-        return -1
+    """The pattern number of a class of this dense rank and up card (both checked by `_classes`)."""
     return rank * N_RANKS + card_rank(up_card)
-
-
-cdef _out_of_range(const uint16_t[:] rank, const uint8_t[:, :] keys, Py_ssize_t i):
-    raise ValueError(f"class {i}: dense rank {rank[i]} (below {N_DISTINCT_HANDS}) or up card {keys[i, UP]} "
-                     f"(below {N_CARDS}) out of range")
 
 
 def pattern_classes(const uint16_t[:] rank, const uint8_t[:, :] keys):
@@ -52,20 +55,15 @@ def pattern_classes(const uint16_t[:] rank, const uint8_t[:, :] keys):
     >>> np.flatnonzero(first >= 0).tolist(), first[first >= 0].tolist(), size[size > 0].tolist()
     ([91, 103], [2, 0], [1, 2])
     """
-    cdef Py_ssize_t m = _classes(rank, keys), i, p, bad = -1
+    cdef Py_ssize_t m = _classes(rank, keys), i, p
     first_class, classes = np.full(N_PATTERNS, -1, dtype=np.int32), np.zeros(N_PATTERNS, dtype=np.int32)
     cdef int32_t[::1] first = first_class, size = classes
     with nogil:
         for i in range(m):
             p = pattern_of(rank[i], keys[i, UP])
-            if p < 0:
-                bad = i
-                break
             if first[p] < 0:
                 first[p] = <int32_t>i
             size[p] += 1
-    if bad >= 0:
-        _out_of_range(rank, keys, bad)
     return first_class, classes
 
 
@@ -81,7 +79,7 @@ def gain_sums(const uint16_t[:] rank, const uint8_t[:, :] keys, const int64_t[:]
     >>> raised[[91, 103]].tolist(), folded[[91, 103]].tolist()
     ([0, 4], [5, 3])
     """
-    cdef Py_ssize_t m = _classes(rank, keys), i, p, bad = -1
+    cdef Py_ssize_t m = _classes(rank, keys), i, p
     cdef int64_t g
     if gain.shape[0] != m:
         raise ValueError(f"{gain.shape[0]} gains for {m} classes")
@@ -90,16 +88,11 @@ def gain_sums(const uint16_t[:] rank, const uint8_t[:, :] keys, const int64_t[:]
     with nogil:
         for i in range(m):
             p = pattern_of(rank[i], keys[i, UP])
-            if p < 0:
-                bad = i
-                break
             g = gain[i]
             if g > 0:
                 folded[p] += g
             else:
                 raised[p] -= g
-    if bad >= 0:
-        _out_of_range(rank, keys, bad)
     return lost_if_raised, lost_if_folded
 
 
@@ -113,7 +106,7 @@ def spread(const uint16_t[:] rank, const uint8_t[:, :] keys, const uint8_t[::1] 
     >>> spread(np.array([7, 7, 7], dtype=np.uint16), keys, by_pattern).tolist()
     [9, 9, 0]
     """
-    cdef Py_ssize_t m = _classes(rank, keys), i, p, bad = -1
+    cdef Py_ssize_t m = _classes(rank, keys), i, p
     if by_pattern.shape[0] != N_PATTERNS:
         raise ValueError(f"{by_pattern.shape[0]} values for {N_PATTERNS} pattern numbers")
     out = np.empty(m, dtype=np.uint8)
@@ -121,12 +114,7 @@ def spread(const uint16_t[:] rank, const uint8_t[:, :] keys, const uint8_t[::1] 
     with nogil:
         for i in range(m):
             p = pattern_of(rank[i], keys[i, UP])
-            if p < 0:
-                bad = i
-                break
             values[i] = by_pattern[p]
-    if bad >= 0:
-        _out_of_range(rank, keys, bad)
     return out
 
 
@@ -142,7 +130,7 @@ def classes_in(const uint16_t[:] rank, const uint8_t[:, :] keys, const uint8_t[:
     >>> classes_in(np.array([7, 7, 7], dtype=np.uint16), keys, chosen, 2).tolist()
     [0, 1]
     """
-    cdef Py_ssize_t m = _classes(rank, keys), i, p, found = 0, bad = -1
+    cdef Py_ssize_t m = _classes(rank, keys), i, p, found = 0
     if chosen.shape[0] != N_PATTERNS:
         raise ValueError(f"{chosen.shape[0]} flags for {N_PATTERNS} pattern numbers")
     if n < 0 or n > m:
@@ -152,17 +140,12 @@ def classes_in(const uint16_t[:] rank, const uint8_t[:, :] keys, const uint8_t[:
     with nogil:
         for i in range(m):
             p = pattern_of(rank[i], keys[i, UP])
-            if p < 0:
-                bad = i
-                break
             if chosen[p] != 0:
                 if found == n:
                     found += 1             # more than n: stop, and say so below
                     break
                 index[found] = i
                 found += 1
-    if bad >= 0:
-        _out_of_range(rank, keys, bad)
     if found != n:
         raise ValueError(f"{'more' if found > n else found} classes in the chosen patterns, not {n}")
     return out
