@@ -201,7 +201,7 @@ def test_ctrl_c_stops_local_processes_quietly(tmp_path):
     script = tmp_path / "interrupted.py"
     script.write_text(textwrap.dedent(INTERRUPTED_SCRIPT))
     flag = tmp_path / "started"
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
     process = subprocess.Popen([sys.executable, str(script), str(flag)], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
