@@ -189,9 +189,10 @@ def _kept_planes(words: np.ndarray) -> int:
     return (int(np.bitwise_or.reduce(words)).bit_length() + 7) // 8 if words.size else 0
 
 
-def _planes(items: np.ndarray, kept: int) -> np.ndarray:
-    """The first `kept` byte planes of (n, itemsize) item bytes, one contiguous row per plane: (kept, n)."""
-    return np.ascontiguousarray(items[:, :kept].T)
+def _planes(items: np.ndarray, kept: int) -> list[np.ndarray]:
+    """The first `kept` byte planes of (n, itemsize) item bytes, each its own contiguous array (a raw plane
+    kept for the file holds no other plane's bytes; one byte items are their own plane: no copy)."""
+    return [np.ascontiguousarray(items[:, j]) for j in range(kept)]
 
 
 def _sample(data: np.ndarray) -> np.ndarray:

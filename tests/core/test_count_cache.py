@@ -203,7 +203,7 @@ def test_compiled_unshuffle_matches_the_reference(itemsize):
             unshuffle_into(got, source, itemsize)
             assert np.array_equal(got, expected), (itemsize, items, planes)
             stored = count_cache._planes(got.reshape(-1, itemsize), planes)
-            assert np.array_equal(stored.reshape(-1), source)                 # it inverts the store's planes
+            assert np.array_equal(np.concatenate([np.empty(0, np.uint8), *stored]), source)   # it inverts the planes
             if itemsize in (1, 2, 4, 8):
                 assert count_cache._kept_planes(got.view(f"<u{itemsize}")) <= planes
     with pytest.raises(ValueError):
