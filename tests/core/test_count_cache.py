@@ -112,6 +112,78 @@ def test_layouts_and_codecs_are_chosen_by_size(tmp_path):
     assert_same(load(tmp_path, KEY, unshuffle=unshuffle_into, expand=expand_into)[0], arrays)
 
 
+def encoded_reference(block: np.ndarray, itemsize: int, level: int) -> tuple[dict, list]:
+    """A block's encoding as the store first made it: the nonzero items picked by boolean indexing, the planes
+    transposed from the (n, itemsize) bytes, and zlib tried on every whole stream (kept when 4x smaller)."""
+    words = block.view(f"<u{itemsize}")
+    kept = (int(np.bitwise_or.reduce(words)).bit_length() + 7) // 8 if words.size else 0
+    nonzero, items = words != 0, block.reshape(-1, itemsize)
+    stored = int(nonzero.sum())
+    if (len(items) - stored) * kept > -(-len(items) // 8):
+        layout = {"layout": "sparse", "planes": kept, "nonzero": stored}
+        streams = [np.packbits(nonzero, bitorder="little"), *items[nonzero][:, :kept].T]
+    else:
+        layout, streams = {"layout": "planes", "planes": kept}, list(items[:, :kept].T)
+    stored_streams = []
+    for data in streams:
+        data = np.ascontiguousarray(data).tobytes()
+        packed = zlib.compress(data, level)
+        stored_streams.append(("zlib", packed) if len(packed) * 4 <= len(data) else ("raw", data))
+    digest = hashlib.sha256(b"".join(data for _, data in stored_streams)).hexdigest()
+    return ({**layout, "streams": [[codec, len(data)] for codec, data in stored_streams], "sha256": digest},
+            [data for _, data in stored_streams])
+
+
+@pytest.mark.parametrize("itemsize", [1, 2, 4, 8])
+def test_encoding_matches_the_reference(itemsize):
+    """Every layout, codec and byte as the plain encoding gives them, on blocks whose bytes look alike
+    throughout (where a sample of a stream shrinks as the whole does): empty, one item, all zero, mostly
+    zero, counts, random, sorted runs, values at the top of the range."""
+    rng = np.random.default_rng(100 + itemsize)
+    top = 2 ** (8 * itemsize)
+    for items in (0, 1, 7, 4096, 100_003, 300_000):
+        random = rng.integers(0, top, size=items, dtype=np.uint64, endpoint=False) if itemsize < 8 \
+            else rng.integers(0, 2**64, size=items, dtype=np.uint64, endpoint=False)
+        counts = np.minimum(rng.lognormal(8, 2.5, items), top - 1).astype(np.uint64)
+        for words in (np.zeros(items, np.uint64), random, counts, np.sort(random),
+                      np.where(rng.random(items) < 0.97, 0, counts), np.where(rng.random(items) < 0.56, 0, counts),
+                      np.where(rng.random(items) < 0.5, 0, random), np.full(items, top - 1, np.uint64)):
+            block = words.astype(f"<u{itemsize}").view(np.uint8)
+            expected = encoded_reference(block, itemsize, count_cache.DEFAULT_LEVEL)
+            description, streams = count_cache._encoded(block, itemsize, count_cache.DEFAULT_LEVEL, True)
+            assert description == expected[0], (itemsize, items)
+            assert [bytes(data) for data in streams] == expected[1], (itemsize, items)
+
+
+def test_zlib_is_tried_whole_only_where_a_sample_shrinks(monkeypatch):
+    """A near-random stream costs one compression of its 64 KiB sample and is stored as it is; a stream whose
+    sample shrinks is compressed whole; a short one is compressed once, whole.  The sample decides: a stream
+    random only where the sample lies is stored raw though zlib would make it 4x smaller (a larger file,
+    the same bytes back)."""
+    calls = []
+    compress = zlib.compress
+    monkeypatch.setattr(count_cache.zlib, "compress",
+                        lambda data, level: calls.append(len(data)) or compress(data, level))
+    rng = np.random.default_rng(5)
+    sample_bytes = count_cache.SAMPLE_PIECES * count_cache.SAMPLE_PIECE_BYTES
+    random = rng.integers(0, 256, 1 << 20, dtype=np.uint8)
+    codec, stored = count_cache._stream(random, 3)
+    assert codec == "raw" and stored is random and calls == [sample_bytes]
+    calls.clear()
+    zeros = np.zeros(1 << 20, np.uint8)
+    codec, packed = count_cache._stream(zeros, 3)
+    assert codec == "zlib" and zlib.decompress(packed) == zeros.tobytes() and calls == [sample_bytes, 1 << 20]
+    calls.clear()
+    short = np.zeros(sample_bytes, np.uint8)
+    assert count_cache._stream(short, 3)[0] == "zlib" and calls == [sample_bytes]
+    decoy = np.zeros(1 << 20, np.uint8)
+    step = decoy.size // count_cache.SAMPLE_PIECES
+    for at in range(0, decoy.size, step):
+        decoy[at:at + count_cache.SAMPLE_PIECE_BYTES] = rng.integers(0, 256, count_cache.SAMPLE_PIECE_BYTES)
+    assert len(compress(decoy, 3)) * count_cache.ZLIB_SHRINKS <= decoy.size
+    assert count_cache._stream(decoy, 3)[0] == "raw"
+
+
 @pytest.mark.parametrize("itemsize", [1, 2, 3, 4, 8, 16])
 def test_compiled_unshuffle_matches_the_reference(itemsize):
     """On random blocks of every item size and every number of stored planes (the rest zero)."""
@@ -131,9 +203,9 @@ def test_compiled_unshuffle_matches_the_reference(itemsize):
             unshuffle_into(got, source, itemsize)
             assert np.array_equal(got, expected), (itemsize, items, planes)
             stored = count_cache._planes(got.reshape(-1, itemsize), planes)
-            assert np.array_equal(stored.reshape(-1), source)                 # it inverts the store's planes
+            assert np.array_equal(np.concatenate([np.empty(0, np.uint8), *stored]), source)   # it inverts the planes
             if itemsize in (1, 2, 4, 8):
-                assert count_cache._kept_planes(got, itemsize) <= planes
+                assert count_cache._kept_planes(got.view(f"<u{itemsize}")) <= planes
     with pytest.raises(ValueError):
         unshuffle_into(np.empty(8, np.uint8), np.empty(6, np.uint8), 2)
     with pytest.raises(ValueError):
