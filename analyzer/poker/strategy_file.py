@@ -130,18 +130,25 @@ LEVEL = 6
 EV_LEVEL = 4
 
 
+def shared_compressor(cache: dict) -> strategy_file.Compressor:
+    """The compressor of every strategy file made from one count (`cache`: the count's `derived`), so that
+    the columns its rule sets share (the keys, the weights) are compressed once."""
+    return cache.setdefault("strategy file compressor", strategy_file.Compressor(LEVEL))
+
+
 class DecisionTableFiles:
     """The strategy files of one decision table: each is compressed in background threads from when its
     decisions are added with `start` (e.g. while the rest of the analysis runs), or at the latest
     when its bytes are asked for (`data`).  The files share their keys, weights and EVs, each
-    compressed once.
+    compressed once; `compressor` (default: one of their own) may be shared with other tables'
+    files, e.g. `shared_compressor`.
     """
 
     def __init__(self, *, game: str, rule_file, groups: list, actions: list, ev_column: str, key_text: str,
-                 keys: np.ndarray, table: DecisionTable):
+                 keys: np.ndarray, table: DecisionTable, compressor: strategy_file.Compressor | None = None):
         self._spec = dict(game=game, groups=groups, actions=actions, ev_column=ev_column, key_text=key_text)
         self._rule_file, self._keys, self._table = rule_file, keys, table
-        self._compressor = self._header = self._shared = None
+        self._compressor, self._header, self._shared = compressor, None, None
         self._codes, self._pending = {}, {}
 
     def add(self, name: str, codes: np.ndarray | None = None, start: bool = False) -> None:
@@ -165,7 +172,7 @@ class DecisionTableFiles:
         return self._pending[name].result()
 
     def _start(self, name: str) -> None:
-        if self._compressor is None:
+        if self._header is None:
             self._begin()
         codes = self._codes[name]
         codes = optimal_decisions(self._table) if codes is None else codes
@@ -189,4 +196,4 @@ class DecisionTableFiles:
             "weight": "raw situations the class stands for", "situations": str(table.total_weight),
         }
         self._shared = {"key": np.ascontiguousarray(self._keys), "weight": table.weights.astype(np.uint8, copy=False)}
-        self._compressor = strategy_file.Compressor(LEVEL)
+        self._compressor = self._compressor or strategy_file.Compressor(LEVEL)
