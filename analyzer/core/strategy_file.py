@@ -116,11 +116,12 @@ class Pending:
 
     def result(self) -> bytes:
         crc = size = 0
-        body = []
+        parts = [GZIP_HEADER]
         for segment, piece_crc, length in (future.result() for future in self._segments):
-            body.append(segment)
+            parts.append(segment)
             crc, size = crc32_combine(crc, piece_crc, length), size + length
-        return GZIP_HEADER + b"".join(body) + struct.pack("<II", crc, size & 0xFFFFFFFF)
+        parts.append(struct.pack("<II", crc, size & 0xFFFFFFFF))
+        return b"".join(parts)                # one copy of the compressed bytes, not a body and then the file
 
 
 class _Piece:
