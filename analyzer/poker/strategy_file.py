@@ -116,7 +116,7 @@ def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
     return masks
 
 
-KEY_CHUNK = 1 << 16        # key rows packed at a time by are_packed_keys: small temporaries, no fresh pages
+KEY_CHUNK = 1 << 16        # key rows packed or compared at a time: small temporaries, no fresh pages
 
 
 def are_packed_keys(packed: np.ndarray, keys: np.ndarray) -> bool:
