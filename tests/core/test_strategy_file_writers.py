@@ -1,5 +1,6 @@
 """The two strategy-file writers make one format: same decompressed bytes, one gzip member, any reader."""
 import gzip
+import time
 import zlib
 
 import numpy as np
@@ -68,7 +69,10 @@ def test_a_column_is_forgotten_when_its_array_goes(columns):
     decision = np.ones(20_000, dtype=np.uint8)
     compressor.encode({"game": "test"}, dict(columns, decision=decision)).result()
     assert len(compressor._columns) == len(columns) + 1
-    del decision
+    del decision                                    # (the pool's thread lets go of its last piece just after)
+    deadline = time.monotonic() + 30
+    while len(compressor._columns) > len(columns) and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert len(compressor._columns) == len(columns)
     for value in range(3):                          # ids of freed arrays are often reused at once
         data = compressor.encode({"game": "test"}, dict(columns, decision=np.full(20_000, value, np.uint8))).result()
