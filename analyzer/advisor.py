@@ -30,7 +30,7 @@ from analyzer.games.baccarat.count import count_outcomes
 from analyzer.games.baccarat.price import MainOutcomes, shoe_query
 from analyzer.games.baccarat.rules import rules_from_strategy_header
 from analyzer.games.baccarat.shoe import parse_counts, remove_cards
-from analyzer.poker.strategy_file import EITHER, STRATEGY_FILES, packed_keys
+from analyzer.poker.strategy_file import EITHER, STRATEGY_FILES, KeyColumn, packed_keys
 
 STRATEGY_NAME = "strategy.bin.gz"
 BASIC_STRATEGY_NAME = "strategy_basic.bin.gz"
@@ -132,7 +132,7 @@ def load_folder_strategies(folder: str | Path, staged: bool = False) -> dict:
 
     What the verification of a folder reads them for: the other files' EV and weight columns
     are inflated (the whole stream is checked) but not kept, and keys identical to the optimal
-    file's, byte for byte, share its packed keys.  The files are read on threads, together:
+    file's, byte for byte, share its keys (`PokerDecisions.keys`).  The files are read on threads, together:
     their decompression (most of the time) releases the GIL.
     """
     paths = {name: Path(folder) / file for name, file in STRATEGY_FILES.items()}
@@ -230,7 +230,8 @@ class PokerDecisions:
     per situation class, keys sorted and unique, codes 0, 1 or 2, the deck read off the keys.
 
     `same_keys`: (a PokerDecisions, its file's key column); when this file's key column is the
-    same, byte for byte, its packed keys and deck are shared rather than made and checked again.
+    same, byte for byte, its keys (`KeyColumn`: checked, compared and packed once) and deck are
+    shared rather than made and checked again.
     """
 
     COLUMNS = DECIDING                  # the columns it needs
@@ -254,15 +255,20 @@ class PokerDecisions:
             raise StrategyHeaderError(f"its key column is not {width} bytes wide (the groups' cards)")
         self.decisions = columns["decision"]
         if same_keys is not None and _same_bytes(columns["key"], same_keys[1]):
-            self.packed, self.deck = same_keys[0].packed, same_keys[0].deck
+            self.keys, self.deck = same_keys[0].keys, same_keys[0].deck
         else:
-            self.packed, increasing, present = packed_keys(columns["key"])
-            if not increasing:
+            self.keys = KeyColumn(columns["key"])
+            if not self.keys.increasing:
                 raise StrategyError(f"{self.game} strategy file: keys are not sorted and unique")
-            self.deck = frozenset(deck_of_cards(present))
+            self.deck = frozenset(deck_of_cards(self.keys.present))
         if len(self.decisions) and int(self.decisions.max()) > EITHER:
             raise StrategyError(f"{self.game} strategy file: a decision code is not 0, 1 or 2")
         self.deck_text = _deck_text(self.deck)
+
+    @property
+    def packed(self) -> np.ndarray:
+        """The keys packed (`analyzer.core.strategy_file.pack_keys`), what a lookup searches: made on first use."""
+        return self.keys.packed
 
 
 def _same_bytes(a: np.ndarray, b: np.ndarray) -> bool:

@@ -20,8 +20,10 @@ rows) compresses the header and every piece of every column (at most PIECE_BYTES
 plane, made when a thread takes it up) as its own deflate segment,
 on a pool of threads (zlib releases the GIL), ending each but the last with a sync flush
 so that the segments, one after the other, are one deflate stream: the file is still one
-gzip member, read by any gzip reader.  A column array that several files hold (the keys,
-weights and EVs of a game's optimal and basic-strategy files) is compressed once.
+gzip member, read by any gzip reader.  Each piece's CRC-32 is taken on its thread too, and
+a file's CRC combined from its pieces' (`analyzer.core.crc32`).  A column array that several
+files hold (the keys, weights and EVs of a rule set's optimal and basic-strategy files, the
+keys and weights of every rule set on one count) is compressed, and its CRC taken, once.
 """
 from __future__ import annotations
 
@@ -31,11 +33,13 @@ import json
 import struct
 import sys
 import threading
+import weakref
 import zlib
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
+from analyzer.core.crc32 import crc32_combine
 from analyzer.core.execution import default_jobs
 
 MAGIC = "TGA-STRATEGY"
@@ -107,13 +111,17 @@ PIECE_BYTES = 8 << 20          # columns are compressed in pieces of at most 8 M
 class Pending:
     """A strategy file being compressed: `result()` waits for it and returns its bytes."""
 
-    def __init__(self, head: Future, pieces: list, crc: Future, size: int):
-        self._parts = [head, *pieces]
-        self._crc, self._size = crc, size
+    def __init__(self, segments: list):
+        self._segments = segments      # futures of (raw deflate, crc32, length) of every piece, in file order
 
     def result(self) -> bytes:
-        body = b"".join(part.result() for part in self._parts)
-        return GZIP_HEADER + body + struct.pack("<II", self._crc.result(), self._size & 0xFFFFFFFF)
+        crc = size = 0
+        parts = [GZIP_HEADER]
+        for segment, piece_crc, length in (future.result() for future in self._segments):
+            parts.append(segment)
+            crc, size = crc32_combine(crc, piece_crc, length), size + length
+        parts.append(struct.pack("<II", crc, size & 0xFFFFFFFF))
+        return b"".join(parts)                # one copy of the compressed bytes, not a body and then the file
 
 
 class _Piece:
@@ -124,9 +132,6 @@ class _Piece:
 
     def __init__(self, array: np.ndarray, plane: int, start: int, stop: int):
         self.array, self.plane, self.start, self.stop = array, plane, start, stop
-
-    def __len__(self) -> int:
-        return (self.stop - self.start) * self.array.itemsize
 
     def data(self):
         rows = self.array[self.start:self.stop]
@@ -141,18 +146,13 @@ def _pieces(array: np.ndarray) -> list:
             for plane in range(planes) for start in range(0, len(array), rows)] or [_Piece(array, 0, 0, 0)]
 
 
-def _deflate(piece, level: int, last: bool) -> bytes:
-    """Raw deflate of a piece (bytes or _Piece); unless last, ending on a byte boundary without a final block."""
+def _deflate(piece, level: int, last: bool) -> tuple[bytes, int, int]:
+    """(raw deflate, crc32, length) of a piece (bytes or _Piece), its bytes made once for both; unless last,
+    the deflate ends on a byte boundary without a final block."""
     compressor = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
     data = piece.data() if isinstance(piece, _Piece) else piece
-    return compressor.compress(data) + compressor.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
-
-
-def _crc32(pieces: list) -> int:
-    crc = 0
-    for piece in pieces:
-        crc = zlib.crc32(piece.data() if isinstance(piece, _Piece) else piece, crc)
-    return crc
+    return compressor.compress(data) + compressor.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH), \
+        zlib.crc32(data), len(data)
 
 
 _POOL: ThreadPoolExecutor | None = None
@@ -172,38 +172,36 @@ class Compressor:
     """Writes strategy files on a pool of threads, each column array compressed once however many files hold it.
 
     `encode(header, columns, levels)` starts a file and returns its `Pending` bytes at once.
-    A column is recognised by its array object, which the compressor keeps alive (so it
-    cannot be mistaken for another): the arrays must not change until every file is done.
-    `levels` gives a column's gzip level by name (default `level`); readers do not depend
-    on it.
+    A column is recognised by its array object: its compressed pieces are remembered while
+    the array lives, and forgotten when it goes (before its id can name another array), so
+    one compressor serves every file of the same arrays (a count's rule sets share its keys
+    and weights) without holding any array.  A column array must not change after it was
+    given.  `levels` gives a column's gzip level by name (default `level`); readers do not
+    depend on it.
     """
 
     def __init__(self, level: int = 6):
         self.level = level
-        self._columns = {}             # (id(array), level, last) -> (array, pieces, segments)
+        self._columns = {}             # (id(array), level, last) -> futures of its pieces' (deflate, crc32, length)
 
-    def _column(self, array: np.ndarray, level: int, last: bool) -> tuple[list, list]:
+    def _column(self, array: np.ndarray, level: int, last: bool) -> list:
         key = (id(array), level, last)
-        if key not in self._columns:
+        segments = self._columns.get(key)
+        if segments is None:
             pieces = _pieces(array)
             segments = [_submit(_deflate, piece, level, last and i == len(pieces) - 1)
                         for i, piece in enumerate(pieces)]
-            self._columns[key] = (array, pieces, segments)
-        _, pieces, segments = self._columns[key]
-        return pieces, segments
+            self._columns[key] = segments
+            weakref.finalize(array, self._columns.pop, key, None).atexit = False
+        return segments
 
     def encode(self, header: dict, columns: dict[str, np.ndarray], levels: dict | None = None) -> Pending:
         """Start the file for `columns` (name -> array, keys first), with `header` completed."""
-        head = _described(header, columns)
-        pieces, segments = [head], [_submit(_deflate, head, self.level, not columns)]
+        segments = [_submit(_deflate, _described(header, columns), self.level, not columns)]
         names = list(columns)
         for name in names:
-            column_pieces, column_segments = self._column(columns[name], (levels or {}).get(name, self.level),
-                                                          name == names[-1])
-            pieces += column_pieces
-            segments += column_segments
-        crc = _submit(_crc32, pieces)
-        return Pending(segments[0], segments[1:], crc, sum(len(piece) for piece in pieces))
+            segments += self._column(columns[name], (levels or {}).get(name, self.level), name == names[-1])
+        return Pending(segments)
 
 
 def decode(data: bytes, source: str = "strategy file", columns=None) -> tuple[dict, dict[str, np.ndarray]]:

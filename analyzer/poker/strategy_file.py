@@ -1,6 +1,7 @@
 """The strategy file of a poker game: one row per situation class (docs/strategy-format.md)."""
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -33,28 +34,76 @@ def packed_keys(keys: np.ndarray) -> tuple[np.ndarray, bool, np.ndarray]:
     return packed, increasing, present.astype(bool)
 
 
+def key_order(keys: np.ndarray) -> tuple[bool, np.ndarray]:
+    """(whether the key rows strictly increase, which byte values occur), as `packed_keys` finds them, packing
+    KEY_CHUNK rows at a time into one small buffer: no packed array of every row is made."""
+    keys = np.asarray(keys, dtype=np.uint8)
+    if keys.ndim != 2:
+        raise ValueError("key rows: a two-dimensional array")
+    buffer, present = np.empty(min(len(keys), KEY_CHUNK), dtype=np.uint64), np.zeros(256, dtype=np.uint8)
+    increasing, last = True, None
+    for start in range(0, len(keys), KEY_CHUNK):
+        rows = keys[start:start + KEY_CHUNK]
+        packed = buffer[:len(rows)]
+        increasing &= pack_key_bytes(rows, packed, present) and (last is None or int(packed[0]) > last)
+        last = int(packed[-1])
+    return bool(increasing), present.astype(bool)
+
+
+class KeyColumn:
+    """A strategy file's key column (any strides), read for lookups and comparisons: whether its rows strictly
+    increase and which byte values occur (`key_order`), found at once; its rows packed (`packed_keys`, what
+    a lookup searches) only when first asked for.  Reading a folder back to verify it compares the rows
+    with the counted classes (`holds`) and mostly needs no packed copy (Caribbean Stud's: 45 MB).
+    """
+
+    def __init__(self, column: np.ndarray):
+        self.increasing, self.present = key_order(column)
+        self._column, self._packed = column, None
+        self._held = None              # the key rows last found equal to these: not compared again
+        self._lock = threading.Lock()  # one packing, even when two threads ask at once
+
+    @property
+    def packed(self) -> np.ndarray:
+        """The rows packed (made on first use; the column is let go then: the lookups read these)."""
+        with self._lock:
+            if self._packed is None:
+                self._packed = packed_keys(self._column)[0]
+                self._column = None
+            return self._packed
+
+    def holds(self, keys: np.ndarray) -> bool:
+        """Whether these are `keys`' rows, in the same order, compared a chunk of rows at a time."""
+        with self._lock:
+            if self._held is not keys:
+                if self._packed is not None:
+                    same = are_packed_keys(self._packed, keys)
+                else:
+                    same = self._column.shape == keys.shape and all(
+                        np.array_equal(self._column[start:start + KEY_CHUNK], keys[start:start + KEY_CHUNK])
+                        for start in range(0, len(keys), KEY_CHUNK))
+                if not same:
+                    return False
+                self._held = keys
+            return True
+
+
 def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
     """{strategy: play mask} from the strategy files of a results folder, their rows checked against `keys`.
 
     A mask plays exactly the rows coded PLAY.  `loaded`: {strategy: its file as the advisor's
-    reader loaded it (packed keys and decision codes)}, not decoded again; each is taken out
+    reader loaded it (its `keys`, a KeyColumn, and decision codes)}, not decoded again; each is taken out
     of `loaded` once read, so that the files' columns (most of the memory) can go before the
     caller's next step.  Raises InputError when a file's keys are not the counted classes,
     in the same order.
     """
-    masks, checked = {}, None          # checked: the packed keys of a file found equal to `keys`
+    masks = {}
     for name, file in STRATEGY_FILES.items():
         path = Path(folder) / file
         if loaded and name in loaded:
             strategy = loaded.pop(name)
-            file_keys, decisions = strategy.packed, strategy.decisions
-            # the first file against `keys` a chunk at a time (no packed copy of them all); a second
-            # against the first's packed keys (the same array when their key bytes are equal: compared once)
-            if checked is None:
-                same = are_packed_keys(file_keys, keys)
-            else:
-                same = file_keys is checked or bool(np.array_equal(file_keys, checked))
-            checked = file_keys if same else checked
+            # compared a chunk at a time, once for files that share their key column
+            same, decisions = strategy.keys.holds(keys), strategy.decisions
         elif path.is_file():
             _, columns = strategy_file.decode(path.read_bytes(), str(path), ("key", "decision"))
             decisions = columns["decision"]
@@ -67,7 +116,7 @@ def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
     return masks
 
 
-KEY_CHUNK = 1 << 16        # key rows packed at a time by are_packed_keys: small temporaries, no fresh pages
+KEY_CHUNK = 1 << 16        # key rows packed or compared at a time: small temporaries, no fresh pages
 
 
 def are_packed_keys(packed: np.ndarray, keys: np.ndarray) -> bool:
@@ -130,18 +179,25 @@ LEVEL = 6
 EV_LEVEL = 4
 
 
+def shared_compressor(cache: dict) -> strategy_file.Compressor:
+    """The compressor of every strategy file made from one count (`cache`: the count's `derived`), so that
+    the columns its rule sets share (the keys, the weights) are compressed once."""
+    return cache.setdefault("strategy file compressor", strategy_file.Compressor(LEVEL))
+
+
 class DecisionTableFiles:
     """The strategy files of one decision table: each is compressed in background threads from when its
     decisions are added with `start` (e.g. while the rest of the analysis runs), or at the latest
     when its bytes are asked for (`data`).  The files share their keys, weights and EVs, each
-    compressed once.
+    compressed once; `compressor` (default: one of their own) may be shared with other tables'
+    files, e.g. `shared_compressor`.
     """
 
     def __init__(self, *, game: str, rule_file, groups: list, actions: list, ev_column: str, key_text: str,
-                 keys: np.ndarray, table: DecisionTable):
+                 keys: np.ndarray, table: DecisionTable, compressor: strategy_file.Compressor | None = None):
         self._spec = dict(game=game, groups=groups, actions=actions, ev_column=ev_column, key_text=key_text)
         self._rule_file, self._keys, self._table = rule_file, keys, table
-        self._compressor = self._header = self._shared = None
+        self._compressor, self._header, self._shared = compressor, None, None
         self._codes, self._pending = {}, {}
 
     def add(self, name: str, codes: np.ndarray | None = None, start: bool = False) -> None:
@@ -165,7 +221,7 @@ class DecisionTableFiles:
         return self._pending[name].result()
 
     def _start(self, name: str) -> None:
-        if self._compressor is None:
+        if self._header is None:
             self._begin()
         codes = self._codes[name]
         codes = optimal_decisions(self._table) if codes is None else codes
@@ -189,4 +245,4 @@ class DecisionTableFiles:
             "weight": "raw situations the class stands for", "situations": str(table.total_weight),
         }
         self._shared = {"key": np.ascontiguousarray(self._keys), "weight": table.weights.astype(np.uint8, copy=False)}
-        self._compressor = strategy_file.Compressor(LEVEL)
+        self._compressor = self._compressor or strategy_file.Compressor(LEVEL)

@@ -1,5 +1,6 @@
 """The two strategy-file writers make one format: same decompressed bytes, one gzip member, any reader."""
 import gzip
+import time
 import zlib
 
 import numpy as np
@@ -58,3 +59,31 @@ def test_pack_keys_orders_like_the_key_bytes():
     packed = strategy_file.pack_keys(keys)
     expected = [int.from_bytes(bytes(row), "big") for row in keys.tolist()]
     assert packed.dtype == np.uint64 and packed.tolist() == expected
+
+
+def test_a_column_is_forgotten_when_its_array_goes(columns):
+    # the compressor holds no array: an array's pieces are dropped with it, and a new array that happens
+    # to get the dead one's id is compressed afresh, never taken for it
+    compressor = strategy_file.Compressor()
+    compressor.encode({"game": "test"}, columns).result()
+    decision = np.ones(20_000, dtype=np.uint8)
+    compressor.encode({"game": "test"}, dict(columns, decision=decision)).result()
+    assert len(compressor._columns) == len(columns) + 1
+    del decision                                    # (the pool's thread lets go of its last piece just after)
+    deadline = time.monotonic() + 30
+    while len(compressor._columns) > len(columns) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(compressor._columns) == len(columns)
+    for value in range(3):                          # ids of freed arrays are often reused at once
+        data = compressor.encode({"game": "test"}, dict(columns, decision=np.full(20_000, value, np.uint8))).result()
+        assert (strategy_file.decode(data)[1]["decision"] == value).all()
+
+
+def test_one_compressor_for_two_tables_gives_each_table_its_own_bytes(columns, monkeypatch):
+    monkeypatch.setattr(strategy_file, "PIECE_BYTES", 4096)
+    other = dict(columns, ev=columns["ev"][::-1].copy())                 # shares the keys, weights, decisions
+    shared = strategy_file.Compressor()
+    pending = [shared.encode({"game": "test", "n": n}, table) for n, table in enumerate((columns, other))]
+    alone = [strategy_file.Compressor().encode({"game": "test", "n": n}, table).result()
+             for n, table in enumerate((columns, other))]
+    assert [p.result() for p in pending] == alone

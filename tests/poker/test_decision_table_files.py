@@ -9,7 +9,7 @@ import pytest
 from analyzer.core import strategy_file
 from analyzer.core.errors import InputError
 from analyzer.poker.decision_table import DecisionTable
-from analyzer.poker.strategy_file import EITHER, DecisionTableFiles
+from analyzer.poker.strategy_file import EITHER, DecisionTableFiles, shared_compressor
 
 SPEC = dict(game="caribbean-stud", groups=[("hand", 5), ("up card", 1)], actions=["fold", "raise"],
             ev_column="ev_raise", key_text="test keys")
@@ -28,8 +28,8 @@ def rule_file():
     return SimpleNamespace(name="test", sha256="0" * 64, path="test.toml")
 
 
-def files(keys, decisions, basic, start: bool) -> DecisionTableFiles:
-    made = DecisionTableFiles(**SPEC, rule_file=rule_file(), keys=keys, table=decisions)
+def files(keys, decisions, basic, start: bool, compressor=None) -> DecisionTableFiles:
+    made = DecisionTableFiles(**SPEC, rule_file=rule_file(), keys=keys, table=decisions, compressor=compressor)
     made.add("strategy.bin.gz", start=start)
     made.add("strategy_basic.bin.gz", basic, start=start)
     return made
@@ -61,3 +61,21 @@ def test_evs_beyond_int64_are_refused_when_the_files_are_made_not_before():
     made.add("strategy.bin.gz")                                        # not started: no error yet
     with pytest.raises(InputError, match="64-bit"):
         made.data("strategy.bin.gz")
+
+
+def test_rule_sets_on_one_count_share_its_columns_and_keep_their_own_bytes(monkeypatch):
+    # two rule sets priced on one count (its keys and weights): one compressor for both, each file the
+    # bytes of its own compressor
+    monkeypatch.setattr(strategy_file, "PIECE_BYTES", 1024)
+    keys, decisions, basic = table(3_000, 4)
+    repriced = DecisionTable(decisions.weights, decisions.ev_play * 3 - 500, 3000, Fraction(2))
+    cut, count = [], {}
+    monkeypatch.setattr(strategy_file, "_pieces", lambda array, pieces=strategy_file._pieces: cut.append(array)
+                        or pieces(array))
+    shared = [files(keys, priced, basic, True, shared_compressor(count)) for priced in (decisions, repriced)]
+    assert shared_compressor(count) is shared_compressor(count)
+    assert sum(array is keys for array in cut) == sum(array is decisions.weights for array in cut) == 1
+    for made, priced in zip(shared, (decisions, repriced)):
+        alone = files(keys, priced, basic, False)
+        for name in ("strategy.bin.gz", "strategy_basic.bin.gz"):
+            assert made.data(name) == alone.data(name)

@@ -21,7 +21,7 @@ from analyzer.games.caribbean_stud.rules import GAME, Progressive, StudRules
 from analyzer.poker.decision_table import StrategyFigures
 from analyzer.poker.settlement import N_CATEGORIES
 from analyzer.poker.statistics import MAIN, SIDE, PlayStatistics, round_outcomes, with_side_bet
-from analyzer.poker.strategy_file import DecisionTableFiles
+from analyzer.poker.strategy_file import DecisionTableFiles, shared_compressor
 from analyzer.strategy.language import Strategy
 
 PROGRESSIVE = "progressive"        # the side bet's component in the round statistics
@@ -86,7 +86,8 @@ def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progr
     """
     with timing.stage("price"):
         priced = price(table, rules)
-        files = DecisionTableFiles(**STRATEGY_FILE, rule_file=rule_file, keys=table.keys, table=priced.decisions)
+        files = DecisionTableFiles(**STRATEGY_FILE, rule_file=rule_file, keys=table.keys, table=priced.decisions,
+                                   compressor=shared_compressor(table.derived))
         files.add(OPTIMAL_FILE, start=start_files)
     with timing.stage("rule in words"):
         gains = PatternGains.of(patterns_of(table), priced.gain)

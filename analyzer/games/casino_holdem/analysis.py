@@ -14,7 +14,7 @@ from analyzer.games.casino_holdem.count import SituationTable
 from analyzer.games.casino_holdem.price import HoldemStrategy, Priced, figures, price, strategies
 from analyzer.games.casino_holdem.rules import AA_HANDS, GAME, HoldemRules
 from analyzer.poker.statistics import PlayStatistics, round_outcomes, with_side_bet
-from analyzer.poker.strategy_file import DecisionTableFiles
+from analyzer.poker.strategy_file import DecisionTableFiles, shared_compressor
 from analyzer.strategy.language import Strategy
 
 AA_BONUS = "aa_bonus"              # the side bet's component in the round statistics
@@ -65,7 +65,8 @@ def analyse(rule_file: RuleFile, rules: HoldemRules, table: SituationTable,
     """
     with timing.stage("price"):
         priced = price(table, rules)
-        files = DecisionTableFiles(**STRATEGY_FILE, rule_file=rule_file, keys=table.keys, table=priced.decisions)
+        files = DecisionTableFiles(**STRATEGY_FILE, rule_file=rule_file, keys=table.keys, table=priced.decisions,
+                                   compressor=shared_compressor(table.derived))
         files.add(OPTIMAL_FILE, start=start_files)
     with timing.stage("strategies"):
         st = strategies(priced, aa_ratio)
