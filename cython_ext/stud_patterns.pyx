@@ -1,4 +1,4 @@
-"""Caribbean Stud situation classes by pattern, in one pass each: their places, gain sums, spreads.
+"""Caribbean Stud situation classes by pattern, in one pass each: their places, their pricing, spreads.
 
 A class's pattern number is its hand's dense rank x 13 + the rank of its up card (the
 key's sixth card): all that a rule a person can follow reads of a class
@@ -12,7 +12,8 @@ dense rank or card out of range.
 """
 import numpy as np
 
-from cython_ext._types cimport int32_t, int64_t, uint8_t, uint16_t, N_CARDS, N_RANKS, card_rank
+from cython_ext._types cimport (int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, N_CARDS, N_OUTCOMES,
+                                N_RANKS, card_rank)
 from cython_ext.handeval cimport N_DISTINCT_HANDS
 
 cdef enum:
@@ -67,33 +68,64 @@ def pattern_classes(const uint16_t[:] rank, const uint8_t[:, :] keys):
     return first_class, classes
 
 
-def gain_sums(const uint16_t[:] rank, const uint8_t[:, :] keys, const int64_t[:] gain):
-    """Per pattern number, (the sum of -gain over its classes with gain < 0, the sum of gain over those with
-    gain > 0), as two int64 arrays of N_PATTERNS.
+def price_classes(const uint16_t[:] rank, const uint8_t[:, :] keys, const uint32_t[:, :] counts,
+                  const uint8_t[:] category, const uint8_t[:] weight, const int64_t[:, ::1] nets,
+                  int64_t completions, int64_t denominator):
+    """Caribbean Stud's pricing in one pass: per class, the EV numerator of raising, sum over outcomes of
+    counts x nets[its category] (int64, m); per pattern number, the weight and the gain, weight x (EV +
+    denominator), of its classes whose gain is < 0, = 0, > 0 (two (N_PATTERNS, 3) int64 arrays, the gains'
+    middle column 0).  No per-class gain is kept.
 
-    Exact only where the caller has proven that no sum leaves int64 (max |gain| x classes fits).
+    Every class's counts must add up to `completions` (ValueError otherwise): so no count exceeds it
+    and |EV| <= max |net| x completions.  Exact only where the caller has proven from that bound that
+    (max |net| x completions + denominator) x max weight x classes fits int64 (every EV, gain and sum
+    then does).
 
     >>> import numpy as np
     >>> keys = np.array([[12, 8, 5, 2, 0, 51], [12, 9, 5, 2, 0, 50], [12, 8, 5, 2, 0, 1]], dtype=np.uint8)
-    >>> raised, folded = gain_sums(np.array([7, 7, 7], dtype=np.uint16), keys, np.array([-4, 3, 5]))
-    >>> raised[[91, 103]].tolist(), folded[[91, 103]].tolist()
-    ([0, 4], [5, 3])
+    >>> counts = np.array([[1, 0, 0, 1], [0, 2, 0, 0], [0, 0, 0, 2]], dtype=np.uint32)
+    >>> nets = np.array([[1, 3, 0, -3]] * 10, dtype=np.int64)
+    >>> ev, weights, gains = price_classes(np.array([7, 7, 7], dtype=np.uint16), keys, counts,
+    ...                                    np.zeros(3, dtype=np.uint8), np.array([1, 2, 3], dtype=np.uint8),
+    ...                                    nets, 2, 2)
+    >>> ev.tolist(), weights[[91, 103]].tolist(), gains[[91, 103]].tolist()
+    ([-2, 6, -6], [[3, 0, 0], [0, 1, 2]], [[-12, 0, 0], [0, 0, 16]])
     """
-    cdef Py_ssize_t m = _classes(rank, keys), i, p
-    cdef int64_t g
-    if gain.shape[0] != m:
-        raise ValueError(f"{gain.shape[0]} gains for {m} classes")
-    lost_if_raised, lost_if_folded = np.zeros(N_PATTERNS, dtype=np.int64), np.zeros(N_PATTERNS, dtype=np.int64)
-    cdef int64_t[::1] raised = lost_if_raised, folded = lost_if_folded
+    cdef Py_ssize_t m = _classes(rank, keys), i, p, o, bad = -1
+    cdef Py_ssize_t n_categories = nets.shape[0]
+    cdef int64_t ev, gain
+    cdef uint64_t total
+    cdef int sign
+    if counts.shape[0] != m or category.shape[0] != m or weight.shape[0] != m:
+        raise ValueError(f"{counts.shape[0]} count rows, {category.shape[0]} categories and {weight.shape[0]} "
+                         f"weights for {m} classes")
+    if counts.shape[1] != N_OUTCOMES or nets.shape[1] != N_OUTCOMES:
+        raise ValueError(f"counts of {counts.shape[1]} and nets of {nets.shape[1]} outcomes, not {N_OUTCOMES}")
+    ev_raise = np.empty(m, dtype=np.int64)
+    weight_sums, gain_sums = np.zeros((N_PATTERNS, 3), dtype=np.int64), np.zeros((N_PATTERNS, 3), dtype=np.int64)
+    cdef int64_t[::1] out = ev_raise
+    cdef int64_t[:, ::1] weights_by_sign = weight_sums, gains_by_sign = gain_sums
     with nogil:
         for i in range(m):
+            total = 0
+            for o in range(N_OUTCOMES):
+                total += counts[i, o]
+            if category[i] >= n_categories or total != <uint64_t>completions:
+                bad = i
+                break
+            ev = 0
+            for o in range(N_OUTCOMES):
+                ev += <int64_t>counts[i, o] * nets[category[i], o]
+            out[i] = ev
+            gain = (ev + denominator) * weight[i]
+            sign = 0 if gain < 0 else (1 if gain == 0 else 2)
             p = pattern_of(rank[i], keys[i, UP])
-            g = gain[i]
-            if g > 0:
-                folded[p] += g
-            else:
-                raised[p] -= g
-    return lost_if_raised, lost_if_folded
+            weights_by_sign[p, sign] += weight[i]
+            gains_by_sign[p, sign] += gain
+    if bad >= 0:
+        raise ValueError(f"class {bad}: category {category[bad]} (below {n_categories}), or counts adding up "
+                         f"to {sum(counts[bad, o] for o in range(N_OUTCOMES))}, not {completions}")
+    return ev_raise, weight_sums, gain_sums
 
 
 def spread(const uint16_t[:] rank, const uint8_t[:, :] keys, const uint8_t[::1] by_pattern):

@@ -376,12 +376,12 @@ def strategy_rule_markdown(analysis: StudAnalysis) -> str:
                    f"{fraction_str(check.best_rank_only_cost)} = {decimal_str(check.best_rank_only_cost, 10)} "
                    "ANTE per hand.\n")
         patterns = {}
-        for i in check.exceptions.tolist():
+        for i, gain in zip(check.exceptions.tolist(), check.exception_gains.tolist()):
             ranks = tuple(int(r) for r in table.keys[i, :5] // 4)
             key = (ranks, int(table.keys[i, 5] // 4), bool(check.raises[i]))
             entry = patterns.setdefault(key, [0, 0])
             entry[0] += int(table.weights[i])
-            entry[1] += abs(int(priced.gain[i]))
+            entry[1] += abs(int(gain))
         rows = [[" ".join("23456789TJQKA"[r] for r in ranks), "23456789TJQKA"[up],
                  "raise" if rule_raises else "fold", "fold" if rule_raises else "raise", thousands(w),
                  decimal_str(Fraction(cost, scale), 12)]
@@ -489,7 +489,7 @@ def strategy_rule_exceptions_csv(analysis: StudAnalysis) -> str:
     rows = []
     for key, weight, raises, ev, gain in zip(table.keys[exceptions].tolist(), table.weights[exceptions].tolist(),
                                              check.raises[exceptions].tolist(), priced.ev_raise[exceptions].tolist(),
-                                             priced.gain[exceptions].tolist()):
+                                             check.exception_gains.tolist()):
         ev_exact, ev_decimal = ev_texts(int(ev))
         cost_exact, cost_decimal = cost_texts(int(gain))
         rows.append([cards_str(key[:5]), card_str(key[5]), weight, "raise" if raises else "fold",
