@@ -19,8 +19,9 @@ from analyzer.strategy.language import Strategy, strategy_card_markdown
 from analyzer.strategy.search import derive_basic
 
 def stud_rule_costs(priced: Priced, strategy: Strategy) -> list[RuleCost]:
-    """rule_costs for a Caribbean Stud basic strategy (RTP: returned / wagered, ANTE + raise on a raise)."""
-    return rule_costs(strategy, features_of(priced), priced.decisions)
+    """rule_costs for a Caribbean Stud basic strategy (RTP: returned / wagered, ANTE + raise on a raise), on
+    the rank patterns: its features are the patterns' (`pattern_features`), its sums the pricing's."""
+    return rule_costs(strategy, pattern_features(priced.table), priced.decisions, priced.sums)
 
 
 @dataclass(frozen=True)
