@@ -179,7 +179,8 @@ class SignSums:
     """Classes summed by groups that a strategy decides alike (e.g. Caribbean Stud's rank patterns): per
     group, the weight and the gain (weight x (EV of playing - EV of folding)) of its classes whose gain is
     < 0, = 0, > 0, each (g, 3) exact integers (int64 or Python integers; the gains' middle column 0).
-    Every figure of such a strategy, and of the optimal one, is a sum of these (`DecisionTable.figures_of_groups`).
+    Every figure of such a strategy, and of the optimal one, is a sum of these (`DecisionTable.figures_of_groups`,
+    `optimal_figures_of_groups`).
     """
 
     weights: np.ndarray
@@ -296,13 +297,16 @@ class DecisionTable:
 
     def figures_of_groups(self, sums: "SignSums", play: np.ndarray, name: str = "", description: str = "",
                           classes: np.ndarray | None = None) -> StrategyFigures:
-        """The exact figures of a strategy from the classes' sums by group (`SignSums`): `play` says which
-        groups it plays, (g,) bool, or which of their classes by the sign of their gain, (g, 3) bool (the
-        optimal strategy plays the classes of gain > 0); `classes`: its decisions per class, when the caller
-        has them."""
-        play = np.broadcast_to(play[:, None] if play.ndim == 1 else play, sums.weights.shape)
+        """The exact figures of a strategy that plays the groups where `play` holds, from the classes' sums
+        by group (`SignSums`); `classes`: its decisions per class, when the caller has them."""
         return self.figures_of_sums(exact_sum(sums.weights[play]), exact_sum(sums.gains[play]), name, description,
                                     classes)
+
+    def optimal_figures_of_groups(self, sums: "SignSums", name: str = "", description: str = "") -> StrategyFigures:
+        """The exact figures of the optimal strategy (play where the gain is > 0) from the classes' sums by
+        group (`SignSums`), with its decisions per class (`optimal`)."""
+        return self.figures_of_sums(exact_sum(sums.weights[:, 2]), exact_sum(sums.gains[:, 2]), name, description,
+                                    self.optimal()[0])
 
     def figures_of_sums(self, played_weight: int, played_gain: int, name: str = "", description: str = "",
                         play: np.ndarray | None = None) -> StrategyFigures:

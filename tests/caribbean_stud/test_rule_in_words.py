@@ -186,7 +186,7 @@ def test_patterns_stand_for_their_classes():
     keys, category, rank = random_features(rng, 20_000)
     patterns = rw.Patterns.of(keys, category, rank)
     f = rw.Features.of(keys, category, rank)
-    pattern = rw.class_patterns(keys, rank)
+    pattern = rw.class_patterns(rank, rw.up_ranks(keys))
     assert np.array_equal(pattern, pattern_numbers(f))
     assert np.array_equal(patterns.numbers, np.unique(pattern)) and len(patterns) < len(keys)
     assert np.array_equal(pattern_numbers(patterns.features), patterns.numbers)

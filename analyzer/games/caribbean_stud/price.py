@@ -77,8 +77,7 @@ class Priced:
 
     def optimal_figures(self, name: str, description: str) -> StrategyFigures:
         """The exact figures of the optimal strategy (raise where the gain is > 0), from the pattern sums."""
-        positive = np.broadcast_to(np.array([False, False, True]), self.sums.weights.shape)    # by gain < 0, = 0, > 0
-        return self.decisions.figures_of_groups(self.sums, positive, name, description, self.optimal()[0])
+        return self.decisions.optimal_figures_of_groups(self.sums, name, description)
 
 
 def price(table: SituationCounts, rules: StudRules) -> Priced:
@@ -92,7 +91,7 @@ def price(table: SituationCounts, rules: StudRules) -> Priced:
     if (largest * table.completions + denominator) * int(np.iinfo(np.uint8).max) * len(table) <= INT64_MAX \
             and (table.counts.dtype, table.weights.dtype, table.player_category.dtype) \
             == (np.uint32, np.uint8, np.uint8) and table.counts.ndim == 2:
-        ev, weights, gains = stud_patterns.price_classes(table.player_rank, table.keys, table.counts,
+        ev, weights, gains = stud_patterns.price_classes(patterns.class_rank, patterns.class_up_rank, table.counts,
                                                          table.player_category, table.weights,
                                                          nets.astype(np.int64), table.completions, denominator)
         decisions = DecisionTable(table.weights, ev, denominator, rules.raise_size)

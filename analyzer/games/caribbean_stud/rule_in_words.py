@@ -61,7 +61,7 @@ class Features:
         ranks = np.empty((len(keys), 5), dtype=np.uint8, order="F")
         for place in range(5):
             np.right_shift(keys[:, place], 2, out=ranks[:, place])
-        up_rank = keys[:, 5] >> 2
+        up_rank = up_ranks(keys)
         paired = np.full(len(keys), -1, dtype=np.int8)
         for place in range(4, -1, -1):                     # the highest paired place wins
             paired[ranks[:, place] == up_rank] = place
@@ -71,15 +71,20 @@ class Features:
 N_PATTERNS = stud_patterns.N_PATTERNS           # pattern numbers: dense rank x 13 + up rank
 
 
-def class_patterns(keys: np.ndarray, rank: np.ndarray) -> np.ndarray:
+def class_patterns(rank: np.ndarray, up_rank: np.ndarray) -> np.ndarray:
     """Each class's pattern number: dense rank x 13 + the up card's rank (int32).
 
     The dense rank fixes the category and the ranks by place (not the suits); with the up
     card's rank it is everything the rule's conditions read.
     """
     pattern = np.multiply(rank, N_RANKS, dtype=np.int32)           # made in place: one array, no temporaries
-    pattern += keys[:, 5] >> 2
+    pattern += up_rank
     return pattern
+
+
+def up_ranks(keys: np.ndarray) -> np.ndarray:
+    """The rank of each class's up card (the key's sixth card), one byte a class."""
+    return np.right_shift(keys[:, 5], 2)
 
 
 @dataclass(frozen=True)
@@ -88,24 +93,26 @@ class Patterns:
 
     A pattern's classes differ by suits only, and no feature read here reads suits: any one
     class of a pattern stands for all of it.  The table's classes are placed in their
-    patterns by the compiled kernel (`cython_ext.stud_patterns`, one pass, no per-class array
-    but the answer), from the table's keys and dense ranks.
+    patterns by the compiled kernels (`cython_ext.stud_patterns`, one pass each, no per-class
+    array but the answer), from the table's dense ranks and its up cards' ranks (`up_ranks`,
+    5.6 MB kept here on the full deck: every pass reads it rather than the keys' 34 MB).
     """
 
     numbers: np.ndarray          # the pattern numbers that hold classes, ascending
     sizes: np.ndarray            # how many classes each has
     keys: np.ndarray             # (p, 6) the key of the first class of each
     features: Features           # what the player sees, per pattern (read off those classes)
-    class_keys: np.ndarray = field(repr=False)    # the table's keys and dense ranks (not copies)
-    class_rank: np.ndarray = field(repr=False)
+    class_rank: np.ndarray = field(repr=False)     # the table's dense ranks (not a copy, when contiguous)
+    class_up_rank: np.ndarray = field(repr=False)  # its up cards' ranks
 
     @classmethod
     def of(cls, keys: np.ndarray, category: np.ndarray, rank: np.ndarray) -> "Patterns":
-        first, sizes = stud_patterns.pattern_classes(rank, keys)
+        rank, up_rank = np.ascontiguousarray(rank), up_ranks(keys)
+        first, sizes = stud_patterns.pattern_classes(rank, up_rank)
         numbers = np.flatnonzero(first >= 0)
         chosen = first[numbers]
         return cls(numbers, sizes[numbers], keys[chosen], Features.of(keys[chosen], category[chosen], rank[chosen]),
-                   keys, rank)
+                   rank, up_rank)
 
     def __len__(self) -> int:
         return len(self.numbers)
@@ -118,18 +125,18 @@ class Patterns:
 
     def spread(self, values: np.ndarray) -> np.ndarray:
         """Per class, the value of its pattern (values: one per pattern, of a one-byte dtype, e.g. bool)."""
-        return stud_patterns.spread(self.class_rank, self.class_keys, self._by_number(values)).view(values.dtype)
+        return stud_patterns.spread(self.class_rank, self.class_up_rank, self._by_number(values)).view(values.dtype)
 
     def classes_in(self, chosen: np.ndarray) -> np.ndarray:
         """The indices (ascending) of the classes whose pattern is chosen (chosen: bool, one per pattern)."""
-        return stud_patterns.classes_in(self.class_rank, self.class_keys, self._by_number(chosen),
+        return stud_patterns.classes_in(self.class_rank, self.class_up_rank, self._by_number(chosen),
                                         int(self.sizes[chosen].sum()))
 
     def sign_sums(self, weights: np.ndarray, gain: np.ndarray) -> SignSums:
         """Per pattern (in `numbers` order), the weight and the gain of its classes by the sign of their gain
         (`SignSums`), from per-class gains, by NumPy (exact).  The analysis has them from the pricing
         kernel (`analyzer.games.caribbean_stud.price`), with no per-class gain."""
-        pattern = class_patterns(self.class_keys, self.class_rank)
+        pattern = class_patterns(self.class_rank, self.class_up_rank)
         return SignSums.of(pattern, N_PATTERNS, weights, gain).take(self.numbers)
 
 
