@@ -68,9 +68,10 @@ def price_classes(const uint16_t[::1] rank, const uint8_t[::1] up_rank, const ui
                   const uint8_t[:] category, const uint8_t[:] weight, const int64_t[:, ::1] nets,
                   int64_t completions, int64_t denominator):
     """Caribbean Stud's pricing in one pass: per class, the EV numerator of raising, sum over outcomes of
-    counts x nets[its category] (int64, m); per pattern number, the weight and the gain, weight x (EV +
-    denominator), of its classes whose gain is < 0, = 0, > 0 (two (N_PATTERNS, 3) int64 arrays, the gains'
-    middle column 0).  No per-class gain is kept.
+    counts x nets[its category] (int64, m), and the optimal decisions, where raising beats folding (EV >
+    -denominator) and where they tie (bool, m each); per pattern number, the weight and the gain, weight x
+    (EV + denominator), of its classes whose gain is < 0, = 0, > 0 (two (N_PATTERNS, 3) int64 arrays, the
+    gains' middle column 0).  No per-class gain is kept.
 
     Every class's counts must add up to `completions` (ValueError otherwise): so no count exceeds it
     and |EV| <= max |net| x completions.  Exact only where the caller has proven from that bound that
@@ -81,15 +82,17 @@ def price_classes(const uint16_t[::1] rank, const uint8_t[::1] up_rank, const ui
     >>> up = np.array([12, 12, 0], dtype=np.uint8)
     >>> counts = np.array([[1, 0, 0, 1], [0, 2, 0, 0], [0, 0, 0, 2]], dtype=np.uint32)
     >>> nets = np.array([[1, 3, 0, -3]] * 10, dtype=np.int64)
-    >>> ev, weights, gains = price_classes(np.array([7, 7, 7], dtype=np.uint16), up, counts,
-    ...                                    np.zeros(3, dtype=np.uint8), np.array([1, 2, 3], dtype=np.uint8),
-    ...                                    nets, 2, 2)
-    >>> ev.tolist(), weights[[91, 103]].tolist(), gains[[91, 103]].tolist()
-    ([-2, 6, -6], [[3, 0, 0], [0, 1, 2]], [[-12, 0, 0], [0, 0, 16]])
+    >>> ev, raise_, tie, weights, gains = price_classes(np.array([7, 7, 7], dtype=np.uint16), up, counts,
+    ...                                                 np.zeros(3, dtype=np.uint8),
+    ...                                                 np.array([1, 2, 3], dtype=np.uint8), nets, 2, 2)
+    >>> ev.tolist(), raise_.tolist(), tie.tolist()
+    ([-2, 6, -6], [False, True, False], [True, False, False])
+    >>> weights[[91, 103]].tolist(), gains[[91, 103]].tolist()
+    ([[3, 0, 0], [0, 1, 2]], [[-12, 0, 0], [0, 0, 16]])
     """
     cdef Py_ssize_t m = _classes(rank, up_rank), i, p, o, bad = -1
     cdef Py_ssize_t n_categories = nets.shape[0]
-    cdef int64_t ev, gain
+    cdef int64_t ev, margin, gain
     cdef uint64_t total
     cdef int sign
     if counts.shape[0] != m or category.shape[0] != m or weight.shape[0] != m:
@@ -97,9 +100,10 @@ def price_classes(const uint16_t[::1] rank, const uint8_t[::1] up_rank, const ui
                          f"weights for {m} classes")
     if counts.shape[1] != N_OUTCOMES or nets.shape[1] != N_OUTCOMES:
         raise ValueError(f"counts of {counts.shape[1]} and nets of {nets.shape[1]} outcomes, not {N_OUTCOMES}")
-    ev_raise = np.empty(m, dtype=np.int64)
+    ev_raise, raises, ties = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.uint8), np.empty(m, dtype=np.uint8)
     weight_sums, gain_sums = np.zeros((N_PATTERNS, 3), dtype=np.int64), np.zeros((N_PATTERNS, 3), dtype=np.int64)
     cdef int64_t[::1] out = ev_raise
+    cdef uint8_t[::1] raise_ = raises, tie = ties
     cdef int64_t[:, ::1] weights_by_sign = weight_sums, gains_by_sign = gain_sums
     with nogil:
         for i in range(m):
@@ -113,7 +117,10 @@ def price_classes(const uint16_t[::1] rank, const uint8_t[::1] up_rank, const ui
             for o in range(N_OUTCOMES):
                 ev += <int64_t>counts[i, o] * nets[category[i], o]
             out[i] = ev
-            gain = (ev + denominator) * weight[i]
+            margin = ev + denominator                  # EV of raising minus EV of folding, per ANTE numerator
+            raise_[i] = margin > 0
+            tie[i] = margin == 0
+            gain = margin * weight[i]
             sign = 0 if gain < 0 else (1 if gain == 0 else 2)
             p = pattern_of(rank[i], up_rank[i])
             weights_by_sign[p, sign] += weight[i]
@@ -121,7 +128,7 @@ def price_classes(const uint16_t[::1] rank, const uint8_t[::1] up_rank, const ui
     if bad >= 0:
         raise ValueError(f"class {bad}: category {category[bad]} (below {n_categories}), or counts adding up "
                          f"to {sum(counts[bad, o] for o in range(N_OUTCOMES))}, not {completions}")
-    return ev_raise, weight_sums, gain_sums
+    return ev_raise, raises.view(bool), ties.view(bool), weight_sums, gain_sums
 
 
 def spread(const uint16_t[::1] rank, const uint8_t[::1] up_rank, const uint8_t[::1] by_pattern):

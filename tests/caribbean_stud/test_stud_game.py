@@ -275,6 +275,8 @@ def test_pricing_kernel_equals_the_numpy_path(stud_analyses, rule_set, monkeypat
     monkeypatch.setattr(price, "INT64_MAX", -1)                   # no bound fits: the NumPy path
     plain = price.price(analysis.table, analysis.rules)
     assert np.array_equal(fast.ev_raise, plain.ev_raise) and fast.denominator == plain.denominator
+    assert all(np.array_equal(a, b) for a, b in zip(fast.optimal(), (plain.ev_raise > -plain.denominator,
+                                                                     plain.ev_raise == -plain.denominator)))
     assert np.array_equal(fast.sums.weights, plain.sums.weights) and np.array_equal(fast.sums.gains, plain.sums.gains)
     for name, f in analysis.strategies.items():
         by_class = plain.figures(name, f.description, f.play)

@@ -28,10 +28,12 @@ def test_kernels_agree_with_numpy(n):
     got_first, got_sizes = stud_patterns.pattern_classes(rank, up)
     assert np.array_equal(got_first, expected_first) and np.array_equal(got_sizes, expected_sizes)
     counts, category, weights, nets, completions, denominator = random_pricing(rng, n)
-    ev, sign_weights, sign_gains = stud_patterns.price_classes(rank, up, counts, category, weights, nets,
-                                                               completions, denominator)
+    ev, raise_, tie, sign_weights, sign_gains = stud_patterns.price_classes(rank, up, counts, category, weights,
+                                                                            nets, completions, denominator)
     expected_ev, expected = pricing_reference(pattern, counts, category, weights, nets, denominator)
     assert ev.tolist() == expected_ev.tolist()
+    assert raise_.tolist() == (expected_ev > -denominator).tolist()
+    assert tie.tolist() == (expected_ev == -denominator).tolist()
     assert sign_weights.tolist() == expected.weights.tolist() and sign_gains.tolist() == expected.gains.tolist()
     by_pattern = rng.integers(0, 256, N).astype(np.uint8)
     assert np.array_equal(stud_patterns.spread(rank, up, by_pattern), by_pattern[pattern])
@@ -73,8 +75,9 @@ def test_pricing_at_the_int64_bound():
     for sign in (1, -1):
         nets = np.zeros((10, 4), dtype=np.int64)
         nets[:, 1] = sign * third
-        ev, sign_weights, sign_gains = stud_patterns.price_classes(rank, up, counts, category, weights, nets, 1, 0)
-        assert ev.tolist() == [sign * third] * 3
+        ev, raise_, tie, sign_weights, sign_gains = stud_patterns.price_classes(rank, up, counts, category, weights,
+                                                                                nets, 1, 0)
+        assert ev.tolist() == [sign * third] * 3 and raise_.tolist() == [sign > 0] * 3 and not tie.any()
         assert sign_gains[5 * 13].tolist() == ([0, 0, 3 * third] if sign > 0 else [-3 * third, 0, 0])
         assert sign_weights[5 * 13].tolist() == ([0, 0, 3] if sign > 0 else [3, 0, 0])
 

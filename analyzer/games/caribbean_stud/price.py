@@ -91,10 +91,11 @@ def price(table: SituationCounts, rules: StudRules) -> Priced:
     if (largest * table.completions + denominator) * int(np.iinfo(np.uint8).max) * len(table) <= INT64_MAX \
             and (table.counts.dtype, table.weights.dtype, table.player_category.dtype) \
             == (np.uint32, np.uint8, np.uint8) and table.counts.ndim == 2:
-        ev, weights, gains = stud_patterns.price_classes(patterns.class_rank, patterns.class_up_rank, table.counts,
-                                                         table.player_category, table.weights,
-                                                         nets.astype(np.int64), table.completions, denominator)
-        decisions = DecisionTable(table.weights, ev, denominator, rules.raise_size)
+        ev, raise_, tie, weights, gains = stud_patterns.price_classes(
+            patterns.class_rank, patterns.class_up_rank, table.counts, table.player_category, table.weights,
+            nets.astype(np.int64), table.completions, denominator)
+        # the optimal decisions were made in the same pass: DecisionTable.optimal's, without its two passes
+        decisions = DecisionTable(table.weights, ev, denominator, rules.raise_size, _optimal=(raise_, tie))
         sums = SignSums(weights, gains).take(patterns.numbers)
     else:
         ev = play_ev_numerators(table.counts, nets, table.player_category)
