@@ -101,7 +101,7 @@ def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progr
         if basic is not None:
             st["basic"] = strategy_figures("basic", basic, priced, "the basic strategy card (basic_strategy.md)",
                                            classes=True)
-            files.add(BASIC_FILE, st["basic"].play.astype(np.uint8), start=start_files)
+            files.add(BASIC_FILE, st["basic"].play.view(np.uint8), start=start_files)    # 0/1 codes, no copy
     key = ("progressive", rules.progressive)                 # rule sets often share the side bet
     if key not in table.derived:
         with timing.stage("progressive"):
