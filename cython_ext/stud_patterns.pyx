@@ -26,11 +26,15 @@ cdef Py_ssize_t _classes(const uint16_t[::1] rank, const uint8_t[::1] up_rank) e
     if up_rank.shape[0] != rank.shape[0]:
         raise ValueError(f"{rank.shape[0]} dense ranks and {up_rank.shape[0]} up ranks: one of each per class")
     cdef Py_ssize_t m = rank.shape[0], i, bad = -1
+    cdef uint16_t out_of_range = 0
     with nogil:
-        for i in range(m):
-            if rank[i] >= N_DISTINCT_HANDS or up_rank[i] >= N_RANKS:
-                bad = i
-                break
+        for i in range(m):                  # no early exit, in 16 bits: vectorised
+            out_of_range |= (rank[i] >= N_DISTINCT_HANDS) | (<uint16_t>up_rank[i] >= N_RANKS)
+        if out_of_range:                    # find the first, to say which
+            for i in range(m):
+                if rank[i] >= N_DISTINCT_HANDS or up_rank[i] >= N_RANKS:
+                    bad = i
+                    break
     if bad >= 0:
         raise ValueError(f"class {bad}: dense rank {rank[bad]} (below {N_DISTINCT_HANDS}) or up rank "
                          f"{up_rank[bad]} (below {N_RANKS}) out of range")
