@@ -9,6 +9,7 @@ way for both games.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -201,6 +202,13 @@ class SignSums:
     def take(self, rows: np.ndarray) -> "SignSums":
         return SignSums(self.weights[rows], self.gains[rows])
 
+    @functools.cached_property
+    def totals(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per group, the weight and the gain of all its classes (made once: a strategy that plays whole
+        groups sums these).  Exact in int64 when the parts are: a group's weights are >= 0 and add up to
+        at most the table's, its gains' two parts have opposite signs."""
+        return self.weights.sum(axis=1), self.gains.sum(axis=1)
+
 
 @dataclass
 class DecisionTable:
@@ -299,7 +307,8 @@ class DecisionTable:
                           classes: np.ndarray | None = None) -> StrategyFigures:
         """The exact figures of a strategy that plays the groups where `play` holds, from the classes' sums
         by group (`SignSums`); `classes`: its decisions per class, when the caller has them."""
-        return self.figures_of_sums(exact_sum(sums.weights[play]), exact_sum(sums.gains[play]), name, description,
+        weights, gains = sums.totals
+        return self.figures_of_sums(exact_masked_sum(weights, play), exact_masked_sum(gains, play), name, description,
                                     classes)
 
     def optimal_figures_of_groups(self, sums: "SignSums", name: str = "", description: str = "") -> StrategyFigures:
