@@ -4,9 +4,11 @@ Everything is the shared poker decision table (`analyzer.poker`); what is Caribb
 Stud's own here is the class's fixed hand category (the player's five cards are all he
 will hold), the simple strategies it is compared with, and the rank patterns
 (`rule_in_words.Patterns`): every strategy priced here but the optimal one decides all
-classes of a pattern alike, so it is priced from the gains summed by pattern
-(`SignSums`), made with the EVs in one compiled pass (`cython_ext.stud_patterns.price_classes`)
-with no per-class gain array (`DecisionTable.gain` is made only when asked for).
+classes of a pattern alike, so each is priced from the weights and gains summed by pattern
+and sign of the gain (`SignSums`; the optimal one from the classes of positive gain), made
+with the EVs and the optimal decisions in one compiled pass
+(`cython_ext.stud_patterns.price_classes`), with no per-class gain array
+(`DecisionTable.gain` is made only when asked for).
 """
 from __future__ import annotations
 
@@ -88,6 +90,8 @@ def price(table: SituationCounts, rules: StudRules) -> Priced:
     denominator = table.completions * scale
     patterns = patterns_of(table)
     largest = max(abs(int(x)) for x in nets.ravel())
+    # The kernel checks that every class's counts add up to the completions: so |EV| <= largest x completions,
+    # |gain| <= that + the denominator, times a weight (uint8), and every sum of gains that x the classes.
     if (largest * table.completions + denominator) * int(np.iinfo(np.uint8).max) * len(table) <= INT64_MAX \
             and (table.counts.dtype, table.weights.dtype, table.player_category.dtype) \
             == (np.uint32, np.uint8, np.uint8) and table.counts.ndim == 2:
