@@ -9,6 +9,7 @@ way for both games.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -174,6 +175,41 @@ class StrategyFigures:
         return 1 + self.ev
 
 
+@dataclass(frozen=True)
+class SignSums:
+    """Classes summed by groups that a strategy decides alike (e.g. Caribbean Stud's rank patterns): per
+    group, the weight and the gain (weight x (EV of playing - EV of folding)) of its classes whose gain is
+    < 0, = 0, > 0, each (g, 3) exact integers (int64 or Python integers; the gains' middle column 0).
+    Every figure of such a strategy, and of the optimal one, is a sum of these (`DecisionTable.figures_of_groups`,
+    `optimal_figures_of_groups`).
+    """
+
+    weights: np.ndarray
+    gains: np.ndarray
+
+    @classmethod
+    def of(cls, groups: np.ndarray, n_groups: int, weights: np.ndarray, gain: np.ndarray) -> "SignSums":
+        """The sums of classes in groups 0..n_groups-1 (`groups`: one per class), by NumPy (exact)."""
+        cell = np.multiply(groups, 3, dtype=np.int64)
+        cell += 1 + (gain > 0)
+        cell -= gain < 0
+        return cls(exact_group_sums(cell, weights, 3 * n_groups).reshape(n_groups, 3),
+                   exact_group_sums(cell, gain, 3 * n_groups).reshape(n_groups, 3))
+
+    def __len__(self) -> int:
+        return len(self.weights)
+
+    def take(self, rows: np.ndarray) -> "SignSums":
+        return SignSums(self.weights[rows], self.gains[rows])
+
+    @functools.cached_property
+    def totals(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per group, the weight and the gain of all its classes (made once: a strategy that plays whole
+        groups sums these).  Exact in int64 when the parts are: a group's weights are >= 0 and add up to
+        at most the table's, its gains' two parts have opposite signs."""
+        return self.weights.sum(axis=1), self.gains.sum(axis=1)
+
+
 @dataclass
 class DecisionTable:
     """Per situation class: its weight and the exact EV of playing, over one denominator; folding is -1.
@@ -236,14 +272,24 @@ class DecisionTable:
         return self._gain
 
     def _make_gain(self) -> None:
-        bound = (abs_bound(self.ev_play) + self.denominator) * int(self.weights.max(initial=0))
-        ev = as_int64_or_object(self.ev_play, bound)
-        gain = np.add(ev, self.denominator)
+        self._gain_bound = (abs_bound(self.ev_play) + self.denominator) * int(self.weights.max(initial=0))
+        self._gain = self._gains(self.ev_play, self.weights, self._gain_bound)
+
+    def gains_at(self, rows: np.ndarray) -> np.ndarray:
+        """The gains of the classes `rows` only (of `gain` when it is made; else these alone, without it)."""
+        if self._gain is not None:
+            return self._gain[rows]
+        ev, weights = self.ev_play[rows], self.weights[rows]
+        return self._gains(ev, weights, (abs_bound(ev) + self.denominator) * int(weights.max(initial=0)))
+
+    def _gains(self, ev: np.ndarray, weights: np.ndarray, bound: int) -> np.ndarray:
+        """weight x (EV + denominator), int64 when `bound` (of every |gain|) fits, else Python integers."""
+        gain = np.add(as_int64_or_object(ev, bound), self.denominator)
         if gain.dtype == object:
-            gain *= self.weights.astype(object)
+            gain *= weights.astype(object)
         else:
-            np.multiply(gain, self.weights, out=gain)     # the weights widened a buffer at a time
-        self._gain, self._gain_bound = gain, bound
+            np.multiply(gain, weights, out=gain)          # the weights widened a buffer at a time
+        return gain
 
     def figures(self, name: str, description: str, play: np.ndarray) -> StrategyFigures:
         """The exact figures of playing where `play` holds (folding elsewhere).
@@ -256,6 +302,20 @@ class DecisionTable:
         return self.figures_of_sums(exact_masked_sum(self.weights, play, self.weight_bound),
                                     exact_masked_sum(gain, play, self._gain_bound if gain.dtype != object else None),
                                     name, description, play)
+
+    def figures_of_groups(self, sums: "SignSums", play: np.ndarray, name: str = "", description: str = "",
+                          classes: np.ndarray | None = None) -> StrategyFigures:
+        """The exact figures of a strategy that plays the groups where `play` holds, from the classes' sums
+        by group (`SignSums`); `classes`: its decisions per class, when the caller has them."""
+        weights, gains = sums.totals
+        return self.figures_of_sums(exact_masked_sum(weights, play), exact_masked_sum(gains, play), name, description,
+                                    classes)
+
+    def optimal_figures_of_groups(self, sums: "SignSums", name: str = "", description: str = "") -> StrategyFigures:
+        """The exact figures of the optimal strategy (play where the gain is > 0) from the classes' sums by
+        group (`SignSums`), with its decisions per class (`optimal`)."""
+        return self.figures_of_sums(exact_sum(sums.weights[:, 2]), exact_sum(sums.gains[:, 2]), name, description,
+                                    self.optimal()[0])
 
     def figures_of_sums(self, played_weight: int, played_gain: int, name: str = "", description: str = "",
                         play: np.ndarray | None = None) -> StrategyFigures:

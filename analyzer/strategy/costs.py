@@ -15,7 +15,7 @@ import numpy as np
 
 from analyzer.core.exact import INT64_MAX, exact_group_sums, percent_str
 from analyzer.core.tables import markdown_table
-from analyzer.poker.decision_table import DecisionTable
+from analyzer.poker.decision_table import DecisionTable, SignSums
 from analyzer.strategy.language import Strategy
 from cython_ext import group_sums
 
@@ -37,7 +37,8 @@ class RuleCost:
     rtp_if_struck: Fraction | None      # main RTP (returned / wagered) without it, minus the list's
 
 
-def rule_costs(strategy: Strategy, values: dict, decisions: DecisionTable) -> list[RuleCost]:
+def rule_costs(strategy: Strategy, values: dict, decisions: DecisionTable,
+               groups: SignSums | None = None) -> list[RuleCost]:
     """Per rule and for the default: exact situations decided, disagreements, EV lost, value of the rule.
 
     Any game: `values` are the strategy's features per class and `decisions` the game's
@@ -50,8 +51,12 @@ def rule_costs(strategy: Strategy, values: dict, decisions: DecisionTable) -> li
     folding)) over classes that share three things: the rule that decides them, whether the
     next rule that holds for them plays (what they take when their rule is struck) and the
     sign of their gain.  So the table is summed once, by those groups, exactly.
+
+    `groups`: the classes already summed by groups that every feature of the strategy decides
+    alike (`SignSums`, e.g. Caribbean Stud's rank patterns); `values` are then per group, and the
+    groups' sums are summed instead of the classes.
     """
-    rules, n = strategy.rules, len(decisions)
+    rules, n = strategy.rules, len(decisions) if groups is None else len(groups)
     codes = [strategy.features.actions.index(r.action) for r in rules] + [strategy.features.actions.index(strategy.default)]
     plays = np.array([code == 1 for code in codes])           # by rule (the default last)
     weight_sums = gain_sums = np.zeros(6 * len(codes), dtype=np.int64)
@@ -60,7 +65,10 @@ def rule_costs(strategy: Strategy, values: dict, decisions: DecisionTable) -> li
         rows = slice(start, min(n, start + CHUNK_ROWS))
         part = {name: values[name][rows] for name in read}
         first, second = _first_two_rules([rule.holds(part, strategy.features) for rule in rules], rows.stop - start)
-        weights, gains = _sums_by_rule(first, second, plays, decisions, rows)
+        if groups is None:
+            weights, gains = _sums_by_rule(first, second, plays, decisions, rows)
+        else:
+            weights, gains = _group_sums_by_rule(first, second, plays, groups.take(rows))
         weight_sums, gain_sums = weight_sums + weights, gain_sums + gains
     weight_sums = weight_sums.reshape(len(codes), 2, 3).tolist()
     gain_sums = gain_sums.reshape(len(codes), 2, 3).tolist()
@@ -127,6 +135,15 @@ def _sums_by_rule(first: np.ndarray, second: np.ndarray, plays: np.ndarray, deci
     groups += gain > 0
     groups -= gain < 0
     return exact_group_sums(groups, weights, cells), exact_group_sums(groups, gain, cells)
+
+
+def _group_sums_by_rule(first: np.ndarray, second: np.ndarray, plays: np.ndarray, groups: SignSums) -> tuple:
+    """`_sums_by_rule` of groups of classes (`SignSums`: each group's sums by the sign of the gain), in Python
+    integers (a few cells: the chunks' sums add up without a bound)."""
+    cells = 6 * len(plays)
+    cell = (first.astype(np.int64) * 6 + 3 * plays[second])[:, None] + np.arange(3)     # by group and sign
+    return (exact_group_sums(cell.ravel(), groups.weights.ravel(), cells).astype(object),
+            exact_group_sums(cell.ravel(), groups.gains.ravel(), cells).astype(object))
 
 
 def rule_costs_markdown(costs: list[RuleCost]) -> str:

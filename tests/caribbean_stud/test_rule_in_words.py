@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 from analyzer.core.exact import exact_group_sums, exact_sum
-from analyzer.games.caribbean_stud import basic
 from analyzer.games.caribbean_stud import rule_in_words as rw
 from cython_ext import handeval
 
@@ -167,7 +166,7 @@ def check_rule_reference(rule, f, gain, scale) -> rw.RuleCheck:
     absolute = exact_group_sums(pattern_numbers(f), np.abs(gain), rw.N_PATTERNS)
     signed = exact_group_sums(pattern_numbers(f), gain, rw.N_PATTERNS)
     best = (absolute - np.abs(signed)) // 2
-    return rw.RuleCheck(rule=rule, raises=raises, exceptions=np.flatnonzero(wrong),
+    return rw.RuleCheck(rule=rule, raises=raises, exceptions=np.flatnonzero(wrong), exception_gains=gain[wrong],
                         cost=Fraction(exact_sum(np.abs(gain[wrong])), scale),
                         best_rank_only_cost=Fraction(exact_sum(best), scale), mixed_rank_patterns=int((best > 0).sum()))
 
@@ -176,6 +175,7 @@ def assert_same_check(got: rw.RuleCheck, expected: rw.RuleCheck):
     assert got.rule == expected.rule
     assert np.array_equal(got.raises, expected.raises)
     assert np.array_equal(got.exceptions, expected.exceptions)
+    assert got.exception_gains.tolist() == expected.exception_gains.tolist()
     assert (got.cost, got.best_rank_only_cost, got.mixed_rank_patterns) == \
         (expected.cost, expected.best_rank_only_cost, expected.mixed_rank_patterns)
 
@@ -186,7 +186,7 @@ def test_patterns_stand_for_their_classes():
     keys, category, rank = random_features(rng, 20_000)
     patterns = rw.Patterns.of(keys, category, rank)
     f = rw.Features.of(keys, category, rank)
-    pattern = rw.class_patterns(keys, rank)
+    pattern = rw.class_patterns(rank, rw.up_ranks(keys))
     assert np.array_equal(pattern, pattern_numbers(f))
     assert np.array_equal(patterns.numbers, np.unique(pattern)) and len(patterns) < len(keys)
     assert np.array_equal(pattern_numbers(patterns.features), patterns.numbers)
@@ -196,11 +196,16 @@ def test_patterns_stand_for_their_classes():
         assert np.array_equal(patterns.spread(patterns.features.ranks[:, place]), f.ranks[:, place])
     chosen = rng.random(len(patterns)) < 0.3
     assert np.array_equal(patterns.classes_in(chosen), np.flatnonzero(patterns.spread(chosen)))
-    values = rng.integers(-5, 6, len(keys))
-    for v in (values, values.astype(object) * 2**70):            # the kernel, then Python integers
-        raised, folded = patterns.gain_sums(v)
-        assert raised.tolist() == [-sum(int(x) for x in v[pattern == number] if x < 0) for number in patterns.numbers]
-        assert folded.tolist() == [sum(int(x) for x in v[pattern == number] if x > 0) for number in patterns.numbers]
+    values, weights = rng.integers(-5, 6, len(keys)), rng.integers(1, 25, len(keys)).astype(np.uint8)
+    for v in (values, values.astype(object) * 2**70):            # int64, then Python integers
+        sums = patterns.sign_sums(weights, v)
+        for s, sign in enumerate((-1, 0, 1)):                     # v has the signs of values
+            where = [(pattern == number) & (np.sign(values) == sign) for number in patterns.numbers]
+            assert sums.weights[:, s].tolist() == [int(weights[w].astype(int).sum()) for w in where]
+            assert sums.gains[:, s].tolist() == [sum(int(x) for x in v[w]) for w in where]
+        g = rw.PatternGains.of(patterns, sums)
+        assert g.lost_if_raised.tolist() == [-sum(int(x) for x in v[pattern == n] if x < 0) for n in patterns.numbers]
+        assert g.lost_if_folded.tolist() == [sum(int(x) for x in v[pattern == n] if x > 0) for n in patterns.numbers]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -214,13 +219,15 @@ def test_rule_by_pattern_agrees_with_the_rule_class_by_class(seed):
              rng.integers(-4, 5, n).astype(object) * 2**70]
     # gains that pay pairs and better (a rule with every clause of the shape), the rest mixed
     gains.append(np.where(category > 0, 10, rng.integers(-20, 3, n)))
+    weights = rng.integers(1, 25, n).astype(np.uint8)
     for gain in gains:
-        g = rw.PatternGains.of(rw.Patterns.of(keys, category, rank), gain)
+        patterns = rw.Patterns.of(keys, category, rank)
+        g = rw.PatternGains.of(patterns, patterns.sign_sums(weights, gain))
         rule = rw.derive_rule(g)
         assert rule == derive_rule_reference(f, gain)
-        assert_same_check(rw.check_rule(rule, g, gain, 1000), check_rule_reference(rule, f, gain, 1000))
+        assert_same_check(rw.check_rule(rule, g, gain.__getitem__, 1000), check_rule_reference(rule, f, gain, 1000))
         other = random_rule(rng)
-        assert_same_check(rw.check_rule(other, g, gain, 7), check_rule_reference(other, f, gain, 7))
+        assert_same_check(rw.check_rule(other, g, gain.__getitem__, 7), check_rule_reference(other, f, gain, 7))
 
 
 @pytest.mark.parametrize("rule_set", ["operator", "standard"])
@@ -232,4 +239,4 @@ def test_rule_in_words_by_pattern_on_the_full_deck(stud_analyses, rule_set):
     scale = table.raw_situations * priced.denominator
     assert analysis.rule_check.rule == derive_rule_reference(f, priced.gain)
     assert_same_check(analysis.rule_check, check_rule_reference(analysis.rule_check.rule, f, priced.gain, scale))
-    assert np.array_equal(basic.patterns_of(table).numbers, np.flatnonzero(np.bincount(pattern_numbers(f)) > 0))
+    assert np.array_equal(rw.patterns_of(table).numbers, np.flatnonzero(np.bincount(pattern_numbers(f)) > 0))

@@ -266,6 +266,25 @@ def test_figures_equal_a_direct_sum(stud_analyses):
         assert Fraction(int(analysis.priced.ev_raise[i]), analysis.priced.denominator) == expected
 
 
+@pytest.mark.parametrize("rule_set", ["operator", "standard"])
+def test_pricing_kernel_equals_the_numpy_path(stud_analyses, rule_set, monkeypatch):
+    """The one-pass pricing (EVs, gains summed by pattern) against play_ev_numerators and the gains summed by
+    NumPy, and every strategy priced from the pattern sums against its per-class masked sums."""
+    analysis = stud_analyses[rule_set]
+    fast = analysis.priced
+    monkeypatch.setattr(price, "INT64_MAX", -1)                   # no bound fits: the NumPy path
+    plain = price.price(analysis.table, analysis.rules)
+    assert np.array_equal(fast.ev_raise, plain.ev_raise) and fast.denominator == plain.denominator
+    assert all(np.array_equal(a, b) for a, b in zip(fast.optimal(), (plain.ev_raise > -plain.denominator,
+                                                                     plain.ev_raise == -plain.denominator)))
+    assert np.array_equal(fast.sums.weights, plain.sums.weights) and np.array_equal(fast.sums.gains, plain.sums.gains)
+    for name, f in analysis.strategies.items():
+        by_class = plain.figures(name, f.description, f.play)
+        assert (f.p_play, f.ev, f.play_size) == (by_class.p_play, by_class.ev, by_class.play_size), name
+    rows = np.array([0, 5, len(analysis.table) - 1])
+    assert fast.decisions.gains_at(rows).tolist() == plain.gain[rows].tolist()
+
+
 def test_par_lines_cover_every_deal_and_give_the_ev(stud_analyses):
     for analysis in stud_analyses.values():
         lines = outputs.par_lines(analysis)

@@ -572,7 +572,7 @@ def test_rule_costs_agree_with_the_plain_reference(seed, monkeypatch):
     """The grouped sums against the reference on random tables: one class and a few thousand, EVs in int64
     (summed compiled, or by NumPy where their bound x rows passes int64) and in Python integers beyond
     it, the built-in cards and lists with an always-true rule and no rules."""
-    from analyzer.poker.decision_table import DecisionTable
+    from analyzer.poker.decision_table import DecisionTable, SignSums
     from analyzer.strategy import costs
     from analyzer.strategy.costs import rule_costs
     from analyzer.strategy.language import Condition, Rule
@@ -580,6 +580,7 @@ def test_rule_costs_agree_with_the_plain_reference(seed, monkeypatch):
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 4_000)) if seed else 1                 # one class, and a few thousand
     keys = np.array([rng.choice(52, 6, replace=False) for _ in range(n)], dtype=np.uint8)
+    keys[n // 2:] = keys[rng.integers(0, max(n // 2, 1), n - n // 2)]      # classes that share their features
     values = sf.compute(keys)
     weights = rng.integers(1, 49, n).astype(np.uint8)
     denominator = 10**12
@@ -598,10 +599,17 @@ def test_rule_costs_agree_with_the_plain_reference(seed, monkeypatch):
     pair = Rule((Condition("hand", "min", 1),), "fold")
     strategies = [sf.basic_strategy("operator"), sf.basic_strategy("standard"),
                   strategy_of([pair, always, pair], "fold", sf.FEATURE_SET), strategy_of([], "raise", sf.FEATURE_SET)]
+    # the classes grouped by their feature values (what every strategy reads), summed by the sign of the gain
+    _, first, group = np.unique(np.stack(list(values.values()), axis=1), axis=0, return_index=True,
+                                return_inverse=True)
+    groups = SignSums.of(group.ravel(), len(first), weights, decisions.gain)
+    assert n == 1 or len(groups) < n
+    group_values = {name: v[first] for name, v in values.items()}
     for strategy in strategies:
-        assert rule_costs(strategy, values, decisions) == \
-            rule_costs_reference(strategy, values, decisions.gain, weights, decisions.total_weight * denominator,
-                                 figures_of)
+        expected = rule_costs_reference(strategy, values, decisions.gain, weights, decisions.total_weight * denominator,
+                                        figures_of)
+        assert rule_costs(strategy, values, decisions) == expected
+        assert rule_costs(strategy, group_values, decisions, groups) == expected
 
 
 def test_stud_features_by_pattern_on_random_classes():
@@ -630,3 +638,6 @@ def test_stud_basic_strategy_decided_by_pattern_on_the_full_deck(stud_analyses, 
     spread = stud_basic.features_of(analysis.priced)
     for name, expected in computed.items():
         assert np.array_equal(spread[name], expected), name
+    from analyzer.strategy.costs import rule_costs                 # on the patterns, and class by class
+    assert stud_basic.stud_rule_costs(analysis.priced, analysis.basic) == \
+        rule_costs(analysis.basic, spread, analysis.priced.decisions)

@@ -11,7 +11,7 @@ from analyzer.core.distribution import RoundOutcomes, WagerStatistics
 from analyzer.core.errors import InvariantError
 from analyzer.core.rules import RuleFile
 from analyzer.games.caribbean_stud import features
-from analyzer.games.caribbean_stud.basic import patterns_of, raises_of
+from analyzer.games.caribbean_stud.basic import strategy_figures
 from analyzer.games.caribbean_stud.count import SituationCounts
 from analyzer.games.caribbean_stud.price import Priced, price, simple_strategies
 from analyzer.games.caribbean_stud.progressive import (CombinedFunctions, ProgressiveFigures, ProgressiveMoments,
@@ -90,18 +90,19 @@ def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progr
                                    compressor=shared_compressor(table.derived))
         files.add(OPTIMAL_FILE, start=start_files)
     with timing.stage("rule in words"):
-        gains = PatternGains.of(patterns_of(table), priced.gain)
-        rule_check = check_rule(derive_rule(gains), gains, priced.gain, table.raw_situations * priced.denominator)
+        gains = PatternGains.of(priced.patterns, priced.sums)
+        rule = derive_rule(gains)
+        rule_check = check_rule(rule, gains, priced.decisions.gains_at, table.raw_situations * priced.denominator)
     with timing.stage("strategies"):
         st = simple_strategies(priced)
-        st["rule_in_words"] = priced.figures("rule_in_words", "the derived rule in words (strategy_rule.md)",
-                                             rule_check.raises)
+        st["rule_in_words"] = priced.pattern_figures("rule_in_words", "the derived rule in words (strategy_rule.md)",
+                                                     rule.raises(gains.features), rule_check.raises)
     with timing.stage("basic strategy"):
         basic = features.basic_strategy(rule_file.name)
         if basic is not None:
-            st["basic"] = priced.figures("basic", "the basic strategy card (basic_strategy.md)",
-                                         raises_of(basic, priced))
-            files.add(BASIC_FILE, st["basic"].play.astype(np.uint8), start=start_files)
+            st["basic"] = strategy_figures("basic", basic, priced, "the basic strategy card (basic_strategy.md)",
+                                           classes=True)
+            files.add(BASIC_FILE, st["basic"].play.view(np.uint8), start=start_files)    # 0/1 codes, no copy
     key = ("progressive", rules.progressive)                 # rule sets often share the side bet
     if key not in table.derived:
         with timing.stage("progressive"):

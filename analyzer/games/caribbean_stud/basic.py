@@ -12,15 +12,16 @@ from analyzer.core.tables import markdown_table
 from analyzer.games.caribbean_stud import features
 from analyzer.games.caribbean_stud.count import SituationCounts
 from analyzer.games.caribbean_stud.price import Priced
-from analyzer.games.caribbean_stud.rule_in_words import Patterns
+from analyzer.games.caribbean_stud.rule_in_words import patterns_of
 from analyzer.poker.decision_table import StrategyFigures
 from analyzer.strategy.costs import RuleCost, rule_costs, rule_costs_markdown
 from analyzer.strategy.language import Strategy, strategy_card_markdown
 from analyzer.strategy.search import derive_basic
 
 def stud_rule_costs(priced: Priced, strategy: Strategy) -> list[RuleCost]:
-    """rule_costs for a Caribbean Stud basic strategy (RTP: returned / wagered, ANTE + raise on a raise)."""
-    return rule_costs(strategy, features_of(priced), priced.decisions)
+    """rule_costs for a Caribbean Stud basic strategy (RTP: returned / wagered, ANTE + raise on a raise), on
+    the rank patterns: its features are the patterns' (`pattern_features`), its sums the pricing's."""
+    return rule_costs(strategy, pattern_features(priced.table), priced.decisions, priced.sums)
 
 
 @dataclass(frozen=True)
@@ -40,11 +41,10 @@ def stud_strategy_table(priced: Priced, strategies: dict, priced_figures: dict |
     used rather than deciding and pricing those strategies again.
     """
     known = priced_figures or {}
-    optimal = known.get("optimal") or priced.figures("optimal", "raise exactly when raising beats folding",
-                                                     priced.optimal()[0])
+    optimal = known.get("optimal") or priced.optimal_figures("optimal", "raise exactly when raising beats folding")
     rows = [StudRow("optimal", optimal.description, None, optimal, Fraction(0), Fraction(0))]
     for name, strategy in strategies.items():
-        f = known.get(name) or priced.figures(name, strategy.title, raises_of(strategy, priced))
+        f = known.get(name) or strategy_figures(name, strategy, priced)
         rows.append(StudRow(name, strategy.title, len(strategy.rules), f, optimal.ev - f.ev, optimal.rtp - f.rtp))
     return rows
 
@@ -73,14 +73,6 @@ def stud_basic_strategy_markdown(priced: Priced, strategy: Strategy, others: dic
            "## What each rule costs\n",
            rule_costs_markdown(stud_rule_costs(priced, strategy))]
     return "\n".join(out)
-
-
-def patterns_of(table: SituationCounts) -> Patterns:
-    """The table's patterns (`rule_in_words.Patterns`): nothing of a paytable and small (a few MB on the full
-    deck), made once and kept with the count for every rule set on it."""
-    if "rule patterns" not in table.derived:
-        table.derived["rule patterns"] = Patterns.of(table.keys, table.player_category, table.player_rank)
-    return table.derived["rule patterns"]
 
 
 def pattern_features(table: SituationCounts) -> dict:
@@ -119,17 +111,31 @@ def features_of(priced: Priced) -> ClassFeatures:
     return priced.derived["basic_features"]
 
 
-def raises_of(strategy: Strategy, priced: Priced) -> np.ndarray:
-    """Where a rule list raises, on every class (decided once per rule list and rule set, on the patterns:
-    its conditions read features, and a pattern's classes all have its features).
+def pattern_raises(strategy: Strategy, priced: Priced) -> np.ndarray:
+    """Where a rule list raises, per pattern (decided once per rule list and rule set: its conditions read
+    features, and a pattern's classes all have its features).
 
     The rule list is kept with its decisions, so that it stays the one they belong to.
     """
+    key = ("pattern raises", id(strategy))
+    if key not in priced.derived:
+        priced.derived[key] = (strategy, features.decisions(strategy, pattern_features(priced.table)))
+    return priced.derived[key][1]
+
+
+def raises_of(strategy: Strategy, priced: Priced) -> np.ndarray:
+    """Where a rule list raises, on every class (its pattern decisions spread, once per rule list and rule set)."""
     key = ("raises", id(strategy))
     if key not in priced.derived:
-        by_pattern = features.decisions(strategy, pattern_features(priced.table))
-        priced.derived[key] = (strategy, patterns_of(priced.table).spread(by_pattern))
+        priced.derived[key] = (strategy, priced.patterns.spread(pattern_raises(strategy, priced)))
     return priced.derived[key][1]
+
+
+def strategy_figures(name: str, strategy: Strategy, priced: Priced, description: str | None = None,
+                     classes: bool = False) -> StrategyFigures:
+    """The exact figures of a rule list, from the pattern sums; `classes`: with its decisions per class."""
+    return priced.pattern_figures(name, strategy.title if description is None else description,
+                                  pattern_raises(strategy, priced), raises_of(strategy, priced) if classes else None)
 
 
 # --- deriving it -----------------------------------------------------------------------------------------

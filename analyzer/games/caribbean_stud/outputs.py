@@ -6,11 +6,13 @@ import math
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 
 from analyzer.core.cards import card_str, cards_str
 from analyzer.core.distribution import CONVENTION, SETTLING_RULE, summary_context
 from analyzer.core.errors import InvariantError
-from analyzer.core.exact import decimal_str, exact_sum, figure, fraction_str, percent_str, published_check
+from analyzer.core.exact import (decimal_str, exact_masked_sum, exact_sum, figure, fraction_str, percent_str,
+                                 published_check)
 from analyzer.core.outputs import Figure, KeyFigure, Outputs, ReportContent
 from analyzer.core.tables import EXACT, Table, csv_text, demote, markdown_table, thousands
 from analyzer.core.wager_tables import (WagerEntry, csv_rows, distribution_figure, distribution_markdown,
@@ -40,7 +42,7 @@ def strategy_entry(f: StrategyFigures) -> dict:
         "average_wager_per_ante": figure(f.average_wager),
         "element_of_risk": figure(f.element_of_risk),
         "rtp_returned_over_wagered": figure(f.rtp),
-        "situation_classes_raised": int(f.play.sum()),
+        "situation_classes_raised": int(np.count_nonzero(f.play)),
     }
 
 
@@ -67,8 +69,8 @@ def summary(analysis: StudAnalysis) -> dict:
             "situation_classes": len(table),
             "dealer_completions_per_situation": table.completions,
             "deals": str(analysis.total_deals),
-            "exact_ties_between_raise_and_fold": {"classes": int(ties.sum()),
-                                                  "situations": exact_sum(table.weights[ties])},
+            "exact_ties_between_raise_and_fold": {"classes": int(np.count_nonzero(ties)),
+                                                  "situations": exact_masked_sum(table.weights, ties)},
         },
         "strategies": {name: strategy_entry(f) for name, f in st.items()},
         "published": {"house_edge": published_check(rules.published.get("house_edge"), optimal.house_edge),
@@ -376,12 +378,12 @@ def strategy_rule_markdown(analysis: StudAnalysis) -> str:
                    f"{fraction_str(check.best_rank_only_cost)} = {decimal_str(check.best_rank_only_cost, 10)} "
                    "ANTE per hand.\n")
         patterns = {}
-        for i in check.exceptions.tolist():
+        for i, gain in zip(check.exceptions.tolist(), check.exception_gains.tolist()):
             ranks = tuple(int(r) for r in table.keys[i, :5] // 4)
             key = (ranks, int(table.keys[i, 5] // 4), bool(check.raises[i]))
             entry = patterns.setdefault(key, [0, 0])
             entry[0] += int(table.weights[i])
-            entry[1] += abs(int(priced.gain[i]))
+            entry[1] += abs(int(gain))
         rows = [[" ".join("23456789TJQKA"[r] for r in ranks), "23456789TJQKA"[up],
                  "raise" if rule_raises else "fold", "fold" if rule_raises else "raise", thousands(w),
                  decimal_str(Fraction(cost, scale), 12)]
@@ -435,9 +437,10 @@ def report_content(analysis: StudAnalysis, par_sheet: str) -> ReportContent:
         "on the same deck and qualifier prices the same count. Raise exactly when raising beats folding "
         "(-1 ANTE).\n\nThe kernel is checked against direct dealing of all completions of random situations, "
         "against a pure-Python brute force of whole reduced decks, and by the verification below.")
-    strategy = (f"Optimal strategy: raise in {thousands(int(raise_.sum()))} situation classes "
-                f"({thousands(exact_sum(table.weights[raise_]))} situations), fold in the other "
-                f"{thousands(int((~raise_).sum()))}; exact ties: {int(ties.sum())}.\n\nThe rule in words "
+    raised = int(np.count_nonzero(raise_))
+    strategy = (f"Optimal strategy: raise in {thousands(raised)} situation classes "
+                f"({thousands(exact_masked_sum(table.weights, raise_))} situations), fold in the other "
+                f"{thousands(len(raise_) - raised)}; exact ties: {int(np.count_nonzero(ties))}.\n\nThe rule in words "
                 f"(checked on every situation class; {thousands(len(check.exceptions))} classes differ, "
                 f"costing {decimal_str(check.cost)} ANTE per hand):\n\n"
                 + "\n".join(f"{i}. {line}" for i, line in enumerate(check.rule.words(), 1)))
@@ -489,7 +492,7 @@ def strategy_rule_exceptions_csv(analysis: StudAnalysis) -> str:
     rows = []
     for key, weight, raises, ev, gain in zip(table.keys[exceptions].tolist(), table.weights[exceptions].tolist(),
                                              check.raises[exceptions].tolist(), priced.ev_raise[exceptions].tolist(),
-                                             priced.gain[exceptions].tolist()):
+                                             check.exception_gains.tolist()):
         ev_exact, ev_decimal = ev_texts(int(ev))
         cost_exact, cost_decimal = cost_texts(int(gain))
         rows.append([cards_str(key[:5]), card_str(key[5]), weight, "raise" if raises else "fold",

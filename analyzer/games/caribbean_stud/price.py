@@ -2,7 +2,13 @@
 
 Everything is the shared poker decision table (`analyzer.poker`); what is Caribbean
 Stud's own here is the class's fixed hand category (the player's five cards are all he
-will hold) and the simple strategies it is compared with.
+will hold), the simple strategies it is compared with, and the rank patterns
+(`rule_in_words.Patterns`): every strategy priced here but the optimal one decides all
+classes of a pattern alike, so each is priced from the weights and gains summed by pattern
+and sign of the gain (`SignSums`; the optimal one from the classes of positive gain), made
+with the EVs and the optimal decisions in one compiled pass
+(`cython_ext.stud_patterns.price_classes`), with no per-class gain array
+(`DecisionTable.gain` is made only when asked for).
 """
 from __future__ import annotations
 
@@ -10,11 +16,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from analyzer.core.exact import INT64_MAX
 from analyzer.games.caribbean_stud.count import SituationCounts
+from analyzer.games.caribbean_stud.rule_in_words import Patterns, patterns_of
 from analyzer.games.caribbean_stud.rules import StudRules
-from analyzer.poker.decision_table import DecisionTable, StrategyFigures, play_ev_numerators
+from analyzer.poker.decision_table import DecisionTable, SignSums, StrategyFigures, play_ev_numerators
 from analyzer.poker.hands import qualifier_value
-from cython_ext import handeval
+from cython_ext import handeval, stud_patterns
 
 # Simple strategies to compare with the optimal one: raise with this hand or better
 # (the qualifier's vocabulary: a category and its leading ranks), and how to say so.
@@ -27,11 +35,13 @@ SIMPLE_STRATEGIES = {
 
 @dataclass
 class Priced:
-    """Every class's exact EV of raising, per ANTE, as an integer numerator over one denominator."""
+    """Every class's exact EV of raising, per ANTE, as an integer numerator over one denominator; and the
+    classes' weights and gains summed by pattern."""
 
     table: SituationCounts
     rules: StudRules
     decisions: DecisionTable
+    sums: SignSums               # per pattern (`patterns`' order): its classes' weights and gains by sign
     derived: dict = field(default_factory=dict, repr=False)   # what this rule set computes once from the
                                                                 # count (features, rule lists' decisions)
 
@@ -45,34 +55,68 @@ class Priced:
 
     @property
     def gain(self) -> np.ndarray:
-        """weight x (EV raise - EV fold) numerators: what each decision is worth."""
+        """weight x (EV raise - EV fold) numerators per class: what each decision is worth (made when first
+        asked for; the analysis reads the pattern sums and `decisions.gains_at` instead)."""
         return self.decisions.gain
+
+    @property
+    def patterns(self) -> Patterns:
+        return patterns_of(self.table)
 
     def optimal(self) -> tuple[np.ndarray, np.ndarray]:
         """(raise, tie): raise where raising is strictly better than folding; tie where exactly equal."""
         return self.decisions.optimal()
 
     def figures(self, name: str, description: str, raise_: np.ndarray) -> StrategyFigures:
-        """The exact figures of raising where `raise_` holds."""
+        """The exact figures of raising where `raise_` holds (per class)."""
         return self.decisions.figures(name, description, raise_)
+
+    def pattern_figures(self, name: str, description: str, by_pattern: np.ndarray,
+                        raise_: np.ndarray | None = None) -> StrategyFigures:
+        """The exact figures of raising the patterns where `by_pattern` holds, from the pattern sums;
+        `raise_`: the same decisions per class, when the caller has them (kept with the figures)."""
+        return self.decisions.figures_of_groups(self.sums, by_pattern, name, description, raise_)
+
+    def optimal_figures(self, name: str, description: str) -> StrategyFigures:
+        """The exact figures of the optimal strategy (raise where the gain is > 0), from the pattern sums."""
+        return self.decisions.optimal_figures_of_groups(self.sums, name, description)
 
 
 def price(table: SituationCounts, rules: StudRules) -> Priced:
-    """EV numerators of raising: sum over outcomes of count x net, the class's category fixed."""
+    """EV numerators of raising (sum over outcomes of count x net, the class's category fixed) and the gains
+    summed by pattern: in one compiled pass when int64 provably holds every EV, gain and sum (the
+    kernel's bound), else by NumPy, in Python integers where needed."""
     nets, scale = rules.paytable.net_matrix()
-    ev = play_ev_numerators(table.counts, nets, table.player_category)
-    return Priced(table, rules, DecisionTable(table.weights, ev, table.completions * scale, rules.raise_size))
+    denominator = table.completions * scale
+    patterns = patterns_of(table)
+    largest = max(abs(int(x)) for x in nets.ravel())
+    # The kernel checks that every class's counts add up to the completions: so |EV| <= largest x completions,
+    # |gain| <= that + the denominator, times a weight (uint8), and every sum of gains that x the classes.
+    if (largest * table.completions + denominator) * int(np.iinfo(np.uint8).max) * len(table) <= INT64_MAX \
+            and (table.counts.dtype, table.weights.dtype, table.player_category.dtype) \
+            == (np.uint32, np.uint8, np.uint8) and table.counts.ndim == 2:
+        ev, raise_, tie, weights, gains = stud_patterns.price_classes(
+            patterns.class_rank, patterns.class_up_rank, table.counts, table.player_category, table.weights,
+            nets.astype(np.int64), table.completions, denominator)
+        # the optimal decisions were made in the same pass: DecisionTable.optimal's, without its two passes
+        decisions = DecisionTable(table.weights, ev, denominator, rules.raise_size, _optimal=(raise_, tie))
+        sums = SignSums(weights, gains).take(patterns.numbers)
+    else:
+        ev = play_ev_numerators(table.counts, nets, table.player_category)
+        decisions = DecisionTable(table.weights, ev, denominator, rules.raise_size)
+        sums = patterns.sign_sums(table.weights, decisions.gain)
+    return Priced(table, rules, decisions, sums)
 
 
-def hand_at_least(table: SituationCounts, hand: dict) -> np.ndarray:
-    """Classes whose player hand is this {category, ranks} hand or better."""
-    return table.player_rank >= handeval.dense_at_least(qualifier_value(hand, "built-in strategy"))
+def hand_at_least(rank: np.ndarray, hand: dict) -> np.ndarray:
+    """Where a dense rank (of classes, or of patterns) is that of this {category, ranks} hand or better."""
+    return rank >= handeval.dense_at_least(qualifier_value(hand, "built-in strategy"))
 
 
 def simple_strategies(priced: Priced) -> dict:
-    """The optimal strategy and the simple ones it is compared with."""
-    raise_, _ = priced.optimal()
-    out = {"optimal": priced.figures("optimal", "raise exactly when raising beats folding (exact ties fold)", raise_)}
+    """The optimal strategy and the simple ones it is compared with (each priced from the pattern sums)."""
+    out = {"optimal": priced.optimal_figures("optimal", "raise exactly when raising beats folding (exact ties fold)")}
     for name, (hand, words) in SIMPLE_STRATEGIES.items():
-        out[name] = priced.figures(name, words, hand_at_least(priced.table, hand))
+        out[name] = priced.pattern_figures(name, words, hand_at_least(priced.patterns.features.rank, hand),
+                                           hand_at_least(priced.table.player_rank, hand))
     return out

@@ -31,7 +31,8 @@ import numpy as np
 
 from analyzer.core.cards import RANKS
 from analyzer.core.errors import InvariantError
-from analyzer.core.exact import INT64_MAX, abs_bound, exact_group_sums, exact_sum
+from analyzer.core.exact import exact_sum
+from analyzer.poker.decision_table import SignSums
 from analyzer.poker.hands import CATEGORY_WORDS, ONE_PAIR
 from cython_ext import handeval, stud_patterns
 
@@ -60,7 +61,7 @@ class Features:
         ranks = np.empty((len(keys), 5), dtype=np.uint8, order="F")
         for place in range(5):
             np.right_shift(keys[:, place], 2, out=ranks[:, place])
-        up_rank = keys[:, 5] >> 2
+        up_rank = up_ranks(keys)
         paired = np.full(len(keys), -1, dtype=np.int8)
         for place in range(4, -1, -1):                     # the highest paired place wins
             paired[ranks[:, place] == up_rank] = place
@@ -70,15 +71,20 @@ class Features:
 N_PATTERNS = stud_patterns.N_PATTERNS           # pattern numbers: dense rank x 13 + up rank
 
 
-def class_patterns(keys: np.ndarray, rank: np.ndarray) -> np.ndarray:
+def class_patterns(rank: np.ndarray, up_rank: np.ndarray) -> np.ndarray:
     """Each class's pattern number: dense rank x 13 + the up card's rank (int32).
 
     The dense rank fixes the category and the ranks by place (not the suits); with the up
     card's rank it is everything the rule's conditions read.
     """
     pattern = np.multiply(rank, N_RANKS, dtype=np.int32)           # made in place: one array, no temporaries
-    pattern += keys[:, 5] >> 2
+    pattern += up_rank
     return pattern
+
+
+def up_ranks(keys: np.ndarray) -> np.ndarray:
+    """The rank of each class's up card (the key's sixth card), one byte a class."""
+    return np.right_shift(keys[:, 5], 2)
 
 
 @dataclass(frozen=True)
@@ -87,24 +93,26 @@ class Patterns:
 
     A pattern's classes differ by suits only, and no feature read here reads suits: any one
     class of a pattern stands for all of it.  The table's classes are placed in their
-    patterns by the compiled kernel (`cython_ext.stud_patterns`, one pass, no per-class array
-    but the answer), from the table's keys and dense ranks.
+    patterns by the compiled kernels (`cython_ext.stud_patterns`, one pass each, no per-class
+    array but the answer), from the table's dense ranks and its up cards' ranks (`up_ranks`,
+    5.6 MB kept here on the full deck: every pass reads it rather than the keys' 34 MB).
     """
 
     numbers: np.ndarray          # the pattern numbers that hold classes, ascending
     sizes: np.ndarray            # how many classes each has
     keys: np.ndarray             # (p, 6) the key of the first class of each
     features: Features           # what the player sees, per pattern (read off those classes)
-    class_keys: np.ndarray = field(repr=False)    # the table's keys and dense ranks (not copies)
-    class_rank: np.ndarray = field(repr=False)
+    class_rank: np.ndarray = field(repr=False)     # the table's dense ranks (not a copy, when contiguous)
+    class_up_rank: np.ndarray = field(repr=False)  # its up cards' ranks
 
     @classmethod
     def of(cls, keys: np.ndarray, category: np.ndarray, rank: np.ndarray) -> "Patterns":
-        first, sizes = stud_patterns.pattern_classes(rank, keys)
+        rank, up_rank = np.ascontiguousarray(rank), up_ranks(keys)
+        first, sizes = stud_patterns.pattern_classes(rank, up_rank)
         numbers = np.flatnonzero(first >= 0)
         chosen = first[numbers]
         return cls(numbers, sizes[numbers], keys[chosen], Features.of(keys[chosen], category[chosen], rank[chosen]),
-                   keys, rank)
+                   rank, up_rank)
 
     def __len__(self) -> int:
         return len(self.numbers)
@@ -117,24 +125,27 @@ class Patterns:
 
     def spread(self, values: np.ndarray) -> np.ndarray:
         """Per class, the value of its pattern (values: one per pattern, of a one-byte dtype, e.g. bool)."""
-        return stud_patterns.spread(self.class_rank, self.class_keys, self._by_number(values)).view(values.dtype)
+        return stud_patterns.spread(self.class_rank, self.class_up_rank, self._by_number(values)).view(values.dtype)
 
     def classes_in(self, chosen: np.ndarray) -> np.ndarray:
         """The indices (ascending) of the classes whose pattern is chosen (chosen: bool, one per pattern)."""
-        return stud_patterns.classes_in(self.class_rank, self.class_keys, self._by_number(chosen),
+        return stud_patterns.classes_in(self.class_rank, self.class_up_rank, self._by_number(chosen),
                                         int(self.sizes[chosen].sum()))
 
-    def gain_sums(self, gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per pattern, (the sum of -gain over its classes where gain < 0, the sum of gain where gain > 0): exact,
-        int64 where max |gain| x classes proves they fit (the kernel), else Python integers."""
-        if gain.dtype != object and abs_bound(gain) * len(gain) <= INT64_MAX:
-            raised, folded = stud_patterns.gain_sums(self.class_rank, self.class_keys,
-                                                     gain.astype(np.int64, copy=False))
-        else:
-            pattern = class_patterns(self.class_keys, self.class_rank)
-            raised = exact_group_sums(pattern, -np.minimum(gain, 0), N_PATTERNS)
-            folded = exact_group_sums(pattern, np.maximum(gain, 0), N_PATTERNS)
-        return raised[self.numbers], folded[self.numbers]
+    def sign_sums(self, weights: np.ndarray, gain: np.ndarray) -> SignSums:
+        """Per pattern (in `numbers` order), the weight and the gain of its classes by the sign of their gain
+        (`SignSums`), from per-class gains, by NumPy (exact).  The analysis has them from the pricing
+        kernel (`analyzer.games.caribbean_stud.price`), with no per-class gain."""
+        pattern = class_patterns(self.class_rank, self.class_up_rank)
+        return SignSums.of(pattern, N_PATTERNS, weights, gain).take(self.numbers)
+
+
+def patterns_of(table) -> Patterns:
+    """The patterns of a table (a `SituationCounts`): nothing of a paytable and small (a few MB on the full
+    deck), made once and kept with the count for every rule set on it."""
+    if "rule patterns" not in table.derived:
+        table.derived["rule patterns"] = Patterns.of(table.keys, table.player_category, table.player_rank)
+    return table.derived["rule patterns"]
 
 
 @dataclass(frozen=True)
@@ -142,13 +153,14 @@ class PatternGains:
     """One rule set's gains summed by pattern: all that fitting and pricing a rule that reads patterns needs."""
 
     patterns: Patterns
+    sums: SignSums               # per pattern: the weight and the gain of its classes by the sign of their gain
     lost_if_raised: np.ndarray   # per pattern: the gains lost by raising all of it (sum of -gain where gain < 0)
     lost_if_folded: np.ndarray   # per pattern: the gains lost by folding all of it (sum of gain where gain > 0)
 
     @classmethod
-    def of(cls, patterns: Patterns, gain: np.ndarray) -> "PatternGains":
-        """gain: per class (see `derive_rule`)."""
-        return cls(patterns, *patterns.gain_sums(gain))
+    def of(cls, patterns: Patterns, sums: SignSums) -> "PatternGains":
+        """sums: per pattern, from per-class gains (see `derive_rule`)."""
+        return cls(patterns, sums, -sums.gains[:, 0], sums.gains[:, 2].copy())
 
     @property
     def features(self) -> Features:
@@ -437,28 +449,30 @@ class RuleCheck:
     rule: StrategyRule
     raises: np.ndarray           # the rule's decision per class
     exceptions: np.ndarray       # indices of classes where the rule's decision loses EV
+    exception_gains: np.ndarray  # their gains (weight x (EV raise - EV fold)): what the rule loses is |gain|
     cost: Fraction               # EV per ANTE the rule gives up against optimal play
     best_rank_only_cost: Fraction  # the least any rule blind to suits (hand value + up rank) gives up
     mixed_rank_patterns: int     # patterns (hand value + up rank) whose best play depends on suits
 
 
-def check_rule(rule: StrategyRule, gains: PatternGains, gain: np.ndarray, scale: int) -> RuleCheck:
+def check_rule(rule: StrategyRule, gains: PatternGains, gains_at, scale: int) -> RuleCheck:
     """Evaluate `rule` on every class; `scale` turns summed gains into EV per ANTE (gain / scale).
 
     The rule is evaluated once per pattern (`gains`) and spread to the classes; its cost is
     the sum, over patterns, of what its decision there loses.  Only the classes of the
-    patterns where it loses anything are looked at one by one, for the exceptions.
+    patterns where it loses anything are looked at one by one, for the exceptions: `gains_at`
+    gives the gains of those classes (indices -> gains, e.g. `DecisionTable.gains_at`).
     """
     patterns = gains.patterns
     raises_by_pattern = rule.raises(gains.features)
     lost = np.where(raises_by_pattern, gains.lost_if_raised, gains.lost_if_folded)
     raises = patterns.spread(raises_by_pattern)
     suspects = patterns.classes_in(lost > 0)
-    g = gain[suspects]
-    exceptions = suspects[np.where(raises[suspects], g < 0, g > 0)]
+    g = gains_at(suspects)
+    wrong = np.where(raises[suspects], g < 0, g > 0)
     # A rule that reads the hand's value and the up card's rank, not the suits, decides alike all
     # classes of a pattern: the best such rule loses the less of the two on each.
     best = np.minimum(gains.lost_if_raised, gains.lost_if_folded)
-    return RuleCheck(rule=rule, raises=raises, exceptions=exceptions, cost=Fraction(exact_sum(lost), scale),
-                     best_rank_only_cost=Fraction(exact_sum(best), scale),
+    return RuleCheck(rule=rule, raises=raises, exceptions=suspects[wrong], exception_gains=g[wrong],
+                     cost=Fraction(exact_sum(lost), scale), best_rank_only_cost=Fraction(exact_sum(best), scale),
                      mixed_rank_patterns=int((best > 0).sum()))
