@@ -94,16 +94,23 @@ def load_strategy(path: str | Path, check_manifest: bool = True, staged: bool = 
     return _made(path, header.get("game"), _kind(path, header), header, columns)
 
 
-def _read_checked(path: Path, check_manifest: bool, staged: bool, columns=None) -> tuple[dict, dict]:
+def _read_checked(path: Path, check_manifest: bool, staged: bool, columns=None, keys=None) -> tuple[dict, dict]:
     """(header, columns) of a strategy file (`columns`: the names to keep, None all), checked against its
-    folder's manifest (unless not `check_manifest`); StrategyError as `load_strategy` says."""
+    folder's manifest (unless not `check_manifest`); StrategyError as `load_strategy` says.
+
+    `keys`: key rows the caller holds; the file's key column is compared with them as it is
+    inflated and, when it is those rows, is that very array (not a second copy); when it is not,
+    the file is read again, its key column kept, for the caller's checks to report."""
     try:
         data = read_regular_file(path)
     except OSError as error:
         raise StrategyError(f"{path}: cannot be read ({error.strerror or error})") from None
     manifest = _check_against_manifest(path, data, staged) if check_manifest else None
     try:
-        header, columns = strategy_file.decode(data, str(path), columns)
+        matching = None if keys is None else {"key": keys}
+        header, columns = strategy_file.decode(data, str(path), columns, matching)
+        if matching and "key" in columns and columns["key"] is None:
+            header, columns = strategy_file.decode(data, str(path), columns)
     except strategy_file.StrategyFileError as error:
         raise StrategyError(str(error)) from None
     if manifest is not None and (header.get("rule_sha256") != manifest["rule_file"]["sha256"]
@@ -125,7 +132,7 @@ def _made(path: Path, game, kind, header: dict, columns: dict, *more):
         raise StrategyError(f"{path}: {game} strategy file header {what}") from None
 
 
-def load_folder_strategies(folder: str | Path, staged: bool = False) -> dict:
+def load_folder_strategies(folder: str | Path, staged: bool = False, keys: np.ndarray | None = None) -> dict:
     """The strategy files of a results folder, each read and checked as `load_strategy` does:
     {"optimal": strategy.bin.gz as `load_strategy` returns it, "basic": strategy_basic.bin.gz as
     PokerDecisions (its keys and decision codes) where the folder has it}.
@@ -133,14 +140,16 @@ def load_folder_strategies(folder: str | Path, staged: bool = False) -> dict:
     What the verification of a folder reads them for: the other files' EV and weight columns
     are inflated (the whole stream is checked) but not kept, and keys identical to the optimal
     file's, byte for byte, share its keys (`PokerDecisions.keys`).  The files are read on threads, together:
-    their decompression (most of the time) releases the GIL.
+    their decompression (most of the time) releases the GIL.  `keys`: the counted classes' key rows,
+    when the caller has them (the pipeline's verification): a file whose key column is those rows
+    shares that array (compared as it is inflated; no copy of it is held).
     """
     paths = {name: Path(folder) / file for name, file in STRATEGY_FILES.items()}
     paths = {name: path for name, path in paths.items() if name != "optimal" and path.is_file()}
     optimal_path = Path(folder) / STRATEGY_FILES["optimal"]
     with ThreadPoolExecutor(1 + len(paths), thread_name_prefix="load-strategy") as pool:
-        optimal = pool.submit(_read_optimal, optimal_path, staged)
-        reading = {name: pool.submit(_read_checked, path, True, staged, DECIDING) for name, path in paths.items()}
+        optimal = pool.submit(_read_optimal, optimal_path, staged, keys)
+        reading = {name: pool.submit(_read_checked, path, True, staged, DECIDING, keys) for name, path in paths.items()}
     optimal, optimal_keys = optimal.result()
     loaded = {"optimal": optimal}
     for name, future in reading.items():
@@ -151,9 +160,9 @@ def load_folder_strategies(folder: str | Path, staged: bool = False) -> dict:
     return loaded
 
 
-def _read_optimal(path: Path, staged: bool) -> tuple:
+def _read_optimal(path: Path, staged: bool, keys=None) -> tuple:
     """(the strategy, its key column or None) of a folder's strategy.bin.gz, made on the thread that read it."""
-    header, columns = _read_checked(path, True, staged)
+    header, columns = _read_checked(path, True, staged, keys=keys)
     return _made(path, header.get("game"), _kind(path, header), header, columns), columns.get("key")
 
 
@@ -274,7 +283,7 @@ class PokerDecisions:
 def _same_bytes(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether two key columns hold the same bytes, compared a plane at a time (a decoded column's planes
     are contiguous; no array of the whole column's size is made)."""
-    return a.shape == b.shape and all(np.array_equal(a[:, j], b[:, j]) for j in range(a.shape[1]))
+    return a is b or (a.shape == b.shape and all(np.array_equal(a[:, j], b[:, j]) for j in range(a.shape[1])))
 
 
 class PokerStrategy(PokerDecisions):

@@ -15,7 +15,8 @@ from analyzer.core import strategy_file
 from analyzer.core.cards import CardError
 from analyzer.games.baccarat.price import shoe_query
 from analyzer.games.baccarat.shoe import remove_cards
-from analyzer.poker.strategy_file import STRATEGY_FILES, packed_keys
+from analyzer.core.errors import InputError
+from analyzer.poker.strategy_file import STRATEGY_FILES, packed_keys, played_masks
 
 SUIT_PERMUTATIONS = list(itertools.permutations(range(4)))
 
@@ -182,6 +183,25 @@ def test_folder_strategies_read_as_the_plain_reader_reads_each_file(holdem_resul
     assert np.array_equal(loaded["optimal"].ev_play, plain["optimal"].ev_play)
     assert np.array_equal(loaded["optimal"].weights, plain["optimal"].weights)
     assert not hasattr(loaded["basic"], "ev_play")                      # its EVs are inflated, not kept
+
+
+def test_folder_strategies_given_the_counted_keys_share_them_or_keep_their_own(holdem_analysis, holdem_results):
+    """Given the counted keys (the verification), a file whose keys are those rows holds that very
+    array; given keys one byte off, each file keeps its own keys and the check names the file."""
+    counted = holdem_analysis.table.keys
+    plain = advisor.load_folder_strategies(holdem_results)
+    given = advisor.load_folder_strategies(holdem_results, keys=counted)
+    assert all(strategy.keys.holds(counted) for strategy in given.values())
+    assert given["optimal"].keys._column is counted and given["basic"].keys is given["optimal"].keys
+    for name, strategy in given.items():
+        assert np.array_equal(strategy.decisions, plain[name].decisions)
+        assert np.array_equal(strategy.packed, plain[name].packed)
+    other = np.array(counted)
+    other[len(other) // 2, 0] ^= 1
+    differing = advisor.load_folder_strategies(holdem_results, keys=other)
+    assert all(np.array_equal(strategy.packed, plain[name].packed) for name, strategy in differing.items())
+    with pytest.raises(InputError, match="strategy.bin.gz: its situation keys are not the classes"):
+        played_masks(holdem_results, other, differing)
 
 
 def test_decisions_with_other_keys_are_packed_and_checked_on_their_own(holdem_results):

@@ -204,7 +204,8 @@ class Compressor:
         return Pending(segments)
 
 
-def decode(data: bytes, source: str = "strategy file", columns=None) -> tuple[dict, dict[str, np.ndarray]]:
+def decode(data: bytes, source: str = "strategy file", columns=None,
+           matching: dict | None = None) -> tuple[dict, dict[str, np.ndarray]]:
     """(header, columns) from a strategy file's bytes; StrategyFileError if it is not one.
 
     `columns`: the names of the columns to keep (None: all).  The whole stream is inflated
@@ -213,8 +214,13 @@ def decode(data: bytes, source: str = "strategy file", columns=None) -> tuple[di
     zlib's output a piece at a time (no array of the whole decompressed stream); a column of
     width w > 1 is a (rows, w) view of its w planes.  A damaged stream is reported first,
     then a damaged header, then a stream too short or too long for its header's columns.
+
+    `matching`: {name: an array of one-byte values the caller holds, shaped as that column
+    decodes}; such a column is compared with it as it is inflated rather than held again, and
+    comes back as that very array when every byte agrees, else as None (a verification that
+    has the counted keys reads a file's key column this way).
     """
-    reader = _ColumnReader(source, columns, MAX_DEFLATE_RATIO * len(data))
+    reader = _ColumnReader(source, columns, MAX_DEFLATE_RATIO * len(data), matching)
     for piece in inflated(data, source):
         reader.feed(piece)
     return reader.finish()
@@ -223,8 +229,10 @@ def decode(data: bytes, source: str = "strategy file", columns=None) -> tuple[di
 class _ColumnReader:
     """Splits a strategy file's decompressed stream, piece by piece, into its header and its columns."""
 
-    def __init__(self, source: str, keep, bound: int):
+    def __init__(self, source: str, keep, bound: int, matching: dict | None = None):
         self.source, self.keep = source, None if keep is None else set(keep)
+        self.matching = dict(matching or {})  # column name -> the array it is compared with
+        self.agrees = {}                   # compared column name -> whether every byte so far agreed
         self.bound = bound                 # the most the stream can inflate to: no column is made larger
         self.head = bytearray()            # the stream until its two text lines are in
         self.header = self.error = None
@@ -251,6 +259,8 @@ class _ColumnReader:
             if name in self.arrays:
                 target = self.arrays[name].reshape(-1).view(np.uint8)
                 target[self.filled:self.filled + take] = np.frombuffer(view[:take], dtype=np.uint8)
+            elif self.agrees.get(name):
+                self.agrees[name] = _agrees(self.matching[name], self.filled, view[:take])
             view, self.filled = view[take:], self.filled + take
             if self.filled == size:
                 self.column, self.offset, self.filled = self.column + 1, self.offset + size, 0
@@ -288,7 +298,11 @@ class _ColumnReader:
         """Make the array of the column about to be filled, if it is kept and the stream can hold it."""
         if self.column < len(self.layout):
             name, dtype, width, size = self.layout[self.column]
-            if self._kept(name) and self.offset + size <= self.bound:
+            if name in self.matching:
+                expected = self.matching[name]
+                self.agrees[name] = (self._kept(name) and dtype.itemsize == 1 and expected.dtype.itemsize == 1
+                                     and expected.shape == ((self.rows, width) if width > 1 else (self.rows,)))
+            elif self._kept(name) and self.offset + size <= self.bound:
                 self.arrays[name] = np.empty((width, self.rows), dtype=dtype)
 
     def _kept(self, name: str) -> bool:
@@ -310,7 +324,10 @@ class _ColumnReader:
             if offset + size > self.body:
                 raise StrategyFileError(f"{self.source}: truncated in column {name!r}")
             offset += size
-            if self._kept(name):
+            if name in self.matching:
+                if self._kept(name):
+                    columns[name] = self.matching[name] if self.agrees.get(name) else None
+            elif self._kept(name):
                 array = self.arrays.pop(name, None)
                 if array is None:                     # an empty column the stream never reached
                     array = np.empty((width, self.rows), dtype=dtype)
@@ -319,6 +336,21 @@ class _ColumnReader:
         if offset != self.body:
             raise StrategyFileError(f"{self.source}: {self.body - offset} unexpected bytes after the last column")
         return self.header, columns
+
+
+def _agrees(expected: np.ndarray, offset: int, piece) -> bool:
+    """Whether a piece of a one-byte column's stored bytes (planes one after the other, from `offset`)
+    equals `expected`'s bytes there (rows x planes, any strides; compared plane slice by plane slice)."""
+    rows = len(expected)
+    planes = expected.reshape(rows, -1)
+    got = np.frombuffer(piece, dtype=np.uint8)
+    while len(got):
+        plane, start = divmod(offset, rows)
+        take = min(rows - start, len(got))
+        if not np.array_equal(planes[start:start + take, plane].view(np.uint8), got[:take]):
+            return False
+        got, offset = got[take:], offset + take
+    return True
 
 
 INFLATE_PIECE = 1 << 20         # compressed bytes handed to zlib at a time

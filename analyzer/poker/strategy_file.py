@@ -75,7 +75,7 @@ class KeyColumn:
     def holds(self, keys: np.ndarray) -> bool:
         """Whether these are `keys`' rows, in the same order, compared a chunk of rows at a time."""
         with self._lock:
-            if self._held is not keys:
+            if self._held is not keys and self._column is not keys:
                 if self._packed is not None:
                     same = are_packed_keys(self._packed, keys)
                 else:

@@ -141,7 +141,8 @@ def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress
         return report                     # nothing else is worth checking on a damaged folder
     _, rules = game.load_rules(folder / manifest["rule_file"]["name"])
     summary = json.loads((folder / "summary.json").read_text())
-    strategies = advisor.load_folder_strategies(folder, staged=staged)
+    # a poker game's counts carry its classes' key rows, what its strategy files' key columns must be
+    strategies = advisor.load_folder_strategies(folder, staged=staged, keys=getattr(counts, "keys", None))
     rounds = game.monte_carlo_rounds if options.rounds is None else options.rounds
     targets = game.module.check(report, rules, summary, strategies["optimal"], options.samples, rounds, options.seed,
                                 progress)

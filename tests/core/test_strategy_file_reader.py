@@ -103,6 +103,37 @@ def test_decode_keeps_the_columns_asked_for(rows, keep, small_pieces):
             assert np.array_equal(decoded[name], expected) and np.array_equal(decoded[name], array)
 
 
+@pytest.mark.parametrize("rows", [0, 1, 7, 3_000])
+@pytest.mark.parametrize("change", [None, "first", "middle", "last", "shape", "dtype"])
+def test_a_matching_column_is_the_callers_array_exactly_when_every_byte_agrees(rows, change, small_pieces):
+    """Against the plain comparison: the column as decoded, compared whole with the caller's array."""
+    columns = table_columns(rows)
+    data = strategy_file.encode({"game": "test"}, columns)
+    expected = columns["key"].copy()
+    if change in ("first", "middle", "last") and rows:
+        row = {"first": 0, "middle": rows // 2, "last": rows - 1}[change]
+        expected[row, {"first": 0, "middle": 3, "last": 5}[change]] ^= 1
+    elif change == "shape":
+        expected = expected[:, :5]
+    elif change == "dtype":
+        expected = expected.astype(np.uint16)
+    _, plain = strategy_file.decode(data)
+    agrees = plain["key"].shape == expected.shape and plain["key"].dtype == expected.dtype and \
+        np.array_equal(plain["key"], expected)
+    _, decoded = strategy_file.decode(data, matching={"key": expected})
+    assert (decoded["key"] is expected) if agrees else (decoded["key"] is None)
+    assert all(np.array_equal(decoded[name], plain[name]) for name in ("weight", "decision", "ev"))
+    _, only = strategy_file.decode(data, columns=("decision",), matching={"key": expected})
+    assert set(only) == {"decision"}
+
+
+def test_a_matching_column_may_be_a_strided_view(small_pieces):
+    columns = table_columns(500)
+    planes = np.ascontiguousarray(columns["key"].T)           # the layout a decoded key column views
+    _, decoded = strategy_file.decode(strategy_file.encode({"game": "test"}, columns), matching={"key": planes.T})
+    assert decoded["key"] is not None and decoded["key"].base is planes
+
+
 def raw_file(text: bytes) -> bytes:
     return gzip.compress(text)
 
