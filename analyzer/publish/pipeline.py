@@ -282,6 +282,7 @@ def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
             kept = analysis if run.keep_analyses else None
             del analysis
             published.append(Published(game, rule_file, kept, finish(staged, run)))
+            del staged                    # its files' bytes (the strategy files: 15 MB) not held into the next rule set
         return published
     finally:
         timing.write()
