@@ -81,7 +81,7 @@ def analyse(rule_file: RuleFile, rules: HoldemRules, table: SituationTable,
         files.add(BASIC_FILE, basic_call.astype(np.uint8), start=start_files)
         st["call_on_aa_win_basic"] = figures(priced, "call_on_aa_win_basic",
                                              "call whenever the AA Bonus wins, otherwise the basic strategy",
-                                             basic_call | (priced.aa_return > 0))
+                                             basic_call | priced.aa_wins())
     with timing.stage("round statistics"):
         ratio = st["joint_optimal"].aa_ratio
         statistics = {name: play_statistics(table, rules, priced.aa_hand, f.call, ratio, table.derived)

@@ -80,7 +80,7 @@ def three_strategy_table(priced: Priced, strategy: Strategy, published: dict | N
     if any(row not in known for row, *_ in THREE_ROWS):
         basic_call = features.decisions(strategy, features.of_table(priced.table))
         optimal, _ = priced.optimal_call()
-        calls = {"basic": basic_call, "optimal": optimal, "call_on_aa_win_basic": basic_call | (priced.aa_return > 0)}
+        calls = {"basic": basic_call, "optimal": optimal, "call_on_aa_win_basic": basic_call | priced.aa_wins()}
         known = {row: known.get(row) or figures(priced, row, label, calls[row]) for row, label, *_ in THREE_ROWS}
     rows = []
     for row, label, main_key, aa_key in THREE_ROWS:
