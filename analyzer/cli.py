@@ -15,6 +15,7 @@ import signal
 import sys
 
 from analyzer import __version__
+from analyzer.core import memory
 from analyzer.core.errors import InputError, InvariantError, OutputError, one_line
 from analyzer.core.exact import decimal_str, fraction_str, to_fraction
 from analyzer.core.rules import check_folder_name
@@ -427,6 +428,7 @@ def _terminate(signum, frame):
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    memory.one_arena()            # before any thread: what threads free goes back with memory.release()
     for token in argv:            # argparse drops a value of '--' given as --flag=--, leaving a list behind
         if token.startswith("--") and token.endswith("=--"):
             print(f"analyzer: error: option {token[:-3]}: '--' is not a value; give the option what it asks for "

@@ -134,7 +134,11 @@ def _descendants(pid: int) -> list[int]:
     while queue:
         current = queue.pop()
         found.append(current)
-        for task in Path(f"/proc/{current}/task").glob("*/children"):
+        try:
+            tasks = list(Path(f"/proc/{current}/task").glob("*/children"))
+        except OSError:                     # the process ended meanwhile (a drawing fork does, often)
+            continue
+        for task in tasks:
             try:
                 queue += [int(p) for p in task.read_text().split()]
             except OSError:

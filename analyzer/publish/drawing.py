@@ -7,16 +7,21 @@ the strategy files, PAR sheets and workbook and runs the verification.  The chil
 threads: its memory is matplotlib and the figures' data, not a copy of the analysis.  Each
 rule set's figures are sent to it as data (a figure's lazy values are made here first),
 and their SVG text comes back through a pipe.  The same code (`plots.render`) draws the
-same bytes in either process.
+same bytes in either process.  The child itself only imports matplotlib and waits: each
+request is drawn by a fork of it that replies and exits, so what drawing leaves behind
+(matplotlib's caches, a heap fragmented by the figures' objects: ~30 MB after the figures
+of `analyzer all`) goes with that fork, not kept through the rest of the run.
 
 Without a drawer (one core, no fork, or a caller that starts none) `Drawing` draws in
 this process when its result is asked for.  The child ignores Ctrl-C and SIGTERM (the
-parent decides, and `Drawer.close` kills and reaps it on every way out) and never returns
-into the parent's code (`os._exit`): no cleanup of the parent's runs twice.
+parent decides, and `Drawer.close` kills it and the fork drawing for it, one process group,
+and reaps it on every way out) and never returns into the parent's code (`os._exit`): no
+cleanup of the parent's runs twice.
 """
 from __future__ import annotations
 
 import dataclasses
+import gc
 import os
 import pickle
 import signal
@@ -41,7 +46,11 @@ def _made(figure):
 
 
 def _send(stream, value) -> None:
-    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    _send_pickled(stream, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _send_pickled(stream, data: bytes) -> None:
+    """One message: the length of the pickled value, then its bytes."""
     stream.write(_LENGTH.pack(len(data)) + data)
     stream.flush()
 
@@ -56,15 +65,42 @@ def _receive(stream):
 
 
 def _serve(requests, replies) -> None:
-    """The child's loop: draw each list of figures received, reply (True, svgs) or (False, traceback)."""
+    """The child's loop: draw each list of figures received (`_drawn`), reply (True, svgs) or (False, traceback);
+    it ends with the requests, or with a fork that ended without a reply (the parent then finds the replies
+    ended)."""
     from analyzer.publish import plots
     plots.warm()
+    gc.collect()
+    gc.freeze()                  # the forks' collections leave this process's objects (and their pages) as they are
     while (figures := _receive(requests)) is not None:
+        reply = _drawn(plots, figures)
+        if reply is None:
+            return
+        _send_pickled(replies, reply)
+
+
+def _drawn(plots, figures) -> bytes | None:
+    """The pickled reply to `figures`, drawn by a fork of this process that exits once it has handed it over
+    (read here whole: the fork does not wait for the parent to read it); None if the fork ended without one."""
+    reading, writing = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        status = 1
         try:
-            reply = (True, plots.render_all(figures))
-        except Exception:
-            reply = (False, traceback.format_exc())
-        _send(replies, reply)
+            os.close(reading)
+            try:
+                reply = (True, plots.render_all(figures))
+            except Exception:
+                reply = (False, traceback.format_exc())
+            with os.fdopen(writing, "wb") as out:
+                out.write(pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL))
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(writing)
+    with os.fdopen(reading, "rb") as stream:
+        reply = stream.read()
+    return reply if os.waitpid(pid, 0)[1] == 0 else None
 
 
 class Drawer:
@@ -79,6 +115,7 @@ class Drawer:
             try:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
                 signal.signal(signal.SIGTERM, signal.SIG_IGN)
+                os.setpgid(0, 0)            # a group of its own, with the fork drawing for it: killed together
                 os.close(from_parent)
                 os.close(to_parent)
                 with os.fdopen(to_child, "rb") as requests, os.fdopen(from_child, "wb") as replies:
@@ -128,9 +165,12 @@ class Drawer:
                 except OSError:
                     pass
             try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:      # not yet its own group (or gone): the child alone
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
             os.waitpid(pid, 0)
 
 

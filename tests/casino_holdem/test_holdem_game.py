@@ -241,3 +241,9 @@ def test_aa_bonus_returns_per_class_are_each_hands_exact_return(tmp_path, royal)
     assert priced.aa_denominator == 3 and priced.aa_return.tolist() == expected
     assert priced.aa_return.dtype == (np.int64 if royal == "25" else object)
     assert (np.asarray(priced.aa_hand) == AA_HANDS.index("royal_flush")).any()
+    assert priced.aa_wins().tolist() == [r > 0 for r in expected]
+    # weight x return per class, kept in the narrowest dtype its bound fits (a byte or two here; Python ints beyond)
+    weighted = [int(w) * r for w, r in zip(priced.table.weights.tolist(), expected)]
+    assert priced.aa_weighted.tolist() == weighted
+    assert priced.aa_weighted.dtype == (np.int16 if royal == "25" else object)
+    assert priced.aa_weighted_bound >= max(map(abs, weighted))

@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from analyzer.core.exact import INT64_MAX, exact_dot, exact_group_sums, exact_masked_sum, exact_sum
+from analyzer.core.exact import (INT64_MAX, as_narrowest_int, exact_dot, exact_group_sums, exact_masked_sum,
+                                 exact_sum)
 
 RNG = np.random.default_rng(3)
 
@@ -64,3 +65,13 @@ def test_masked_sum_near_the_int64_bound():
     mask[3] = False
     assert exact_masked_sum(wide, mask) == (n - 1) * (INT64_MAX // n + 1)
     assert exact_masked_sum(wide, mask, bound=INT64_MAX // n + 1) == (n - 1) * (INT64_MAX // n + 1)
+
+
+@pytest.mark.parametrize("bound, dtype", [(0, np.int8), (127, np.int8), (128, np.int16), (2**31 - 1, np.int32),
+                                          (2**31, np.int64), (INT64_MAX, np.int64), (INT64_MAX + 1, object)])
+def test_narrowest_int_holds_every_value_its_bound_allows(bound, dtype):
+    values = np.array([bound, -bound, 0], dtype=object)
+    narrow = as_narrowest_int(values, bound)
+    assert narrow.dtype == dtype and narrow.tolist() == values.tolist()
+    assert exact_masked_sum(narrow, np.array([True, False, True]), bound) == bound
+    assert as_narrowest_int(np.array([], dtype=np.int64), bound).size == 0

@@ -56,6 +56,39 @@ def test_a_failure_in_the_child_is_raised_with_its_traceback_and_stops_the_child
     assert Drawing(content(jackpot()), drawer).result()["figure_progressive.svg"].startswith("<?xml")
 
 
+def _process_group(group: int) -> list[int]:
+    """The processes of a process group (Linux: /proc/PID/stat, whose fifth field is the group)."""
+    members = []
+    for stat in os.scandir("/proc"):
+        if stat.name.isdigit():
+            try:
+                with open(f"/proc/{stat.name}/stat") as status:
+                    fields = status.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == group and fields[0] != "Z":
+                members.append(int(stat.name))
+    return members
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads the process table in /proc")
+def test_each_request_is_drawn_by_a_fork_gone_once_it_replied(drawer):
+    first = Drawing(content(jackpot()), drawer).result()
+    assert Drawing(content(jackpot()), drawer).result() == first
+    assert _process_group(drawer.pid) == [drawer.pid]      # the drawer waits alone: the forks that drew are gone
+
+
+def test_a_fork_ending_without_a_reply_is_an_internal_error(monkeypatch):
+    from analyzer.publish import plots
+    monkeypatch.setattr(plots, "render_all", lambda figures: os._exit(3))   # in the fork that draws
+    child = Drawer()
+    try:
+        with pytest.raises(InvariantError, match="ended without them"):
+            Drawing(content(jackpot()), child).result()
+    finally:
+        child.close()
+
+
 def test_a_lost_child_is_an_internal_error(drawer):
     os.kill(drawer.pid, 9)
     with pytest.raises(InvariantError, match="ended without them"):

@@ -375,6 +375,16 @@ def test_rule_costs_add_up_to_the_gap(holdem_analysis):
     assert all(c.ev_if_struck <= 0 for c in costs[:-1])
 
 
+def test_the_analysis_costs_its_basic_rules_and_lets_the_features_go(holdem_analysis):
+    priced = holdem_analysis.priced
+    assert holdem_analysis.basic_costs == basic_strategy.holdem_rule_costs(priced, holdem_analysis.basic)
+    values = hf.of_table(priced.table)
+    hf.let_go(priced.table)
+    assert "basic_features" not in priced.table.derived
+    again = hf.of_table(priced.table)                    # made again when asked, the same values
+    assert again is not values and all((again[name] == values[name]).all() for name in values)
+
+
 def test_three_strategy_table(holdem_analysis):
     priced = holdem_analysis.priced
     rows = basic_strategy.three_strategy_table(priced, hf.basic_strategy())

@@ -10,11 +10,13 @@ from analyzer.core.errors import InvariantError
 from analyzer.core import timing
 from analyzer.core.rules import RuleFile
 from analyzer.games.casino_holdem import features
+from analyzer.games.casino_holdem.basic import holdem_rule_costs
 from analyzer.games.casino_holdem.count import SituationTable
 from analyzer.games.casino_holdem.price import HoldemStrategy, Priced, figures, price, strategies
 from analyzer.games.casino_holdem.rules import AA_HANDS, GAME, HoldemRules
 from analyzer.poker.statistics import PlayStatistics, round_outcomes, with_side_bet
 from analyzer.poker.strategy_file import DecisionTableFiles, shared_compressor
+from analyzer.strategy.costs import RuleCost
 from analyzer.strategy.language import Strategy
 
 AA_BONUS = "aa_bonus"              # the side bet's component in the round statistics
@@ -37,6 +39,7 @@ class HoldemAnalysis:
     aa_ratio: Fraction           # AA Bonus stake per ANTE in combined play (and the jointly optimal strategy)
     cache: dict = field(default_factory=dict, repr=False)    # what the outputs derive more than once (PAR lines)
     files: DecisionTableFiles = None        # strategy.bin.gz and strategy_basic.bin.gz
+    basic_costs: list[RuleCost] | None = None    # what each rule of `basic` costs (basic_strategy.md)
 
     @property
     def count(self) -> SituationTable:
@@ -73,18 +76,20 @@ def analyse(rule_file: RuleFile, rules: HoldemRules, table: SituationTable,
     with timing.stage("basic strategy"):
         basic = features.basic_strategy()
         basic_call = features.decisions(basic, features.of_table(table))
+        basic_costs = holdem_rule_costs(priced, basic)       # basic_strategy.md's, while the features are made
+        features.let_go(table)       # nothing after this reads them: not held with the count through the publishing
         st["basic"] = figures(priced, "basic", "the basic strategy card (basic_strategy.md)", basic_call)
         files.add(BASIC_FILE, basic_call.astype(np.uint8), start=start_files)
         st["call_on_aa_win_basic"] = figures(priced, "call_on_aa_win_basic",
                                              "call whenever the AA Bonus wins, otherwise the basic strategy",
-                                             basic_call | (priced.aa_return > 0))
+                                             basic_call | priced.aa_wins())
     with timing.stage("round statistics"):
         ratio = st["joint_optimal"].aa_ratio
         statistics = {name: play_statistics(table, rules, priced.aa_hand, f.call, ratio, table.derived)
                       for name, f in st.items()}
         for name, f in st.items():
             check_statistics(f, statistics[name])
-    return HoldemAnalysis(rule_file, rules, priced, st, basic, statistics, ratio, files=files)
+    return HoldemAnalysis(rule_file, rules, priced, st, basic, statistics, ratio, files=files, basic_costs=basic_costs)
 
 
 def play_statistics(table: SituationTable, rules: HoldemRules, aa_hand: np.ndarray, call: np.ndarray,

@@ -80,7 +80,7 @@ def three_strategy_table(priced: Priced, strategy: Strategy, published: dict | N
     if any(row not in known for row, *_ in THREE_ROWS):
         basic_call = features.decisions(strategy, features.of_table(priced.table))
         optimal, _ = priced.optimal_call()
-        calls = {"basic": basic_call, "optimal": optimal, "call_on_aa_win_basic": basic_call | (priced.aa_return > 0)}
+        calls = {"basic": basic_call, "optimal": optimal, "call_on_aa_win_basic": basic_call | priced.aa_wins()}
         known = {row: known.get(row) or figures(priced, row, label, calls[row]) for row, label, *_ in THREE_ROWS}
     rows = []
     for row, label, main_key, aa_key in THREE_ROWS:
@@ -104,10 +104,11 @@ def three_strategy_markdown(rows: list[TableRow]) -> str:
 # --- all of it, for the report --------------------------------------------------------------------------
 
 def basic_strategy_markdown(priced: Priced, strategy: Strategy, rows: list | None = None,
-                            priced_figures: dict | None = None) -> str:
+                            priced_figures: dict | None = None, costs: list[RuleCost] | None = None) -> str:
     """The strategy card, its exact figures against optimal, the cost of each rule, and the operator's table.
 
-    `priced_figures`: as for `three_strategy_table` (the analysis's figures of `strategy` and optimal play).
+    `priced_figures`: as for `three_strategy_table` (the analysis's figures of `strategy` and optimal play);
+    `costs`: `holdem_rule_costs` of `strategy`, when the caller has them.
     """
     known = priced_figures or {}
     basic = known.get("basic") or basic_figures(priced, strategy)
@@ -132,7 +133,7 @@ def basic_strategy_markdown(priced: Priced, strategy: Strategy, rows: list | Non
            "against the optimal decision on the situations it decides (per ANTE, over all situations); the "
            "column adds up to the whole gap. *If struck* is the change when the rule is removed from the list "
            "(negative: the rule is worth that much).\n",
-           rule_costs_markdown(holdem_rule_costs(priced, strategy)),
+           rule_costs_markdown(holdem_rule_costs(priced, strategy) if costs is None else costs),
            "\n## The operator's three strategies\n",
            three_strategy_markdown(rows)]
     return "\n".join(out)

@@ -242,10 +242,16 @@ def basic_strategy(name: str = "basic") -> Strategy:
 
 
 def of_table(table) -> dict:
-    """Every feature of every situation class of a counted table (computed once per table, kept on it)."""
+    """Every feature of every situation class of a counted table (computed once per table, kept on it
+    until `let_go`)."""
     if "basic_features" not in table.derived:
         table.derived["basic_features"] = compute(table.keys)
     return table.derived["basic_features"]
+
+
+def let_go(table) -> None:
+    """Stop keeping the table's features (27 MB on the full deck): `of_table` computes them again if asked."""
+    table.derived.pop("basic_features", None)
 
 
 def decisions(strategy: Strategy, values: dict) -> np.ndarray:

@@ -432,7 +432,7 @@ def outputs(analysis: HoldemAnalysis) -> Outputs:
         OPTIMAL_FILE: lambda: strategies.data(OPTIMAL_FILE),
         "basic_strategy.toml": lambda: Path(analysis.basic.source).read_bytes(),
         "basic_strategy.md": lambda: basic_strategy.basic_strategy_markdown(analysis.priced, analysis.basic, three_rows,
-                                                                            known),
+                                                                            known, analysis.basic_costs),
         BASIC_FILE: lambda: strategies.data(BASIC_FILE),
     }
     return Outputs(lambda: summary(analysis), files, report_content(analysis, par_sheet, three_rows),

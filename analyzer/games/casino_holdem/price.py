@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 
 from analyzer.core.errors import InputError
-from analyzer.core.exact import INT64_MAX, abs_bound, as_int64_or_object, exact_masked_sum
+from analyzer.core.exact import INT64_MAX, as_int64_or_object, as_narrowest_int, exact_masked_sum
 from analyzer.games.casino_holdem import features
 from analyzer.games.casino_holdem.count import SituationTable
 from analyzer.games.casino_holdem.rules import AA_HANDS, HoldemRules
@@ -58,14 +58,26 @@ class Priced:
     rules: HoldemRules
     decisions: DecisionTable     # the main game: EV of calling per class, over one denominator
     aa_hand: np.ndarray          # AA Bonus hand per class, index into AA_HANDS
-    aa_return: np.ndarray        # int64: AA Bonus total returned per unit when called, over aa_denominator
+    aa_returns: list             # per AA hand: total returned per unit when called, over aa_denominator (ints)
     aa_denominator: int
     _aa_weighted: np.ndarray | None = field(default=None, repr=False)
     _aa_weighted_bound: int = field(default=0, repr=False)
 
     @property
+    def aa_return(self) -> np.ndarray:
+        """Per class: the AA Bonus total returned per unit when called, over aa_denominator; int64 unless a
+        return needs Python integers.  Made when asked, not kept (8 bytes a class)."""
+        wide = max(map(abs, self.aa_returns)) > INT64_MAX
+        return np.array(self.aa_returns, dtype=object if wide else np.int64)[self.aa_hand]
+
+    def aa_wins(self) -> np.ndarray:
+        """Per class: whether the AA Bonus wins when called (returns anything: aa_return > 0)."""
+        return np.array([r > 0 for r in self.aa_returns])[self.aa_hand]
+
+    @property
     def aa_weighted(self) -> np.ndarray:
-        """weight x AA Bonus return per class (made once): a strategy's return is its calls' sum."""
+        """weight x AA Bonus return per class (made once, in the narrowest dtype its bound fits: a byte or
+        two a class on the published paytables): a strategy's return is its calls' sum."""
         return self._made_aa_weighted()[0]
 
     @property
@@ -75,9 +87,9 @@ class Priced:
 
     def _made_aa_weighted(self) -> tuple[np.ndarray, int]:
         if self._aa_weighted is None:
-            bound = int(self.table.weights.max(initial=0)) * abs_bound(self.aa_return)
-            self._aa_weighted = (as_int64_or_object(self.table.weights, bound)
-                                 * as_int64_or_object(self.aa_return, bound))
+            bound = int(self.table.weights.max(initial=0)) * max(map(abs, self.aa_returns))
+            returns = as_int64_or_object(np.array(self.aa_returns, dtype=object), bound)[self.aa_hand]
+            self._aa_weighted = as_narrowest_int(as_int64_or_object(self.table.weights, bound) * returns, bound)
             self._aa_weighted_bound = bound
         return self._aa_weighted, self._aa_weighted_bound
 
@@ -107,9 +119,7 @@ def price(table: SituationTable, rules: HoldemRules) -> Priced:
     returns = {name: rules.aa_return(name) for name in AA_HANDS}
     aa_denominator = math.lcm(*(r.denominator for r in returns.values()))
     per_hand = [int(returns[name] * aa_denominator) for name in AA_HANDS]
-    wide = max(map(abs, per_hand)) > INT64_MAX
-    aa_return = np.array(per_hand, dtype=object if wide else np.int64)[hands]     # no per-class Python ints unless wide
-    return Priced(table, rules, decisions, hands, aa_return, aa_denominator)
+    return Priced(table, rules, decisions, hands, per_hand, aa_denominator)
 
 
 @dataclass
@@ -147,19 +157,19 @@ def jointly_optimal_call(priced: Priced, ratio: Fraction) -> np.ndarray:
     ratio = Fraction(ratio)
     d, a = priced.denominator, priced.aa_denominator
     left_scale, right_scale = a * ratio.denominator, ratio.numerator * d
-    ev = priced.ev_call
-    bound = (max(abs(int(ev.max())), abs(int(ev.min()))) * left_scale + int(priced.aa_return.max()) * right_scale
+    ev, aa_return = priced.ev_call, priced.aa_return
+    bound = (max(abs(int(ev.max())), abs(int(ev.min()))) * left_scale + int(aa_return.max()) * right_scale
              + d * left_scale)
     if bound > INT64_MAX:
-        ev, aa = ev.astype(object), priced.aa_return.astype(object)
+        ev, aa = ev.astype(object), aa_return.astype(object)
         return np.array((ev * left_scale + aa * right_scale > -d * left_scale).tolist(), dtype=bool)
-    return ev * left_scale + priced.aa_return * right_scale > -d * left_scale
+    return ev * left_scale + aa_return * right_scale > -d * left_scale
 
 
 def strategies(priced: Priced, aa_ratio: Fraction | None = None) -> dict:
     """The strategies the operator publishes, plus always-call and the jointly optimal one."""
     optimal, _ = priced.optimal_call()
-    aa_wins = priced.aa_return > 0
+    aa_wins = priced.aa_wins()
     ratio = priced.rules.aa_ratio if aa_ratio is None else Fraction(aa_ratio)
     if ratio < 0:
         raise InputError(f"the AA Bonus ratio must not be negative, got {ratio}")
