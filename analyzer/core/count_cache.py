@@ -80,6 +80,7 @@ import hashlib
 import json
 import mmap
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -97,6 +98,7 @@ MAGIC = b"TGACACHE"
 FORMAT_VERSION = 3
 SUFFIX = ".tgacache"
 TEMP_SUFFIX = ".partial"
+COPY_BYTES = 1 << 20                   # the streams written aside are copied into the file this much at a time
 BLOCK_BYTES = 8 << 20                  # raw bytes per block (a multiple of every item size)
 DEFAULT_LEVEL = 3                      # zlib level: see benchmarks/bench_count_cache.py
 ZLIB_SHRINKS = 4                       # a stream is stored deflated only when zlib makes it 4x smaller or more
@@ -310,21 +312,23 @@ def cache_files(folder) -> list[Path]:
 
 # --- store -------------------------------------------------------------------------------
 
-def _write_chunks(handle, chunks) -> None:
-    """Write every chunk (a seam for the atomic-write test)."""
-    for chunk in chunks:
-        handle.write(chunk)
+def _write_chunks(handle, head: bytes, body) -> None:
+    """Write the head, then copy the body file (a seam for the atomic-write test)."""
+    handle.write(head)
+    body.seek(0)
+    shutil.copyfileobj(body, handle, COPY_BYTES)
 
 
-def _write_atomic(path: Path, chunks) -> None:
-    """Write `chunks` to `path` atomically: a temporary file in the folder, fsync, rename."""
+def _write_atomic(path: Path, head: bytes, body) -> None:
+    """Write `head` and then the bytes of the file `body` to `path` atomically: a temporary file in the
+    folder, fsync, rename."""
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name + ".", suffix=TEMP_SUFFIX)
     try:
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(temp, 0o666 & ~umask)            # as any file the user writes (mkstemp makes it private)
         with open(fd, "wb") as handle:
-            _write_chunks(handle, chunks)
+            _write_chunks(handle, head, body)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temp, path)
@@ -379,27 +383,31 @@ def store(folder, key: str, arrays: dict, meta: dict | None = None, *, prefix: s
     block_bytes = BLOCK_BYTES
     tasks = [(raw[start:stop], array.dtype.itemsize)
              for _, array, raw in prepared for start, stop in _block_ranges(raw.size, block_bytes)]
-    with ThreadPoolExecutor(_threads(threads)) as pool:
-        encoded = iter(list(pool.map(lambda task: _encoded(*task, level, shuffle), tasks)))
-    chunks, descriptions = [], []
-    for name, array, raw in prepared:
-        blocks = []
-        for _ in _block_ranges(raw.size, block_bytes):
-            description, streams = next(encoded)
-            blocks.append(description)
-            chunks.extend(streams)
-        descriptions.append({"name": name, "dtype": array.dtype.str, "shape": list(array.shape),
-                             "nbytes": int(raw.size), "blocks": blocks})
-    header = {"format": FORMAT_VERSION, "key": key, "meta": meta, "level": int(level),
-              "block_bytes": block_bytes, "arrays": descriptions}
-    header["header_sha256"] = _header_digest(header)
-    head = MAGIC + b" " + str(FORMAT_VERSION).encode("ascii") + b"\n" + _dumps(header).encode("ascii") + b"\n"
-    total = len(head) + sum(len(chunk) for chunk in chunks)
     path = folder / f"{_prefix_for(prefix, meta)}-{key[:16]}{SUFFIX}"
-    if total > max_bytes:
-        _warn(f"not caching {path.name}: {total} bytes exceed the folder bound of {max_bytes} bytes")
-        return None
-    _write_atomic(path, [head, *chunks])
+    # The header, which comes first, describes every block's streams: they are written aside (an unnamed
+    # file in the folder) in order as each block is encoded, rather than all held until the header is known.
+    with ThreadPoolExecutor(_threads(threads)) as pool, tempfile.TemporaryFile(dir=folder) as body:
+        encoded = pool.map(lambda task: _encoded(*task, level, shuffle), tasks)
+        descriptions, stored = [], 0
+        for name, array, raw in prepared:
+            blocks = []
+            for _ in _block_ranges(raw.size, block_bytes):
+                description, streams = next(encoded)
+                blocks.append(description)
+                for stream in streams:
+                    stored += body.write(stream)
+            descriptions.append({"name": name, "dtype": array.dtype.str, "shape": list(array.shape),
+                                 "nbytes": int(raw.size), "blocks": blocks})
+        header = {"format": FORMAT_VERSION, "key": key, "meta": meta, "level": int(level),
+                  "block_bytes": block_bytes, "arrays": descriptions}
+        header["header_sha256"] = _header_digest(header)
+        head = MAGIC + b" " + str(FORMAT_VERSION).encode("ascii") + b"\n" + _dumps(header).encode("ascii") + b"\n"
+        total = len(head) + stored
+        if total > max_bytes:
+            _warn(f"not caching {path.name}: {total} bytes exceed the folder bound of {max_bytes} bytes")
+            return None
+        body.flush()
+        _write_atomic(path, head, body)
     evict(folder, max_bytes, keep=path)
     return path
 

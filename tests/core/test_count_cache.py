@@ -2,6 +2,7 @@
 import hashlib
 import json
 import os
+import tracemalloc
 import zlib
 from fractions import Fraction
 
@@ -509,6 +510,20 @@ def test_a_file_larger_than_the_bound_is_not_kept(tmp_path, capsys):
     assert count_cache.cache_files(tmp_path) == [] and "exceed" in capsys.readouterr().err
 
 
+def test_the_streams_are_written_as_encoded_not_all_held(tmp_path):
+    """Storing 64 MiB of incompressible blocks holds a few blocks' streams at a time, not the whole file's."""
+    values = np.random.default_rng(5).integers(0, 2**63, 8 << 20, dtype=np.int64)
+    tracemalloc.start()
+    try:
+        path = store(tmp_path, KEY, {"values": values}, {"kind": "demo"}, threads=1)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert path.stat().st_size > values.nbytes
+    assert peak < values.nbytes // 2, peak
+    assert np.array_equal(load(tmp_path, KEY)[0]["values"], values)
+
+
 # --- atomic writes -------------------------------------------------------------------------
 
 def test_a_failure_mid_write_leaves_no_partial_file(tmp_path, monkeypatch):
@@ -517,10 +532,10 @@ def test_a_failure_mid_write_leaves_no_partial_file(tmp_path, monkeypatch):
     before = good.read_bytes()
     seen = []
 
-    def write_half_then_fail(handle, chunks):
-        chunks = list(chunks)
-        handle.write(chunks[0])
-        handle.write(chunks[1][: len(chunks[1]) // 2])
+    def write_half_then_fail(handle, head, body):
+        handle.write(head)
+        body.seek(0)
+        handle.write(body.read()[:1000])
         handle.flush()
         seen.extend(p.name for p in tmp_path.iterdir())
         raise OSError("disk full")
