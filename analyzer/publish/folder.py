@@ -68,7 +68,9 @@ def command_line(argv: list[str] | None = None) -> str:
 class ResultFolder:
     """Collects the files of one analysis and publishes them together: results/<game>/<rule set>/.
 
-    Use `add()` for each file, then `publish()`.  Nothing is visible in the target folder
+    Use `add()` for each file, then `publish()` (once): each file's bytes are let go as they are
+    written into the staging folder, its sha256 kept for the manifest, so a large file (a strategy
+    file) is not held through the verification.  Nothing is visible in the target folder
     before `publish()` completes.  `check_target()` refuses, before any work, a target that
     `publish()` would refuse.
     """
@@ -81,7 +83,8 @@ class ResultFolder:
         self.rules = rules
         self.replace = replace
         self.command = command_line(argv)
-        self.files: dict[str, bytes] = {}
+        self.files: dict[str, bytes] = {}      # name -> its bytes, until written into the staging folder
+        self.hashes: dict[str, str] = {}       # name -> sha256 of every file added
         self.add(RULES_COPY_NAME, rules.raw)
 
     @property
@@ -89,9 +92,10 @@ class ResultFolder:
         return self.root / self.folder / self.rules.name
 
     def add(self, name: str, content: bytes | str) -> None:
-        if name == MANIFEST_NAME or name in self.files:
+        if name == MANIFEST_NAME or name in self.hashes:
             raise ValueError(f"results file {name!r} written twice")
         self.files[name] = content.encode("utf-8") if isinstance(content, str) else content
+        self.hashes[name] = sha256_bytes(self.files[name])
 
     def manifest(self, published: bool = True) -> dict:
         """The manifest; a staged folder's says "published": false (the published one carries no such key)."""
@@ -104,7 +108,7 @@ class ResultFolder:
             "package": {"name": "table-game-analyzer", "version": analyzer.__version__},
             "git": git_commit(),
             "command": self.command,
-            "files": {name: sha256_bytes(data) for name, data in sorted(self.files.items())},
+            "files": dict(sorted(self.hashes.items())),
         }
         if not published:
             manifest["published"] = False
@@ -135,13 +139,13 @@ class ResultFolder:
             if os.path.lexists(staging):
                 shutil.rmtree(staging)
             staging.mkdir()
-            for name, data in sorted(self.files.items()):
-                _write_file(staging / name, data)
+            for name in sorted(self.files):
+                _write_file(staging / name, self.files.pop(name))
             _write_file(staging / MANIFEST_NAME, json_bytes(self.manifest(published=False)))
             if finish is not None:
                 for name, data in sorted(finish(staging).items()):
                     self.add(name, data)
-                    _write_file(staging / name, self.files[name])
+                    _write_file(staging / name, self.files.pop(name))
                 _write_file(staging / MANIFEST_NAME, json_bytes(self.manifest(published=False)))
             _write_file(staging / FINAL_MANIFEST, json_bytes(self.manifest()))
             self.check_target()                   # nothing of the user's appeared there meanwhile

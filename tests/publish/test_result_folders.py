@@ -10,6 +10,7 @@ import time
 import pytest
 
 import support
+from analyzer.games import registry
 from analyzer.publish import folder as output
 
 
@@ -27,6 +28,26 @@ def test_manifest_hashes_every_file(tmp_path, quick_checks):
     assert manifest["rule_file"]["sha256"] == manifest["files"]["rules.toml"]
     assert manifest["package"]["version"] and manifest["command"] == "analyzer baccarat"
     assert {"report.md", "report.html", "figure_effect_of_removal.svg"} <= files
+
+
+def test_a_published_files_bytes_are_let_go_once_staged(tmp_path):
+    """While the staged folder is verified, the folder holds no file's bytes, only their hashes."""
+    rule_file = registry.game("baccarat").load_rules()[0]
+    folder = output.ResultFolder(tmp_path, "baccarat", "baccarat", rule_file, ["baccarat"])
+    big = bytes(range(256)) * 4096
+    folder.add("strategy.bin.gz", big)
+    held = []
+
+    def finish(staging):
+        held.append(dict(folder.files))
+        assert (staging / "strategy.bin.gz").read_bytes() == big
+        return {"report.md": "checked"}
+
+    target = folder.publish(finish)
+    assert held == [{}] and folder.files == {}
+    manifest = json.loads((target / "manifest.json").read_text())
+    assert manifest["files"] == {name: hashlib.sha256((target / name).read_bytes()).hexdigest()
+                                 for name in ("report.md", "rules.toml", "strategy.bin.gz")}
 
 
 def test_two_runs_are_byte_identical(tmp_path, quick_checks):
