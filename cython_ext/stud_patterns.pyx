@@ -41,6 +41,13 @@ cdef Py_ssize_t _classes(const uint16_t[::1] rank, const uint8_t[::1] up_rank) e
     return m
 
 
+cdef int _check_per_pattern(Py_ssize_t n, str what) except -1:
+    """Refuse (ValueError) an array of per-pattern values that is not one per pattern number."""
+    if n != N_PATTERNS:
+        raise ValueError(f"{n} {what} for {N_PATTERNS} pattern numbers")
+    return 0
+
+
 cdef inline Py_ssize_t pattern_of(unsigned int rank, unsigned int up_rank) noexcept nogil:
     """The pattern number of a class of this dense rank and up rank (both checked by `_classes`)."""
     return rank * N_RANKS + up_rank
@@ -146,8 +153,7 @@ def spread(const uint16_t[::1] rank, const uint8_t[::1] up_rank, const uint8_t[:
     [9, 9, 0]
     """
     cdef Py_ssize_t m = _classes(rank, up_rank), i, p
-    if by_pattern.shape[0] != N_PATTERNS:
-        raise ValueError(f"{by_pattern.shape[0]} values for {N_PATTERNS} pattern numbers")
+    _check_per_pattern(by_pattern.shape[0], "values")
     out = np.empty(m, dtype=np.uint8)
     cdef uint8_t[::1] values = out
     with nogil:
@@ -170,8 +176,7 @@ def classes_in(const uint16_t[::1] rank, const uint8_t[::1] up_rank, const uint8
     [0, 1]
     """
     cdef Py_ssize_t m = _classes(rank, up_rank), i, p, found = 0
-    if chosen.shape[0] != N_PATTERNS:
-        raise ValueError(f"{chosen.shape[0]} flags for {N_PATTERNS} pattern numbers")
+    _check_per_pattern(chosen.shape[0], "flags")
     if n < 0 or n > m:
         raise ValueError(f"{n} classes asked for among {m}")
     out = np.empty(n, dtype=np.intp)

@@ -282,7 +282,8 @@ def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
             kept = analysis if run.keep_analyses else None
             del analysis
             published.append(Published(game, rule_file, kept, finish(staged, run)))
-            del staged                    # its files' bytes (the strategy files: 15 MB) not held into the next rule set
+            del staged                    # its summary and report content not held into the next rule set (its files'
+                                          # bytes went as they were staged: ResultFolder.publish)
         return published
     finally:
         timing.write()
