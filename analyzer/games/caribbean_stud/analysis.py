@@ -13,7 +13,7 @@ from analyzer.core.rules import RuleFile
 from analyzer.games.caribbean_stud import features
 from analyzer.games.caribbean_stud.basic import strategy_figures
 from analyzer.games.caribbean_stud.count import SituationCounts
-from analyzer.games.caribbean_stud.price import Priced, price, simple_strategies
+from analyzer.games.caribbean_stud.price import Priced, price, simple_raises, simple_strategies
 from analyzer.games.caribbean_stud.progressive import (CombinedFunctions, ProgressiveFigures, ProgressiveMoments,
                                                        combined_functions, progressive_figures, progressive_moments)
 from analyzer.games.caribbean_stud.rule_in_words import PatternGains, RuleCheck, check_rule, derive_rule
@@ -76,6 +76,12 @@ class StudAnalysis:
     def total_deals(self) -> int:
         return self.table.raw_situations * self.table.completions
 
+    def raises(self, name: str) -> np.ndarray:
+        """Where the strategy `name` raises, per class: the decisions its figures hold, or (a simple
+        strategy's, which holds none) made now."""
+        play = self.strategies[name].play
+        return simple_raises(self.table, name) if play is None else play
+
 
 def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progress=None,
             start_files: bool = False) -> StudAnalysis:
@@ -110,7 +116,7 @@ def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progr
     prog = table.derived[key]
     analysis = StudAnalysis(rule_file, rules, priced, rule_check, st, prog, basic, files=files)
     with timing.stage("round statistics"):
-        analysis.statistics = {name: checked_statistics(priced, f) for name, f in st.items()}
+        analysis.statistics = {name: checked_statistics(priced, f, analysis.raises(name)) for name, f in st.items()}
         moments_key = ("progressive moments", rules.progressive)
         if moments_key not in table.derived:
             table.derived[moments_key] = progressive_moments(rules.progressive, prog.counts)
@@ -132,9 +138,9 @@ def play_statistics(table: SituationCounts, rules: StudRules, raise_: np.ndarray
     return PlayStatistics.of(outcomes)
 
 
-def checked_statistics(priced: Priced, f: StrategyFigures) -> PlayStatistics:
-    """`play_statistics` of a priced strategy, checked against its EV and RTP."""
-    stats = play_statistics(priced.table, priced.rules, f.play, priced.table.derived)
+def checked_statistics(priced: Priced, f: StrategyFigures, raise_: np.ndarray) -> PlayStatistics:
+    """`play_statistics` of a priced strategy (raising where `raise_` holds), checked against its EV and RTP."""
+    stats = play_statistics(priced.table, priced.rules, raise_, priced.table.derived)
     if stats.main.mean != f.ev or stats.main.rtp != f.rtp:
         raise InvariantError(f"Caribbean Stud round statistics of {f.name!r} disagree with its EV or RTP")
     return stats

@@ -32,8 +32,8 @@ from analyzer.strategy.language import strategy_card_markdown
 MAX_PATTERNS_SHOWN = 200             # exception patterns listed in strategy_rule.md (all are in the CSV)
 
 
-def strategy_entry(f: StrategyFigures) -> dict:
-    """One strategy's entry of summary.json."""
+def strategy_entry(f: StrategyFigures, raises: np.ndarray) -> dict:
+    """One strategy's entry of summary.json (`raises`: where it raises, per class)."""
     return {
         "description": f.description,
         "probability_of_raising": figure(f.p_play),
@@ -42,7 +42,7 @@ def strategy_entry(f: StrategyFigures) -> dict:
         "average_wager_per_ante": figure(f.average_wager),
         "element_of_risk": figure(f.element_of_risk),
         "rtp_returned_over_wagered": figure(f.rtp),
-        "situation_classes_raised": int(np.count_nonzero(f.play)),
+        "situation_classes_raised": int(np.count_nonzero(raises)),
     }
 
 
@@ -72,7 +72,7 @@ def summary(analysis: StudAnalysis) -> dict:
             "exact_ties_between_raise_and_fold": {"classes": int(np.count_nonzero(ties)),
                                                   "situations": exact_masked_sum(table.weights, ties)},
         },
-        "strategies": {name: strategy_entry(f) for name, f in st.items()},
+        "strategies": {name: strategy_entry(f, analysis.raises(name)) for name, f in st.items()},
         "published": {"house_edge": published_check(rules.published.get("house_edge"), optimal.house_edge),
                       "raise_probability": published_check(rules.published.get("raise_probability"),
                                                            optimal.p_play)},
