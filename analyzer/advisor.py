@@ -94,23 +94,23 @@ def load_strategy(path: str | Path, check_manifest: bool = True, staged: bool = 
     return _made(path, header.get("game"), _kind(path, header), header, columns)
 
 
-def _read_checked(path: Path, check_manifest: bool, staged: bool, columns=None, keys=None) -> tuple[dict, dict]:
+def _read_checked(path: Path, check_manifest: bool, staged: bool, columns=None, expected=None) -> tuple[dict, dict]:
     """(header, columns) of a strategy file (`columns`: the names to keep, None all), checked against its
     folder's manifest (unless not `check_manifest`); StrategyError as `load_strategy` says.
 
-    `keys`: key rows the caller holds; the file's key column is compared with them as it is
-    inflated and, when it is those rows, is that very array (not a second copy); when it is not,
-    the file is read again, its key column kept, for the caller's checks to report."""
+    `expected`: {column name: an array the caller holds that the column should be}, e.g. the
+    counted key rows; each such column is compared with it as it is inflated and, when it is
+    that array byte for byte, is that very array (not a second copy); when one is not, the file
+    is read again, its own columns kept, for the caller's checks to report."""
     try:
         data = read_regular_file(path)
     except OSError as error:
         raise StrategyError(f"{path}: cannot be read ({error.strerror or error})") from None
     manifest = _check_against_manifest(path, data, staged) if check_manifest else None
     try:
-        matching = None if keys is None else {"key": keys}
-        header, columns = strategy_file.decode(data, str(path), columns, matching)
-        if matching and "key" in columns and columns["key"] is None:
-            header, columns = strategy_file.decode(data, str(path), columns)
+        header, decoded = strategy_file.decode(data, str(path), columns, expected)
+        if any(decoded[name] is None for name in expected or () if name in decoded):
+            header, decoded = strategy_file.decode(data, str(path), columns)
     except strategy_file.StrategyFileError as error:
         raise StrategyError(str(error)) from None
     if manifest is not None and (header.get("rule_sha256") != manifest["rule_file"]["sha256"]
@@ -118,7 +118,7 @@ def _read_checked(path: Path, check_manifest: bool, staged: bool, columns=None, 
         raise StrategyError(f"{path}: header names game {header.get('game')!r} and rule file "
                             f"{header.get('rule_sha256')}, the manifest {manifest['game']!r} and "
                             f"{manifest['rule_file']['sha256']}")
-    return header, columns
+    return header, decoded
 
 
 def _made(path: Path, game, kind, header: dict, columns: dict, *more):
@@ -132,7 +132,7 @@ def _made(path: Path, game, kind, header: dict, columns: dict, *more):
         raise StrategyError(f"{path}: {game} strategy file header {what}") from None
 
 
-def load_folder_strategies(folder: str | Path, staged: bool = False, keys: np.ndarray | None = None) -> dict:
+def load_folder_strategies(folder: str | Path, staged: bool = False, expected: dict | None = None) -> dict:
     """The strategy files of a results folder, each read and checked as `load_strategy` does:
     {"optimal": strategy.bin.gz as `load_strategy` returns it, "basic": strategy_basic.bin.gz as
     PokerDecisions (its keys and decision codes) where the folder has it}.
@@ -140,16 +140,18 @@ def load_folder_strategies(folder: str | Path, staged: bool = False, keys: np.nd
     What the verification of a folder reads them for: the other files' EV and weight columns
     are inflated (the whole stream is checked) but not kept, and keys identical to the optimal
     file's, byte for byte, share its keys (`PokerDecisions.keys`).  The files are read on threads, together:
-    their decompression (most of the time) releases the GIL.  `keys`: the counted classes' key rows,
-    when the caller has them (the pipeline's verification): a file whose key column is those rows
-    shares that array (compared as it is inflated; no copy of it is held).
+    their decompression (most of the time) releases the GIL.  `expected`: {column name: array} the
+    caller holds that the files' columns should be (the pipeline's verification: the counted key
+    rows, the weights and EVs the files were written from): a file's column that is such an array,
+    byte for byte, is that array (compared as it is inflated; no copy of it is made).
     """
     paths = {name: Path(folder) / file for name, file in STRATEGY_FILES.items()}
     paths = {name: path for name, path in paths.items() if name != "optimal" and path.is_file()}
     optimal_path = Path(folder) / STRATEGY_FILES["optimal"]
     with ThreadPoolExecutor(1 + len(paths), thread_name_prefix="load-strategy") as pool:
-        optimal = pool.submit(_read_optimal, optimal_path, staged, keys)
-        reading = {name: pool.submit(_read_checked, path, True, staged, DECIDING, keys) for name, path in paths.items()}
+        optimal = pool.submit(_read_optimal, optimal_path, staged, expected)
+        reading = {name: pool.submit(_read_checked, path, True, staged, DECIDING, expected)
+                   for name, path in paths.items()}
     optimal, optimal_keys = optimal.result()
     loaded = {"optimal": optimal}
     for name, future in reading.items():
@@ -160,9 +162,9 @@ def load_folder_strategies(folder: str | Path, staged: bool = False, keys: np.nd
     return loaded
 
 
-def _read_optimal(path: Path, staged: bool, keys=None) -> tuple:
+def _read_optimal(path: Path, staged: bool, expected=None) -> tuple:
     """(the strategy, its key column or None) of a folder's strategy.bin.gz, made on the thread that read it."""
-    header, columns = _read_checked(path, True, staged, keys=keys)
+    header, columns = _read_checked(path, True, staged, expected=expected)
     return _made(path, header.get("game"), _kind(path, header), header, columns), columns.get("key")
 
 

@@ -190,7 +190,7 @@ def test_folder_strategies_given_the_counted_keys_share_them_or_keep_their_own(h
     array; given keys one byte off, each file keeps its own keys and the check names the file."""
     counted = holdem_analysis.table.keys
     plain = advisor.load_folder_strategies(holdem_results)
-    given = advisor.load_folder_strategies(holdem_results, keys=counted)
+    given = advisor.load_folder_strategies(holdem_results, expected={"key": counted})
     assert all(strategy.keys.holds(counted) for strategy in given.values())
     assert given["optimal"].keys._column is counted and given["basic"].keys is given["optimal"].keys
     for name, strategy in given.items():
@@ -198,7 +198,7 @@ def test_folder_strategies_given_the_counted_keys_share_them_or_keep_their_own(h
         assert np.array_equal(strategy.packed, plain[name].packed)
     other = np.array(counted)
     other[len(other) // 2, 0] ^= 1
-    differing = advisor.load_folder_strategies(holdem_results, keys=other)
+    differing = advisor.load_folder_strategies(holdem_results, expected={"key": other})
     assert all(np.array_equal(strategy.packed, plain[name].packed) for name, strategy in differing.items())
     with pytest.raises(InputError, match="strategy.bin.gz: its situation keys are not the classes"):
         played_masks(holdem_results, other, differing)

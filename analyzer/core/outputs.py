@@ -124,10 +124,13 @@ class Outputs:
     ((name, analyzer.core.tables.Table), in order; the publisher adds the rules).  The
     summary and the sheets may also be given as functions of no arguments: the pipeline
     makes them after it has sent the report's figures to be drawn, so that the drawing
-    starts sooner.
+    starts sooner.  `strategy_columns`: the arrays the strategy files' columns were written
+    from (name -> array), which the verification compares the files with as it reads them
+    back rather than making second copies.
     """
 
     summary: dict | Callable[[], dict]
     files: dict
     report: ReportContent
     sheets: list | Callable[[], list] = field(default_factory=list)
+    strategy_columns: dict = field(default_factory=dict)

@@ -216,10 +216,11 @@ def decode(data: bytes, source: str = "strategy file", columns=None,
     width w > 1 is a (rows, w) view of its w planes.  A damaged stream is reported first,
     then a damaged header, then a stream too short or too long for its header's columns.
 
-    `matching`: {name: an array of one-byte values the caller holds, shaped as that column
-    decodes}; such a column is compared with it as it is inflated rather than held again, and
-    comes back as that very array when every byte agrees, else as None (a verification that
-    has the counted keys reads a file's key column this way).
+    `matching`: {name: an array the caller holds, of that column's dtype and shaped as it
+    decodes (a column of width w > 1: of one-byte values)}; such a column is compared with it
+    as it is inflated rather than held again, and comes back as that very array when every
+    byte agrees, else as None (a verification that has the counted keys, or the arrays the
+    files were written from, reads a file's columns this way: nothing made, nothing copied).
     """
     reader = _ColumnReader(source, columns, MAX_DEFLATE_RATIO * len(data), matching)
     for piece in inflated(data, source):
@@ -300,11 +301,16 @@ class _ColumnReader:
         if self.column < len(self.layout):
             name, dtype, width, size = self.layout[self.column]
             if name in self.matching:
-                expected = self.matching[name]
-                self.agrees[name] = (self._kept(name) and dtype.itemsize == 1 and expected.dtype.itemsize == 1
-                                     and expected.shape == ((self.rows, width) if width > 1 else (self.rows,)))
+                self.agrees[name] = self._comparable(name, dtype, width)
             elif self._kept(name) and self.offset + size <= self.bound:
                 self.arrays[name] = np.empty((width, self.rows), dtype=dtype)
+
+    def _comparable(self, name: str, dtype: np.dtype, width: int) -> bool:
+        """Whether the caller's array for a kept column can be compared with it byte for byte (`_agrees`)."""
+        expected = self.matching[name]
+        return (self._kept(name) and expected.dtype == dtype
+                and expected.shape == ((self.rows, width) if width > 1 else (self.rows,))
+                and (dtype.itemsize == 1 or expected.flags.c_contiguous and width == 1))
 
     def _kept(self, name: str) -> bool:
         return self.keep is None or name in self.keep
@@ -326,8 +332,9 @@ class _ColumnReader:
                 raise StrategyFileError(f"{self.source}: truncated in column {name!r}")
             offset += size
             if name in self.matching:
-                if self._kept(name):
-                    columns[name] = self.matching[name] if self.agrees.get(name) else None
+                if self._kept(name):        # (an empty column at the end is never reached: nothing to compare)
+                    agrees = self.agrees[name] if name in self.agrees else self._comparable(name, dtype, width)
+                    columns[name] = self.matching[name] if agrees else None
             elif self._kept(name):
                 array = self.arrays.pop(name, None)
                 if array is None:                     # an empty column the stream never reached
@@ -340,11 +347,14 @@ class _ColumnReader:
 
 
 def _agrees(expected: np.ndarray, offset: int, piece) -> bool:
-    """Whether a piece of a one-byte column's stored bytes (planes one after the other, from `offset`)
-    equals `expected`'s bytes there (rows x planes, any strides; compared plane slice by plane slice)."""
+    """Whether a piece of a column's stored bytes (from `offset`) equals `expected`'s bytes there: a
+    contiguous column of one value a row (its bytes in order), or of one-byte values in planes (rows x
+    planes, any strides; stored plane after plane, compared plane slice by plane slice)."""
+    got = np.frombuffer(piece, dtype=np.uint8)
+    if expected.ndim == 1 and expected.flags.c_contiguous:
+        return np.array_equal(expected.view(np.uint8)[offset:offset + len(got)], got)
     rows = len(expected)
     planes = expected.reshape(rows, -1)
-    got = np.frombuffer(piece, dtype=np.uint8)
     while len(got):
         plane, start = divmod(offset, rows)
         take = min(rows - start, len(got))

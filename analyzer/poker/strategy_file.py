@@ -220,14 +220,20 @@ class DecisionTableFiles:
             self._start(name)
         return self._pending[name].result()
 
-    def _start(self, name: str) -> None:
+    def columns(self) -> dict:
+        """The arrays every file of this table holds as columns, as written (name -> array): the keys, the
+        weights and the EVs; what reading the files back compares them with (`advisor.load_folder_strategies`)."""
         if self._header is None:
             self._begin()
+        return {**self._shared, self._spec["ev_column"]: self._table.ev_play.astype("<i8", copy=False)}
+
+    def _start(self, name: str) -> None:
         codes = self._codes[name]
         codes = optimal_decisions(self._table) if codes is None else codes
+        columns = self.columns()
         self._pending[name] = self._compressor.encode(
-            self._header, {**self._shared, "decision": codes.astype(np.uint8, copy=False),
-                           self._spec["ev_column"]: self._table.ev_play.astype("<i8", copy=False)},
+            self._header, {"key": columns.pop("key"), "weight": columns.pop("weight"),
+                           "decision": codes.astype(np.uint8, copy=False), **columns},
             levels={self._spec["ev_column"]: EV_LEVEL})
 
     def _begin(self) -> None:

@@ -197,6 +197,7 @@ class Staged:
     report: object               # the game's ReportContent
     drawing: Drawing             # its figures: file -> SVG text
     count: object                # what game.count returned (the verification re-derives the statistics on it)
+    strategy_columns: dict       # the arrays its strategy files were written from (compared as they are read back)
 
 
 def stage(game: Game, rule_file, analysis, run: Run) -> Staged:
@@ -225,7 +226,7 @@ def stage(game: Game, rule_file, analysis, run: Run) -> Staged:
     # the report needs the figures' names and captions, no longer their data (which would hold the analysis)
     content = dataclasses.replace(outputs.report, figures=[dataclasses.replace(figure, data={})
                                                            for figure in outputs.report.figures])
-    return Staged(game, folder, summary, content, drawing, analysis.count)
+    return Staged(game, folder, summary, content, drawing, analysis.count, outputs.strategy_columns)
 
 
 def _made(value):
@@ -240,7 +241,8 @@ def finish(staged: Staged, run: Run) -> Path:
     def verified_report(staging: Path) -> dict:
         with timing.stage("verify"):
             memory.release()              # what the analysis let go of, before the files are read back
-            verification = verify.verify_folder(staging, run.checks, run.progress, staged=True, counts=staged.count)
+            verification = verify.verify_folder(staging, run.checks, run.progress, staged=True, counts=staged.count,
+                                                columns=staged.strategy_columns)
             memory.release()
         if not verification.passed:
             failures = "; ".join(c.line() for c in verification.checks if not c.passed)

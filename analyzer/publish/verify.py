@@ -119,7 +119,7 @@ def monte_carlo_checks(report: FolderReport, targets: dict, seed: int) -> None:
 
 
 def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress=None,
-                  staged: bool = False, counts=None) -> FolderReport:
+                  staged: bool = False, counts=None, columns: dict | None = None) -> FolderReport:
     """Every check on one results folder: a published one, or (staged=True, the pipeline's own
     check before publishing) its staging folder.
 
@@ -127,7 +127,10 @@ def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress
     unless `staged`.  Raises InputError (e.g. a damaged manifest) when the folder cannot be
     checked at all; `run` reports that as a failure of the folder.  `counts`: what the game's
     `count` returns for the folder's rules, when the caller has it (the publishing run);
-    otherwise the round statistics are re-counted (unless options.recount is off).
+    otherwise the round statistics are re-counted (unless options.recount is off).  `columns`: the
+    arrays the folder's strategy files were written from, when the caller has them (the publishing
+    run): each file's column is compared with its array byte for byte as it is read back, and the
+    checks read that array (the file's content, proven equal) rather than a second copy.
     """
     manifest = read_manifest(folder)
     game = registry.game(manifest["game"])
@@ -142,7 +145,8 @@ def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress
     _, rules = game.load_rules(folder / manifest["rule_file"]["name"])
     summary = json.loads((folder / "summary.json").read_text())
     # a poker game's counts carry its classes' key rows, what its strategy files' key columns must be
-    strategies = advisor.load_folder_strategies(folder, staged=staged, keys=getattr(counts, "keys", None))
+    expected = {**({"key": counts.keys} if hasattr(counts, "keys") else {}), **(columns or {})}
+    strategies = advisor.load_folder_strategies(folder, staged=staged, expected=expected or None)
     rounds = game.monte_carlo_rounds if options.rounds is None else options.rounds
     targets = game.module.check(report, rules, summary, strategies["optimal"], options.samples, rounds, options.seed,
                                 progress)

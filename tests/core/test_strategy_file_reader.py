@@ -127,6 +127,31 @@ def test_a_matching_column_is_the_callers_array_exactly_when_every_byte_agrees(r
     assert set(only) == {"decision"}
 
 
+@pytest.mark.parametrize("rows", [0, 1, 7, 3_000])
+@pytest.mark.parametrize("column", ["weight", "ev"])
+@pytest.mark.parametrize("change", [None, "first", "high byte", "last", "dtype", "strided"])
+def test_a_matching_column_of_one_value_a_row_is_compared_whole(rows, column, change, small_pieces):
+    """A one-byte or an int64 column matched as the key column is: the caller's array exactly when it is
+    the decoded column, byte for byte (a contiguous array; a strided int64 one is not compared)."""
+    columns = table_columns(rows)
+    data = strategy_file.encode({"game": "test"}, columns)
+    expected = columns[column].copy()
+    if change in ("first", "high byte", "last") and rows:
+        row = {"first": 0, "high byte": rows // 2, "last": rows - 1}[change]
+        expected[row] ^= expected.dtype.type(1 << (8 * (expected.itemsize - 1)) if change == "high byte" else 1)
+    elif change == "dtype":
+        expected = expected.astype(np.uint16 if column == "weight" else np.int32)
+    elif change == "strided":
+        expected = np.repeat(expected, 2)[::2]
+    _, plain = strategy_file.decode(data)
+    agrees = plain[column].dtype == expected.dtype and np.array_equal(plain[column], expected) and \
+        (expected.flags.c_contiguous or expected.itemsize == 1)
+    _, decoded = strategy_file.decode(data, matching={column: expected, "key": columns["key"]})
+    assert (decoded[column] is expected) if agrees else (decoded[column] is None)
+    assert decoded["key"] is columns["key"] and np.array_equal(decoded["decision"], plain["decision"])
+    assert agrees or change is not None          # the array the column was written from always agrees
+
+
 def test_a_matching_column_may_be_a_strided_view(small_pieces):
     columns = table_columns(500)
     planes = np.ascontiguousarray(columns["key"].T)           # the layout a decoded key column views

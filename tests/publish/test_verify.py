@@ -33,10 +33,10 @@ def rewrite_strategy(folder, change):
     (folder / "manifest.json").write_text(json.dumps(manifest))
 
 
-def failed(folder, counts=None, **options):
+def failed(folder, counts=None, columns=None, **options):
     """The checks that fail on a folder; the round statistics are re-derived only from `counts` when given."""
     report = verify.verify_folder(folder, CheckOptions(samples=options.get("samples", 5), rounds=options.get("rounds", 0),
-                                                       recount=False), counts=counts)
+                                                       recount=False), counts=counts, columns=columns)
     return {check.name for check in report.checks if not check.passed}
 
 
@@ -52,6 +52,31 @@ def test_corrupted_value_is_caught(holdem_results, tmp_path):
         columns["ev_call"][folded] -= 1
     rewrite_strategy(folder, corrupt)
     assert failed(folder) == {"totals from strategy file"}
+
+
+def test_the_files_are_checked_not_the_arrays_they_were_written_from(holdem_results, holdem_analysis, tmp_path,
+                                                                     monkeypatch):
+    """Given the arrays the files were written from (the publishing run), the verification reads them in place
+    of equal columns; a file that differs from them is read and checked as it is: the same failures."""
+    written = holdem_analysis.files.columns()
+    read = []
+    load = verify.advisor.load_folder_strategies
+    def recorded(*args, **kwargs):                # (the checks take each file out of the dict as they read it)
+        loaded = load(*args, **kwargs)
+        read.append(dict(loaded))
+        return loaded
+    monkeypatch.setattr(verify.advisor, "load_folder_strategies", recorded)
+    assert failed(holdem_results, counts=holdem_analysis.count, columns=written) == set()
+    optimal = read[-1]["optimal"]
+    assert optimal.ev_play is written["ev_call"] and optimal.weights is written["weight"]
+    folder = copy_folder(holdem_results, tmp_path)
+
+    def corrupt(columns):
+        folded = np.nonzero(columns["decision"] == 0)[0][0]      # a folded class: the optimal EV does not move
+        columns["ev_call"][folded] -= 1
+    rewrite_strategy(folder, corrupt)
+    assert failed(folder, columns=written) == failed(folder) == {"totals from strategy file"}
+    assert read[-2]["optimal"].ev_play is not written["ev_call"]
 
 
 def test_flipped_decision_is_caught(holdem_results, tmp_path):

@@ -560,4 +560,4 @@ def outputs(analysis: StudAnalysis) -> Outputs:
             analysis.strategies)
         files[BASIC_FILE] = lambda: strategies.data(BASIC_FILE)
     return Outputs(lambda: summary(analysis), files, report_content(analysis, par_sheet),
-                   lambda: workbook_sheets(analysis, lines))
+                   lambda: workbook_sheets(analysis, lines), strategies.columns())

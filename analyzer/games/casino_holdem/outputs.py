@@ -436,4 +436,4 @@ def outputs(analysis: HoldemAnalysis) -> Outputs:
         BASIC_FILE: lambda: strategies.data(BASIC_FILE),
     }
     return Outputs(lambda: summary(analysis), files, report_content(analysis, par_sheet, three_rows),
-                   lambda: workbook_sheets(analysis))
+                   lambda: workbook_sheets(analysis), strategies.columns())
