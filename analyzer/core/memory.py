@@ -19,15 +19,16 @@ allocate few, large buffers, so they rarely wait for each other.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 
 _M_ARENA_MAX = -8            # mallopt's parameter number (glibc <malloc.h>)
 _PR_SET_THP_DISABLE = 41     # prctl's option number (Linux <linux/prctl.h>)
 
 
 def _libc(name: str):
+    """The C library's function `name`, from the libraries this process has loaded (no search for the library:
+    `ctypes.util.find_library` runs ldconfig in a subprocess), or None where there is none."""
     try:
-        return getattr(ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6"), name)
+        return getattr(ctypes.CDLL(None), name)
     except (OSError, AttributeError):
         return None
 
