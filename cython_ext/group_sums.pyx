@@ -12,7 +12,8 @@ rows several times.  `add_threshold_bins` sums weights by the bin an integer val
 `add_rule_sums` sums a rule list's weights and gains by deciding rule (the rule costs);
 `move_changed_rows` moves the rows where two masks differ (the round statistics' nearest
 mask); `are_joint_classes` checks in one pass that kept groups are those of given side
-classes and categories (the round statistics' cache looks its sums up by it).
+classes and categories (the round statistics' cache looks its sums up by it);
+`decision_sums` totals a decision table's rows (the verification's check of a strategy file).
 """
 import numpy as np
 
@@ -371,3 +372,31 @@ def are_joint_classes(const groups_t[::1] groups, const side_t[::1] side, Py_ssi
                                | (<uint64_t><int64_t>groups[i] != s * <uint64_t>n_categories + c))
             start = stop
     return differ == 0
+
+
+def decision_sums(const weights_t[:] weights, const int64_t[:] play, int64_t fold, const uint8_t[:] decisions):
+    """(weight, best, play, played_weight, flipped) over a decision table's rows, in one pass, int64: the sums
+    of weight, weight x max(play, fold), weight x play and of the weight where play > fold, and how many
+    rows' decision code is not the one their EVs give (1 where play > fold, 2 (either) where equal, else 0).
+    The caller proves first that max weight x max(|play|, |fold|) x rows fits int64
+    (`analyzer.poker.checks.decision_totals`, whose NumPy chunks are the reference).
+
+    >>> import numpy as np
+    >>> decision_sums(np.array([2, 3, 1], dtype=np.uint8), np.array([5, -7, -4]), -4, np.array([1, 1, 2], dtype=np.uint8))
+    (6, -6, -15, 2, 1)
+    """
+    cdef Py_ssize_t m = play.shape[0], i
+    if weights.shape[0] != m or decisions.shape[0] != m:
+        raise ValueError(f"{weights.shape[0]} weights, {m} EVs and {decisions.shape[0]} decisions do not agree")
+    cdef int64_t weight = 0, best = 0, played = 0, played_weight = 0, w, p, plays, ties
+    cdef Py_ssize_t flipped = 0
+    with nogil:
+        for i in range(m):                # no branch: whether a row plays is as likely as not
+            w, p = <int64_t>weights[i], play[i]
+            plays, ties = p > fold, p == fold
+            weight += w
+            played += w * p
+            best += w * (plays * p + (1 - plays) * fold)
+            played_weight += w * plays
+            flipped += decisions[i] != plays + 2 * ties
+    return weight, best, played, played_weight, flipped

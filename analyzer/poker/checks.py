@@ -11,6 +11,7 @@ from analyzer.core.exact import CHUNK, INT64_MAX, abs_bound, decimal_str, fracti
 from analyzer.core.execution import default_jobs
 from analyzer.core.sampling import Tally, batches, deal
 from analyzer.poker.strategy_file import EITHER, PLAY
+from cython_ext import group_sums
 
 
 def check_decision_table(report, strategy, summary: dict, p_play_key: str, always_play: str) -> None:
@@ -39,17 +40,30 @@ def check_decision_table(report, strategy, summary: dict, p_play_key: str, alway
                f"{fraction_str(ev_always)}, over {total:,} situations")
 
 
-def decision_totals(weights: np.ndarray, play: np.ndarray, fold: int, decisions: np.ndarray) -> dict:
-    """The exact totals of a decision table's rows, in one pass a chunk of rows at a time:
-    "weight" (sum of weights), "best" (sum of weight x the better of the play and fold EV numerators),
-    "play" (sum of weight x play), "played_weight" (the weight where playing is strictly better) and
-    "flipped" (rows whose decision code is not the one their EVs give: PLAY, or EITHER on a tie).
+TOTALS = ("weight", "best", "play", "played_weight", "flipped")
 
-    In int64 when max weight x max |EV| x rows proves every partial sum fits, else in Python integers.
+
+def decision_totals(weights: np.ndarray, play: np.ndarray, fold: int, decisions: np.ndarray) -> dict:
+    """The exact totals of a decision table's rows: "weight" (sum of weights), "best" (sum of weight x the
+    better of the play and fold EV numerators), "play" (sum of weight x play), "played_weight" (the weight
+    where playing is strictly better) and "flipped" (rows whose decision code is not the one their EVs
+    give: PLAY, or EITHER on a tie).
+
+    In int64 when max weight x max |EV| x rows proves every partial sum fits: in one compiled pass
+    (`cython_ext.group_sums.decision_sums`) for the files' column types, else a chunk of rows at a
+    time in NumPy; otherwise in Python integers.
     """
     bound = abs_bound(weights) * max(abs_bound(play), abs(fold)) * len(play)
-    dtype = np.int64 if bound <= INT64_MAX and play.dtype != object and weights.dtype != object else object
-    totals = dict.fromkeys(("weight", "best", "play", "played_weight", "flipped"), 0)
+    fits = bound <= INT64_MAX and play.dtype != object and weights.dtype != object
+    if fits and play.dtype == np.int64 and weights.dtype in (np.uint8, np.int64) and decisions.dtype == np.uint8:
+        return dict(zip(TOTALS, group_sums.decision_sums(weights, play, fold, decisions)))
+    return chunked_decision_totals(weights, play, fold, decisions, np.int64 if fits else object)
+
+
+def chunked_decision_totals(weights: np.ndarray, play: np.ndarray, fold: int, decisions: np.ndarray, dtype) -> dict:
+    """`decision_totals` a chunk of rows at a time, summed in `dtype` (int64 where the caller proved it holds
+    every partial sum, else object: Python integers)."""
+    totals = dict.fromkeys(TOTALS, 0)
     for start in range(0, len(play), CHUNK):
         rows = slice(start, start + CHUNK)
         w, p = weights[rows].astype(dtype), play[rows].astype(dtype, copy=False)

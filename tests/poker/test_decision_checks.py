@@ -38,6 +38,25 @@ def test_decision_totals_equal_the_plain_sums(rows, ev_bound, monkeypatch):
     assert decision_totals(weights, play, fold, decisions) == plain_totals(weights, play, fold, decisions)
 
 
+@pytest.mark.parametrize("rows", [0, 1, 1000, 70_000])
+@pytest.mark.parametrize("weight_dtype", [np.uint8, np.int64, np.uint16])
+def test_the_compiled_pass_and_the_numpy_chunks_equal_the_plain_sums(rows, weight_dtype, monkeypatch):
+    """Both int64 roads, each against the reference: the kernel (the files' weight types) and the NumPy chunks
+    (any other, e.g. uint16 weights), which decision_totals takes as the dtypes say."""
+    monkeypatch.setattr(checks, "CHUNK", 4096)
+    rng = np.random.default_rng(rows)
+    weights, play, decisions = table(rng, rows, 10**9, -int(rng.integers(1, 10**6)))
+    weights = weights.astype(weight_dtype)
+    fold = int(play[0]) if rows else -3                                  # a tie at the fold value too
+    plain = plain_totals(weights, play, fold, decisions)
+    assert checks.chunked_decision_totals(weights, play, fold, decisions, np.int64) == plain
+    kernel = []
+    monkeypatch.setattr(checks.group_sums, "decision_sums",
+                        lambda *args, sums=checks.group_sums.decision_sums: kernel.append(1) or sums(*args))
+    assert decision_totals(weights, play, fold, decisions) == plain
+    assert kernel == ([1] if weight_dtype != np.uint16 else [])
+
+
 def test_the_int64_path_is_taken_only_when_proven():
     rng = np.random.default_rng(5)
     weights, play, decisions = table(rng, 100, 2**40, -7)
