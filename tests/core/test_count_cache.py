@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from isal import isal_zlib
 
 from analyzer.core import count_cache
 from analyzer.core.count_cache import cache_key, expand_reference, load, store, unshuffle_reference
@@ -114,8 +115,9 @@ def test_layouts_and_codecs_are_chosen_by_size(tmp_path):
 
 
 def encoded_reference(block: np.ndarray, itemsize: int, level: int) -> tuple[dict, list]:
-    """A block's encoding as the store first made it: the nonzero items picked by boolean indexing, the planes
-    transposed from the (n, itemsize) bytes, and zlib tried on every whole stream (kept when 4x smaller)."""
+    """A block's encoding as the store first made it: the nonzero items picked by boolean indexing of the
+    (n, itemsize) bytes, the planes transposed from them, and every whole stream deflated (kept when 4x
+    smaller).  Each deflated stream must be a plain zlib stream: zlib itself inflates it to the plane."""
     words = block.view(f"<u{itemsize}")
     kept = (int(np.bitwise_or.reduce(words)).bit_length() + 7) // 8 if words.size else 0
     nonzero, items = words != 0, block.reshape(-1, itemsize)
@@ -128,7 +130,8 @@ def encoded_reference(block: np.ndarray, itemsize: int, level: int) -> tuple[dic
     stored_streams = []
     for data in streams:
         data = np.ascontiguousarray(data).tobytes()
-        packed = zlib.compress(data, level)
+        packed = isal_zlib.compress(data, level)
+        assert zlib.decompress(packed) == data
         stored_streams.append(("zlib", packed) if len(packed) * 4 <= len(data) else ("raw", data))
     digest = hashlib.sha256(b"".join(data for _, data in stored_streams)).hexdigest()
     return ({**layout, "streams": [[codec, len(data)] for codec, data in stored_streams], "sha256": digest},
@@ -162,8 +165,8 @@ def test_zlib_is_tried_whole_only_where_a_sample_shrinks(monkeypatch):
     random only where the sample lies is stored raw though zlib would make it 4x smaller (a larger file,
     the same bytes back)."""
     calls = []
-    compress = zlib.compress
-    monkeypatch.setattr(count_cache.zlib, "compress",
+    compress = isal_zlib.compress
+    monkeypatch.setattr(count_cache.isal_zlib, "compress",
                         lambda data, level: calls.append(len(data)) or compress(data, level))
     rng = np.random.default_rng(5)
     sample_bytes = count_cache.SAMPLE_PIECES * count_cache.SAMPLE_PIECE_BYTES
@@ -268,17 +271,45 @@ def test_empty_set_and_refused_dtypes(tmp_path):
         store(tmp_path, "not-a-key", {}, {})
 
 
+def test_every_isal_level_round_trips_and_no_other_is_taken(tmp_path):
+    arrays = sample_arrays(10)
+    sizes = []
+    for level in range(4):
+        path = store(tmp_path / str(level), KEY, arrays, {}, level=np.int64(level) if level == 1 else level)
+        assert json.loads(path.read_bytes().split(b"\n")[1])["level"] == level
+        assert_same(load(tmp_path / str(level), KEY)[0], arrays)
+        sizes.append(path.stat().st_size)
+    assert len(set(sizes)) > 1                                              # the level is used
+    for level in (-1, 4, 9, True, 2.0, "2"):
+        with pytest.raises(ValueError, match="ISA-L level"):
+            store(tmp_path / "refused", KEY, arrays, {}, level=level)
+    assert count_cache.cache_files(tmp_path / "refused") == []
+
+
+def test_files_deflated_by_zlib_still_load(tmp_path, monkeypatch):
+    """The streams of files written before the store used ISA-L are zlib's: a zlib stream whoever wrote it,
+    read by the same format (3), so they load to the same arrays."""
+    arrays = sample_arrays(11)
+    ours = store(tmp_path / "isal", KEY, arrays, {}).read_bytes()
+    monkeypatch.setattr(count_cache.isal_zlib, "compress", lambda data, level: zlib.compress(data, 3))
+    theirs = store(tmp_path / "zlib", KEY, arrays, {}).read_bytes()
+    monkeypatch.undo()
+    assert theirs != ours and theirs.startswith(b"TGACACHE 3\n")
+    for unshuffle, expand in ((unshuffle_reference, expand_reference), (unshuffle_into, expand_into)):
+        assert_same(load(tmp_path / "zlib", KEY, unshuffle=unshuffle, expand=expand)[0], arrays)
+
+
 # --- damage is detected, never trusted -----------------------------------------------------
 
-def damaged(tmp_path, capsys, change) -> None:
-    """Store, damage the file with `change(bytes) -> bytes`, expect None, a warning and no file."""
+def damaged(tmp_path, capsys, change, reason: str = "") -> None:
+    """Store, damage the file with `change(bytes) -> bytes`, expect None, a warning (naming `reason`) and no file."""
     arrays = sample_arrays(3)
     path = store(tmp_path, KEY, arrays, {"kind": "demo"})
     path.write_bytes(change(path.read_bytes()))
     capsys.readouterr()
     assert load(tmp_path, KEY) is None
     warning = capsys.readouterr().err
-    assert warning.count("\n") == 1 and "count_cache" in warning and path.name in warning
+    assert warning.count("\n") == 1 and "count_cache" in warning and path.name in warning and reason in warning
     assert not path.exists()
     assert load(tmp_path, KEY) is None                 # now simply absent: no second warning
     assert capsys.readouterr().err == ""
@@ -379,16 +410,31 @@ def test_a_valid_stream_of_other_content_fails_the_digest(tmp_path, capsys):
     damaged(tmp_path, capsys, lambda data: rewritten(data, swap))
 
 
-def test_bytes_after_a_deflated_stream_are_refused_even_with_a_matching_digest(tmp_path, capsys):
-    def pad(fields, rest):
+@pytest.mark.parametrize("change", [
+    lambda stream: stream + b"\0",                                                 # a byte after the stream
+    lambda stream: stream + stream,                                                # a second stream after it
+    lambda stream: stream[:-1],                                                    # its end cut off
+    lambda stream: stream[:-1] + bytes([stream[-1] ^ 1]),                          # its adler32 wrong
+    lambda stream: stream[:len(stream) // 2] + bytes([stream[len(stream) // 2] ^ 0x10]) + stream[len(stream) // 2 + 1:],
+    lambda stream: isal_zlib.compress(zlib.decompress(stream) + b"\0", 2),          # one byte too many
+    lambda stream: zlib.compress(zlib.decompress(stream)[:-1], 6),                  # one byte too few
+    lambda stream: isal_zlib.compress(zlib.decompress(stream), 2, wbits=-15),       # bare deflate, no zlib wrapper
+    lambda stream: isal_zlib.compress(zlib.decompress(stream), 2, wbits=31),        # a gzip member
+], ids=["trailing byte", "two streams", "truncated", "adler32", "flipped bit", "longer", "shorter", "bare deflate",
+        "gzip"])
+def test_a_bad_deflated_stream_is_refused_even_with_a_matching_digest(tmp_path, capsys, change):
+    """Whatever the inflater finds wrong (ISA-L's errors are not zlib's), or a stream that does not inflate
+    to exactly its length, with the block's sha256 made to match: refused by the inflating."""
+    def replace(fields, rest):
         _, block, index, at = stream_of(fields, "counts", "zlib")
-        at += block["streams"][index][1]
-        rest = rest[:at] + b"\0" + rest[at:]
-        block["streams"][index][1] += 1
+        length = block["streams"][index][1]
+        other = change(rest[at:at + length])
+        rest = rest[:at] + other + rest[at + length:]
+        block["streams"][index][1] = len(other)
         start = block_start(fields, block)
         block["sha256"] = hashlib.sha256(rest[start:start + sum(n for _, n in block["streams"])]).hexdigest()
         return rest
-    damaged(tmp_path, capsys, lambda data: rewritten(data, pad))
+    damaged(tmp_path, capsys, lambda data: rewritten(data, replace), reason="decompress")
 
 
 @pytest.mark.parametrize("expand", [expand_reference, expand_into], ids=["reference", "compiled"])
