@@ -553,7 +553,7 @@ def test_eviction_keeps_the_folder_bounded_and_the_most_recent(tmp_path):
 
 def test_a_file_larger_than_the_bound_is_not_kept(tmp_path, capsys):
     assert store(tmp_path, KEY, sample_arrays(6), {"kind": "demo"}, max_bytes=1000) is None
-    assert count_cache.cache_files(tmp_path) == [] and "exceed" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == [] and "exceed" in capsys.readouterr().err        # no temporary file left
 
 
 def test_the_streams_are_written_as_encoded_not_all_held(tmp_path):
@@ -578,22 +578,68 @@ def test_a_failure_mid_write_leaves_no_partial_file(tmp_path, monkeypatch):
     before = good.read_bytes()
     seen = []
 
-    def write_half_then_fail(handle, head, body):
-        handle.write(head)
-        body.seek(0)
-        handle.write(body.read()[:1000])
-        handle.flush()
-        seen.extend(p.name for p in tmp_path.iterdir())
-        raise OSError("disk full")
+    class FillsUp:
+        """The temporary file, on a disk that is full after 100 kB."""
+        def __init__(self, handle):
+            self.handle = handle
 
-    monkeypatch.setattr(count_cache, "_write_chunks", write_half_then_fail)
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *problem):
+            self.handle.close()
+
+        def write(self, data):
+            if self.handle.tell() + len(memoryview(data).cast("B")) > 100_000:
+                self.handle.flush()
+                seen.extend((p.name, p.stat().st_size) for p in tmp_path.iterdir())
+                raise OSError("disk full")
+            return self.handle.write(data)
+
+        def __getattr__(self, name):
+            return getattr(self.handle, name)
+
+    monkeypatch.setattr(count_cache, "open", lambda *args: FillsUp(open(*args)), raising=False)
     with pytest.raises(OSError, match="disk full"):
         store(tmp_path, KEY, sample_arrays(8), {"kind": "demo"})
-    assert any(name.endswith(".partial") for name in seen)                # it was written aside
+    assert [size for name, size in seen if name.endswith(".partial")][0] > 0      # streams were written into it
     assert [p.name for p in tmp_path.iterdir()] == [good.name]            # and removed; the old file intact
     assert good.read_bytes() == before
     monkeypatch.undo()
     assert_same(load(tmp_path, KEY)[0], arrays)
+
+
+def test_a_header_longer_than_its_room_is_never_written_over_the_streams(tmp_path, monkeypatch):
+    good = store(tmp_path, KEY, sample_arrays(7), {"kind": "demo"})
+    before = good.read_bytes()
+    monkeypatch.setattr(count_cache, "_head_room", lambda *args: 100)
+    with pytest.raises(RuntimeError, match="were kept for it"):
+        store(tmp_path, KEY, sample_arrays(8), {"kind": "demo"})
+    assert [p.name for p in tmp_path.iterdir()] == [good.name] and good.read_bytes() == before
+
+
+@pytest.mark.parametrize("block_bytes", [8, 64, 4096])
+def test_the_header_fits_its_room_and_the_streams_follow_it(tmp_path, monkeypatch, block_bytes):
+    """Tiny blocks of every item size (the header's widest case: its numbers as long as the blocks'): the
+    header, canonical JSON padded to the room kept for it with spaces, is followed by the streams."""
+    monkeypatch.setattr(count_cache, "BLOCK_BYTES", block_bytes)
+    rng = np.random.default_rng(block_bytes)
+    arrays = {}
+    for itemsize in (1, 2, 4, 8):
+        values = rng.integers(0, 2 ** (8 * itemsize) - 1, 600, dtype=np.uint64, endpoint=True)
+        arrays[f"random{itemsize}"] = values.astype(f"<u{itemsize}")
+        arrays[f"sparse{itemsize}"] = np.where(rng.random(600) < 0.9, 0, values).astype(f"<u{itemsize}")
+        arrays[f"runs{itemsize}"] = np.repeat(values[:6], 100).astype(f"<u{itemsize}")
+    path = store(tmp_path, KEY, arrays, {"kind": "demo"})
+    data = path.read_bytes()
+    magic, header, rest = data.split(b"\n", 2)
+    fields = json.loads(header)
+    assert header == count_cache._dumps(fields).encode() and set(fields["pad"]) <= {" "}
+    assert len(rest) == sum(length for a in fields["arrays"] for b in a["blocks"] for _, length in b["streams"])
+    assert len(magic) + len(header) + 2 == count_cache._head_room(
+        {name: fields[name] for name in ("format", "key", "meta", "level", "block_bytes")},
+        [(name, arrays[name], arrays[name].view(np.uint8)) for name in sorted(arrays)], block_bytes)
+    assert_same(load(tmp_path, KEY, unshuffle=unshuffle_into, expand=expand_into)[0], arrays)
 
 
 def test_a_failure_at_fsync_leaves_no_file(tmp_path, monkeypatch):
