@@ -1,4 +1,4 @@
-"""Count cache speed and size: store/load of a Casino Hold'em-shaped array set, by zlib level and filter.
+"""Count cache speed and size: store/load of a Casino Hold'em-shaped array set, by deflate level and filter.
 
 The set: keys (1,286,792 x 5) uint8 sorted by row, weights (1,286,792,) int64 in 1..24,
 counts (1,286,792 x 10 x 4) uint32 with 56% zeros and the rest log-normal (median 14,000,
@@ -90,6 +90,49 @@ What is left of the store is zlib on the streams worth deflating (about 0.2 s fo
 for Hold'em, level 3; level 1 or Z_RLE save up to 0.13 s but leave 5-12 MB more raw), sha256,
 the plane copies and the write.
 
+ISA-L (2026-12-01, same machine, load average 2-6 from other jobs: CPU seconds are the figure).
+The streams are deflated by ISA-L (`isal.isal_zlib`, levels 0..3; still zlib streams, so the
+format stays 3 and files of either writer read with either code) and inflated by it.  On the 27
+streams of the Stud entry worth deflating (31 MB, most of them counts planes of 2 MB), single
+thread, best of 3: zlib level 3 deflates them in 0.205 s to 3.83 MB (zlib 1: 0.166 s, 4.57 MB),
+ISA-L level 0 in 0.030 s to 5.36 MB, 1 and 2 in 0.032 s to 4.52 and 4.50 MB, 3 in 0.087 s to
+4.52 MB; ISA-L inflates them in 0.022-0.029 s, zlib in 0.055-0.078 s.  A few planes that zlib
+made 4x smaller no longer are (2.10 MB -> 472 KB by zlib, 544 KB by ISA-L) and are stored raw,
+hence the larger Stud file.  The whole store and load by level (this script, `--grid --entry`,
+median of 5; store CPU includes the sample trials, the layouts, sha256 and the write):
+
+    level          caribbean_stud: file MB  store CPU s  load CPU s    casino_holdem: file MB  store CPU s  load CPU s
+    zlib 3 (was)   51.78                    0.43-0.44    0.21-0.23     54.34                   0.45-0.46    0.19-0.23
+    ISA-L 0        59.80                    0.160        0.148         55.80                   0.237        0.163
+    ISA-L 1        56.67                    0.163        0.150         55.10                   0.235        0.218
+    ISA-L 2        55.18                    0.173        0.148         55.10                   0.239        0.174
+    ISA-L 3        54.16                    0.229        0.186         54.92                   0.308        0.205
+
+Level 2 (`DEFAULT_LEVEL`): as fast as 0 and 1 and smaller; 3 costs a third more for 1-2% less.
+Without the shuffle ISA-L makes Hold'em's file smaller (47.5 MB) but its store and load slower
+(0.31 and 0.28-0.32 s).  A lower bar for deflating than 4x (inflating is now cheaper) was tried
+on Stud: 3x gives 52.2 MB for 0.27 s of store CPU, 2x 32.2 MB (its keys deflated) for 0.26 s
+and a slower load (0.18 s): the bar stays.  Besides: the sparse blocks' nonzero items are picked
+by a boolean index of the words, not `np.compress` (which builds an int64 array of the indices
+first, 16 MB of fresh pages per block of 4-byte items: Stud's eight sparse blocks 49 -> 26 ms,
+and the Stud command's peak memory 360 -> 331 MB), and the streams are written once, into the
+file after room for its header, rather than aside and copied.  One store in a fresh process
+(as the analyzer makes it; median of 9, interleaved), before -> ISA-L -> ISA-L, written in place:
+
+    caribbean_stud   CPU 0.447 -> 0.211 -> 0.188 s (system 0.108 -> 0.061 -> 0.048), wall 0.273 -> 0.148 -> 0.125 s
+    casino_holdem    CPU 0.435 -> 0.268 -> 0.246 s (system 0.067 -> 0.072 -> 0.039), wall 0.264 -> 0.176 -> 0.160 s
+
+and a load-only loop (median of 9, two rounds), the old file and the new one:
+
+    caribbean_stud   zlib code, old file: CPU 0.184-0.196 s   ISA-L: old file 0.148-0.151 s, new file 0.149-0.156 s
+    casino_holdem    zlib code, old file: CPU 0.179-0.180 s   ISA-L: old file 0.151-0.169 s, new file 0.157-0.164 s
+
+What is left of Stud's store (per part, thread CPU, one thread): the sample trials and
+deflating 0.044 s, sha256 0.033 s, the nonzero mask and count 0.032 s, copying the planes
+0.024 s, picking the sparse items 0.018 s (np.compress: 0.065 s), the kept planes 0.010 s; and
+the write, about 0.02 s of system time.  A compiled kernel splitting a block into its planes
+(and bitmap) in one pass might save 0.03-0.05 s of it; not done.
+
 Run: python benchmarks/bench_count_cache.py [--runs N] [--real FILE.npz] [--entry FILE.tgacache] [--grid]
 """
 import argparse
@@ -162,7 +205,7 @@ def main():
     parser.add_argument("--real", type=Path, help="an .npz of the real table (keys, weights, counts)")
     parser.add_argument("--entry", type=Path, action="append", default=[],
                         help="a cache file the analyzer wrote (its arrays are measured; repeatable)")
-    parser.add_argument("--grid", action="store_true", help="levels 1, 3, 6 with and without shuffle")
+    parser.add_argument("--grid", action="store_true", help="every ISA-L level (0..3) with and without shuffle")
     parser.add_argument("--threads", type=int, default=None, help="threads (default: one per core, at most 8)")
     args = parser.parse_args()
     print(machine())
@@ -172,7 +215,7 @@ def main():
             sets["real"] = {name: np.ascontiguousarray(data[name]) for name in ("keys", "weights", "counts")}
     for path in args.entry:
         sets[path.name.split("-")[0]] = entry_arrays(path)
-    settings = [(level, shuffle) for level in (1, 3, 6) for shuffle in (False, True)] if args.grid \
+    settings = [(level, shuffle) for level in range(4) for shuffle in (False, True)] if args.grid \
         else [(count_cache.DEFAULT_LEVEL, True)]
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} before the run")
     print("data           level shuffle  raw MB  file MB  store s (cpu)   load s (cpu)")

@@ -9,14 +9,14 @@ second instead of recounted.
 One file per entry, ``<folder>/<prefix>-<key[:16]>.tgacache``:
 
     line 1   MAGIC + b" " + format version, e.g. ``TGACACHE 3``
-    line 2   one JSON header (canonical: sorted keys, no spaces, ASCII): the full key,
-             the caller's meta, the zlib level and block size, and per array its name,
-             dtype (``numpy.dtype.str``, byte order explicit), shape, byte length and
+    line 2   one JSON header (canonical: sorted keys, no spaces between tokens, ASCII): the
+             full key, the caller's meta, the deflate level and block size, and per array its
+             name, dtype (``numpy.dtype.str``, byte order explicit), shape, byte length and
              blocks; per block its layout, the number of byte planes stored (and for the
              sparse layout the number of nonzero items), its streams as [codec, stored
-             length] and ``sha256``, the sha256 of its streams as stored (in order); and
-             ``header_sha256``, the sha256 of the canonical JSON of all of that
-             (everything in the header but itself)
+             length] and ``sha256``, the sha256 of its streams as stored (in order); ``pad``,
+             a string of spaces (below); and ``header_sha256``, the sha256 of the canonical
+             JSON of all of that (everything in the header but itself)
     then     the streams, block after block, array after array, nothing after the last
 
 Each array's raw bytes are cut into blocks of `BLOCK_BYTES` (8 MiB), and each block is
@@ -30,35 +30,37 @@ stored in one of three layouts (`LAYOUTS`), as one or more streams:
   zero (bit i % 8 of byte i // 8 for item i), then the planes of those items only
   (Hold'em's counts are 56% zeros: 69 MB of streams instead of 154 MB);
 - "raw" (only with ``shuffle=False``): the block's bytes as they are, one stream.
-A stream is stored deflated (codec "zlib", `DEFAULT_LEVEL`) only when zlib makes it at
-least `ZLIB_SHRINKS` (4) times smaller, else as it is (codec "raw"): inflating costs
-more time per byte than reading and hashing the stored bytes, and breaks even about there
-(Hold'em's zero-rich third plane and its bitmaps inflate at 2 ns a byte, its two
-low planes, near-random, at 4-5), so only the streams that shrink that much are worth it.
+A stream is stored deflated (codec "zlib": a zlib stream, RFC 1950, which any inflater
+reads) only when that makes it at least `ZLIB_SHRINKS` (4) times smaller, else as it is
+(codec "raw"): a stream that shrinks less saves too little reading and hashing to pay for
+deflating and inflating it (measured with zlib, and again with ISA-L, whose inflating is twice
+zlib's speed: a bar of 3x or 2x made Stud's store 0.07-0.08 s slower and its load no faster).
 Whether a stream does is first asked of a sample of it (`SAMPLE_PIECES` evenly spaced
 pieces of `SAMPLE_PIECE_BYTES`, or the whole of a short stream): only a stream whose sample
-zlib makes `SAMPLE_SHRINKS` (3) times smaller is compressed whole, so the near-random planes
-(most of the bytes: Stud's keys, the counts' low planes) cost the store a 64 KiB trial, not
-a compression thrown away (with the sparse items picked by `np.compress`: the store's CPU
-on the real tables 1.0-1.3 s -> 0.4 s, the files byte for byte the same).
-Blocks are encoded (and hashed) and decoded on threads (zlib, hashlib and the compiled kernels
+shrinks `SAMPLE_SHRINKS` (3) times is compressed whole, so the near-random planes (most of
+the bytes: Stud's keys, the counts' low planes) cost the store a 64 KiB trial, not a
+compression thrown away.  Streams are deflated and inflated by ISA-L (`isal.isal_zlib`,
+levels 0..3, `DEFAULT_LEVEL` 2), which deflates them about six times faster than zlib at
+level 3 did (Stud's: 0.205 -> 0.032 s), for files 1-7% larger (format 3 files that zlib deflated
+read the same: the streams are zlib streams whoever made them).
+Blocks are encoded (and hashed) and decoded on threads (ISA-L, hashlib and the compiled kernels
 release the GIL); the file is read through a read-only memory map (no copy of its bytes), and the
-output is byte-identical for identical inputs (no timestamps; one zlib build).  The
-layouts, the codec rule and `DEFAULT_LEVEL` were chosen by measurement
+output is byte-identical for identical inputs (no timestamps; one ISA-L build on one kind of
+CPU: ISA-L picks its code by the CPU's features, and may deflate to other, equally valid, bytes
+on another).  The layouts, the codec rule and `DEFAULT_LEVEL` were chosen by measurement
 (`benchmarks/bench_count_cache.py`, recorded in its docstring): the real Casino Hold'em
-table (222.6 MB raw) is a 54.3 MB file (format 2: 36.3 MB), which `load` reads back in
-0.17-0.18 s of CPU (format 2: 0.43-0.51 s), Caribbean Stud's (152 MB) 51.8 MB in
-0.17 s (format 2: 24.8 MB, 0.29-0.31 s).
+table (222.6 MB raw) is a 55.1 MB file, which `load` reads back in 0.17 s of CPU (format 2:
+0.43-0.51 s), Caribbean Stud's (152 MB) 55.2 MB in 0.15 s (format 2: 0.29-0.31 s).
 
 Trust: `load` verifies the magic and format version, the header's own sha256, the key, the
 exact file length, every block's streams against its sha256 before decoding it, that every
-raw stream has exactly its implied length, that every zlib stream is one complete stream
-inflating to exactly the length its layout implies (nothing before or after it), and that
+raw stream has exactly its implied length, that every deflated stream is one complete zlib
+stream inflating to exactly the length its layout implies (nothing before or after it), and that
 a sparse block's bitmap sets exactly as many items as its header says.  Hashing the stored
 bytes rather than the decoded arrays (format 1 did that, at twice the hashing cost) is as
 strong a check of the file: the header, itself hash-checked, fixes every block's bytes, so
 a file that passes holds exactly the bytes `store` wrote, bit for bit; decoding them is
-deterministic and exact (zlib is lossless and checks its own adler32 of the inflated
+deterministic and exact (deflate is lossless and the inflater checks the adler32 of the inflated
 bytes; the unshuffle and the expansion are the exact inverses of the planes and the sparse
 layout, and the tests check the compiled ones against the NumPy definitions on random
 blocks of every item size), so they decode to exactly the arrays that were stored.  A file
@@ -72,7 +74,14 @@ total at most `max_bytes`, by default `DEFAULT_MAX_BYTES` = 2 GiB.  The file jus
 kept unless it alone exceeds the bound, in which case it is not kept (warning, None).
 
 Writes are atomic: a temporary file in the same folder, fsync, rename over the cache name
-(readers see the old file or the new one, never part of one).
+(readers see the old file or the new one, never part of one).  The streams go into it once, as
+each block is encoded (they are never all held), after room for the header at its longest (known
+from the arrays' shapes alone: `_head_room`); the header is written last, into that room, its
+``pad`` making up the difference (under a kilobyte for the real tables).  Before, the streams
+were written aside and copied after the header: 55 MB more through the page cache for a Stud
+entry, 0.01-0.03 s of the store's system time.  Files without a ``pad`` (written before it) read
+the same, and code that predates it reads files with one: the field is covered by the header's
+sha256 like any other, and the format is still 3.
 """
 from __future__ import annotations
 
@@ -80,17 +89,16 @@ import hashlib
 import json
 import mmap
 import os
-import shutil
 import sys
 import tempfile
 import time
-import zlib
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
+from isal import isal_zlib
 
 from analyzer.core.execution import default_jobs
 
@@ -98,9 +106,8 @@ MAGIC = b"TGACACHE"
 FORMAT_VERSION = 3
 SUFFIX = ".tgacache"
 TEMP_SUFFIX = ".partial"
-COPY_BYTES = 1 << 20                   # the streams written aside are copied into the file this much at a time
 BLOCK_BYTES = 8 << 20                  # raw bytes per block (a multiple of every item size)
-DEFAULT_LEVEL = 3                      # zlib level: see benchmarks/bench_count_cache.py
+DEFAULT_LEVEL = 2                      # ISA-L level (0..3): see benchmarks/bench_count_cache.py
 ZLIB_SHRINKS = 4                       # a stream is stored deflated only when zlib makes it 4x smaller or more
 SAMPLE_SHRINKS = 3                     # ... and is tried whole only when zlib makes a sample of it 3x smaller
 SAMPLE_PIECES, SAMPLE_PIECE_BYTES = 4, 16 << 10   # the sample: 4 evenly spaced pieces of 16 KiB
@@ -206,16 +213,17 @@ def _sample(data: np.ndarray) -> np.ndarray:
 
 
 def _stream(data: np.ndarray, level: int) -> tuple[str, object]:
-    """A stream (contiguous uint8) as stored: deflated when zlib makes it `ZLIB_SHRINKS` times smaller, else as
-    it is.  zlib is tried on a sample first (`_sample`), and on the whole stream only when the sample shrinks
-    `SAMPLE_SHRINKS` times or more: near-random planes, most of the bytes, are not compressed only to be
-    thrown away.  The same bytes always give the same choice and the same stored bytes."""
+    """A stream (contiguous uint8) as stored: deflated (a zlib stream, by ISA-L) when that makes it
+    `ZLIB_SHRINKS` times smaller, else as it is.  It is tried on a sample first (`_sample`), and on the whole
+    stream only when the sample shrinks `SAMPLE_SHRINKS` times or more: near-random planes, most of the bytes,
+    are not compressed only to be thrown away.  The same bytes always give the same choice and the same
+    stored bytes."""
     sample = _sample(data)
-    packed = zlib.compress(sample, level)
+    packed = isal_zlib.compress(sample, level)
     if sample is not data:
         if len(packed) * SAMPLE_SHRINKS > sample.size:
             return "raw", data
-        packed = zlib.compress(data, level)
+        packed = isal_zlib.compress(data, level)
     return ("zlib", packed) if len(packed) * ZLIB_SHRINKS <= data.size else ("raw", data)
 
 
@@ -229,8 +237,10 @@ def _encoded(block: np.ndarray, itemsize: int, level: int, shuffle: bool) -> tup
         stored = int(np.count_nonzero(nonzero))
         # the same planes are kept either way; the sparse layout drops the zero items' bytes for a bitmap
         if (words.size - stored) * kept > -(-words.size // 8):
-            # np.compress: a fifth of the time of words[nonzero] (or of indexing the (n, itemsize) bytes)
-            nonzero_items = np.compress(nonzero, words).view(np.uint8).reshape(-1, itemsize)
+            # a boolean index of the words: half np.compress's time, which builds an int64 array of the
+            # indices first (16 MB of fresh pages for a block of 4-byte items), and a fifth of indexing the
+            # (n, itemsize) bytes
+            nonzero_items = words[nonzero].view(np.uint8).reshape(-1, itemsize)
             layout = {"layout": "sparse", "planes": kept, "nonzero": stored}
             streams = [np.packbits(nonzero, bitorder="little"), *_planes(nonzero_items, kept)]
         else:
@@ -312,23 +322,57 @@ def cache_files(folder) -> list[Path]:
 
 # --- store -------------------------------------------------------------------------------
 
-def _write_chunks(handle, head: bytes, body) -> None:
-    """Write the head, then copy the body file (a seam for the atomic-write test)."""
-    handle.write(head)
-    body.seek(0)
-    shutil.copyfileobj(body, handle, COPY_BYTES)
+class _TooLarge(Exception):
+    """The file being written would exceed the folder's bound: it is not kept."""
 
 
-def _write_atomic(path: Path, head: bytes, body) -> None:
-    """Write `head` and then the bytes of the file `body` to `path` atomically: a temporary file in the
-    folder, fsync, rename."""
+def _head(header: dict) -> bytes:
+    """The file's first two lines: the magic and format version, then the header."""
+    return MAGIC + b" " + str(FORMAT_VERSION).encode("ascii") + b"\n" + _dumps(header).encode("ascii") + b"\n"
+
+
+def _described(name: str, array: np.ndarray, raw: np.ndarray, blocks: list) -> dict:
+    return {"name": name, "dtype": array.dtype.str, "shape": list(array.shape), "nbytes": int(raw.size),
+            "blocks": blocks}
+
+
+def _head_room(header: dict, prepared: list, block_bytes: int) -> int:
+    """The longest the head (`_head`) of these arrays can be, known before any block is encoded: every block
+    described at its widest (the sparse layout, every plane kept and all its items nonzero, a bitmap and every
+    plane stored, each stream deflated and as long as the block's bytes: a stream never is longer)."""
+    widest = []
+    for name, array, raw in prepared:
+        itemsize = array.dtype.itemsize
+        widest.append(_described(name, array, raw, [
+            {"layout": "sparse", "planes": itemsize, "nonzero": (stop - start) // itemsize,
+             "streams": [["zlib", stop - start]] * (itemsize + 1), "sha256": "0" * 64}
+            for start, stop in _block_ranges(raw.size, block_bytes)]))
+    return len(_head({**header, "arrays": widest, "pad": "", "header_sha256": "0" * 64}))
+
+
+def _padded_head(header: dict, room: int) -> bytes:
+    """The head of `header` (without its "pad" and sha256 yet) made exactly `room` bytes long by its "pad" of
+    spaces; RuntimeError if it does not fit (it would overwrite the first streams)."""
+    header = {**header, "pad": ""}
+    header["pad"] = " " * (room - len(_head({**header, "header_sha256": "0" * 64})))
+    header["header_sha256"] = _header_digest(header)
+    head = _head(header)
+    if len(head) != room:
+        raise RuntimeError(f"the cache header is {len(head)} bytes, {room} were kept for it")
+    return head
+
+
+def _write_atomic(path: Path, fill) -> None:
+    """Write the file `path` atomically: `fill(handle)` writes its bytes into a temporary file in the folder
+    (opened for writing and seeking), which is fsynced and renamed over `path`; if `fill` raises, the
+    temporary file is removed and the exception passes on."""
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name + ".", suffix=TEMP_SUFFIX)
     try:
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(temp, 0o666 & ~umask)            # as any file the user writes (mkstemp makes it private)
         with open(fd, "wb") as handle:
-            _write_chunks(handle, head, body)
+            fill(handle)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temp, path)
@@ -359,14 +403,17 @@ def store(folder, key: str, arrays: dict, meta: dict | None = None, *, prefix: s
     of the folder are deleted until the folder holds at most `max_bytes` of them.
     Raises TypeError for arrays of other dtypes (floats, objects) or a meta that is not
     JSON-able, ValueError for a malformed key; OSError from the file system passes through.
-    `level` (zlib 0..9) and `shuffle` (byte planes, or the sparse layout where it stores
-    fewer bytes; without it every block is stored as its bytes) are recorded in the file;
-    the defaults were chosen by measurement.
+    `level` (ISA-L's deflate level, an integer 0..3, else ValueError; 3 the smallest) and
+    `shuffle` (byte planes, or the sparse layout where it stores fewer bytes; without it every
+    block is stored as its bytes) are recorded in the file; the defaults were chosen by
+    measurement.
     """
     if not _is_key(key):
         raise ValueError(f"{key!r} is not a cache key (64 lowercase hex digits from cache_key)")
-    if not 0 <= int(level) <= 9:
-        raise ValueError("zlib level must be 0..9")
+    if isinstance(level, bool) or not isinstance(level, (int, np.integer)) \
+            or not isal_zlib.ISAL_BEST_SPEED <= level <= isal_zlib.ISAL_BEST_COMPRESSION:
+        raise ValueError(f"level must be an ISA-L level, an integer 0..3, not {level!r}")
+    level = int(level)
     meta = canonical(dict(meta or {}))
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -384,30 +431,35 @@ def store(folder, key: str, arrays: dict, meta: dict | None = None, *, prefix: s
     tasks = [(raw[start:stop], array.dtype.itemsize)
              for _, array, raw in prepared for start, stop in _block_ranges(raw.size, block_bytes)]
     path = folder / f"{_prefix_for(prefix, meta)}-{key[:16]}{SUFFIX}"
-    # The header, which comes first, describes every block's streams: they are written aside (an unnamed
-    # file in the folder) in order as each block is encoded, rather than all held until the header is known.
-    with ThreadPoolExecutor(_threads(threads)) as pool, tempfile.TemporaryFile(dir=folder) as body:
-        encoded = pool.map(lambda task: _encoded(*task, level, shuffle), tasks)
-        descriptions, stored = [], 0
-        for name, array, raw in prepared:
-            blocks = []
-            for _ in _block_ranges(raw.size, block_bytes):
-                description, streams = next(encoded)
-                blocks.append(description)
-                for stream in streams:
-                    stored += body.write(stream)
-            descriptions.append({"name": name, "dtype": array.dtype.str, "shape": list(array.shape),
-                                 "nbytes": int(raw.size), "blocks": blocks})
-        header = {"format": FORMAT_VERSION, "key": key, "meta": meta, "level": int(level),
-                  "block_bytes": block_bytes, "arrays": descriptions}
-        header["header_sha256"] = _header_digest(header)
-        head = MAGIC + b" " + str(FORMAT_VERSION).encode("ascii") + b"\n" + _dumps(header).encode("ascii") + b"\n"
-        total = len(head) + stored
+    header = {"format": FORMAT_VERSION, "key": key, "meta": meta, "level": level, "block_bytes": block_bytes}
+    room = _head_room(header, prepared, block_bytes)
+
+    def fill(handle) -> None:
+        # The header, which comes first, describes every block's streams: they are written after room for it
+        # (at its longest), in order as each block is encoded, rather than all held (or written aside and
+        # copied) until it is known; it is written last, padded to fill its room.
+        handle.seek(room)
+        with ThreadPoolExecutor(_threads(threads)) as pool:
+            encoded = pool.map(lambda task: _encoded(*task, level, shuffle), tasks)
+            descriptions, total = [], room
+            for name, array, raw in prepared:
+                blocks = []
+                for _ in _block_ranges(raw.size, block_bytes):
+                    description, streams = next(encoded)
+                    blocks.append(description)
+                    for stream in streams:
+                        total += handle.write(stream)
+                descriptions.append(_described(name, array, raw, blocks))
         if total > max_bytes:
-            _warn(f"not caching {path.name}: {total} bytes exceed the folder bound of {max_bytes} bytes")
-            return None
-        body.flush()
-        _write_atomic(path, head, body)
+            raise _TooLarge(f"not caching {path.name}: {total} bytes exceed the folder bound of {max_bytes} bytes")
+        handle.seek(0)
+        handle.write(_padded_head({**header, "arrays": descriptions}, room))
+
+    try:
+        _write_atomic(path, fill)
+    except _TooLarge as refused:
+        _warn(str(refused))
+        return None
     evict(folder, max_bytes, keep=path)
     return path
 
@@ -564,10 +616,10 @@ def _decode(data, header: dict, offset: int, threads: int | None, unshuffle, exp
         codec, at, length, expected = stream
         if codec == "raw":
             return view[at:at + length]
-        inflater = zlib.decompressobj()
+        inflater = isal_zlib.decompressobj()
         try:
             raw = inflater.decompress(view[at:at + length], max(expected, 1))   # never more than it should hold
-        except zlib.error as error:
+        except isal_zlib.error as error:
             raise _Damaged(f"stream does not decompress ({error})") from None
         if len(raw) != expected or not inflater.eof or inflater.unconsumed_tail or inflater.unused_data:
             raise _Damaged("stream decompresses to the wrong length")

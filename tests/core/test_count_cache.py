@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from isal import isal_zlib
 
 from analyzer.core import count_cache
 from analyzer.core.count_cache import cache_key, expand_reference, load, store, unshuffle_reference
@@ -114,8 +115,9 @@ def test_layouts_and_codecs_are_chosen_by_size(tmp_path):
 
 
 def encoded_reference(block: np.ndarray, itemsize: int, level: int) -> tuple[dict, list]:
-    """A block's encoding as the store first made it: the nonzero items picked by boolean indexing, the planes
-    transposed from the (n, itemsize) bytes, and zlib tried on every whole stream (kept when 4x smaller)."""
+    """A block's encoding as the store first made it: the nonzero items picked by boolean indexing of the
+    (n, itemsize) bytes, the planes transposed from them, and every whole stream deflated (kept when 4x
+    smaller).  Each deflated stream must be a plain zlib stream: zlib itself inflates it to the plane."""
     words = block.view(f"<u{itemsize}")
     kept = (int(np.bitwise_or.reduce(words)).bit_length() + 7) // 8 if words.size else 0
     nonzero, items = words != 0, block.reshape(-1, itemsize)
@@ -128,7 +130,8 @@ def encoded_reference(block: np.ndarray, itemsize: int, level: int) -> tuple[dic
     stored_streams = []
     for data in streams:
         data = np.ascontiguousarray(data).tobytes()
-        packed = zlib.compress(data, level)
+        packed = isal_zlib.compress(data, level)
+        assert zlib.decompress(packed) == data
         stored_streams.append(("zlib", packed) if len(packed) * 4 <= len(data) else ("raw", data))
     digest = hashlib.sha256(b"".join(data for _, data in stored_streams)).hexdigest()
     return ({**layout, "streams": [[codec, len(data)] for codec, data in stored_streams], "sha256": digest},
@@ -162,8 +165,8 @@ def test_zlib_is_tried_whole_only_where_a_sample_shrinks(monkeypatch):
     random only where the sample lies is stored raw though zlib would make it 4x smaller (a larger file,
     the same bytes back)."""
     calls = []
-    compress = zlib.compress
-    monkeypatch.setattr(count_cache.zlib, "compress",
+    compress = isal_zlib.compress
+    monkeypatch.setattr(count_cache.isal_zlib, "compress",
                         lambda data, level: calls.append(len(data)) or compress(data, level))
     rng = np.random.default_rng(5)
     sample_bytes = count_cache.SAMPLE_PIECES * count_cache.SAMPLE_PIECE_BYTES
@@ -268,17 +271,45 @@ def test_empty_set_and_refused_dtypes(tmp_path):
         store(tmp_path, "not-a-key", {}, {})
 
 
+def test_every_isal_level_round_trips_and_no_other_is_taken(tmp_path):
+    arrays = sample_arrays(10)
+    sizes = []
+    for level in range(4):
+        path = store(tmp_path / str(level), KEY, arrays, {}, level=np.int64(level) if level == 1 else level)
+        assert json.loads(path.read_bytes().split(b"\n")[1])["level"] == level
+        assert_same(load(tmp_path / str(level), KEY)[0], arrays)
+        sizes.append(path.stat().st_size)
+    assert len(set(sizes)) > 1                                              # the level is used
+    for level in (-1, 4, 9, True, 2.0, "2"):
+        with pytest.raises(ValueError, match="ISA-L level"):
+            store(tmp_path / "refused", KEY, arrays, {}, level=level)
+    assert count_cache.cache_files(tmp_path / "refused") == []
+
+
+def test_files_deflated_by_zlib_still_load(tmp_path, monkeypatch):
+    """The streams of files written before the store used ISA-L are zlib's: a zlib stream whoever wrote it,
+    read by the same format (3), so they load to the same arrays."""
+    arrays = sample_arrays(11)
+    ours = store(tmp_path / "isal", KEY, arrays, {}).read_bytes()
+    monkeypatch.setattr(count_cache.isal_zlib, "compress", lambda data, level: zlib.compress(data, 3))
+    theirs = store(tmp_path / "zlib", KEY, arrays, {}).read_bytes()
+    monkeypatch.undo()
+    assert theirs != ours and theirs.startswith(b"TGACACHE 3\n")
+    for unshuffle, expand in ((unshuffle_reference, expand_reference), (unshuffle_into, expand_into)):
+        assert_same(load(tmp_path / "zlib", KEY, unshuffle=unshuffle, expand=expand)[0], arrays)
+
+
 # --- damage is detected, never trusted -----------------------------------------------------
 
-def damaged(tmp_path, capsys, change) -> None:
-    """Store, damage the file with `change(bytes) -> bytes`, expect None, a warning and no file."""
+def damaged(tmp_path, capsys, change, reason: str = "") -> None:
+    """Store, damage the file with `change(bytes) -> bytes`, expect None, a warning (naming `reason`) and no file."""
     arrays = sample_arrays(3)
     path = store(tmp_path, KEY, arrays, {"kind": "demo"})
     path.write_bytes(change(path.read_bytes()))
     capsys.readouterr()
     assert load(tmp_path, KEY) is None
     warning = capsys.readouterr().err
-    assert warning.count("\n") == 1 and "count_cache" in warning and path.name in warning
+    assert warning.count("\n") == 1 and "count_cache" in warning and path.name in warning and reason in warning
     assert not path.exists()
     assert load(tmp_path, KEY) is None                 # now simply absent: no second warning
     assert capsys.readouterr().err == ""
@@ -379,16 +410,31 @@ def test_a_valid_stream_of_other_content_fails_the_digest(tmp_path, capsys):
     damaged(tmp_path, capsys, lambda data: rewritten(data, swap))
 
 
-def test_bytes_after_a_deflated_stream_are_refused_even_with_a_matching_digest(tmp_path, capsys):
-    def pad(fields, rest):
+@pytest.mark.parametrize("change", [
+    lambda stream: stream + b"\0",                                                 # a byte after the stream
+    lambda stream: stream + stream,                                                # a second stream after it
+    lambda stream: stream[:-1],                                                    # its end cut off
+    lambda stream: stream[:-1] + bytes([stream[-1] ^ 1]),                          # its adler32 wrong
+    lambda stream: stream[:len(stream) // 2] + bytes([stream[len(stream) // 2] ^ 0x10]) + stream[len(stream) // 2 + 1:],
+    lambda stream: isal_zlib.compress(zlib.decompress(stream) + b"\0", 2),          # one byte too many
+    lambda stream: zlib.compress(zlib.decompress(stream)[:-1], 6),                  # one byte too few
+    lambda stream: isal_zlib.compress(zlib.decompress(stream), 2, wbits=-15),       # bare deflate, no zlib wrapper
+    lambda stream: isal_zlib.compress(zlib.decompress(stream), 2, wbits=31),        # a gzip member
+], ids=["trailing byte", "two streams", "truncated", "adler32", "flipped bit", "longer", "shorter", "bare deflate",
+        "gzip"])
+def test_a_bad_deflated_stream_is_refused_even_with_a_matching_digest(tmp_path, capsys, change):
+    """Whatever the inflater finds wrong (ISA-L's errors are not zlib's), or a stream that does not inflate
+    to exactly its length, with the block's sha256 made to match: refused by the inflating."""
+    def replace(fields, rest):
         _, block, index, at = stream_of(fields, "counts", "zlib")
-        at += block["streams"][index][1]
-        rest = rest[:at] + b"\0" + rest[at:]
-        block["streams"][index][1] += 1
+        length = block["streams"][index][1]
+        other = change(rest[at:at + length])
+        rest = rest[:at] + other + rest[at + length:]
+        block["streams"][index][1] = len(other)
         start = block_start(fields, block)
         block["sha256"] = hashlib.sha256(rest[start:start + sum(n for _, n in block["streams"])]).hexdigest()
         return rest
-    damaged(tmp_path, capsys, lambda data: rewritten(data, pad))
+    damaged(tmp_path, capsys, lambda data: rewritten(data, replace), reason="decompress")
 
 
 @pytest.mark.parametrize("expand", [expand_reference, expand_into], ids=["reference", "compiled"])
@@ -507,7 +553,7 @@ def test_eviction_keeps_the_folder_bounded_and_the_most_recent(tmp_path):
 
 def test_a_file_larger_than_the_bound_is_not_kept(tmp_path, capsys):
     assert store(tmp_path, KEY, sample_arrays(6), {"kind": "demo"}, max_bytes=1000) is None
-    assert count_cache.cache_files(tmp_path) == [] and "exceed" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == [] and "exceed" in capsys.readouterr().err        # no temporary file left
 
 
 def test_the_streams_are_written_as_encoded_not_all_held(tmp_path):
@@ -532,22 +578,68 @@ def test_a_failure_mid_write_leaves_no_partial_file(tmp_path, monkeypatch):
     before = good.read_bytes()
     seen = []
 
-    def write_half_then_fail(handle, head, body):
-        handle.write(head)
-        body.seek(0)
-        handle.write(body.read()[:1000])
-        handle.flush()
-        seen.extend(p.name for p in tmp_path.iterdir())
-        raise OSError("disk full")
+    class FillsUp:
+        """The temporary file, on a disk that is full after 100 kB."""
+        def __init__(self, handle):
+            self.handle = handle
 
-    monkeypatch.setattr(count_cache, "_write_chunks", write_half_then_fail)
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *problem):
+            self.handle.close()
+
+        def write(self, data):
+            if self.handle.tell() + len(memoryview(data).cast("B")) > 100_000:
+                self.handle.flush()
+                seen.extend((p.name, p.stat().st_size) for p in tmp_path.iterdir())
+                raise OSError("disk full")
+            return self.handle.write(data)
+
+        def __getattr__(self, name):
+            return getattr(self.handle, name)
+
+    monkeypatch.setattr(count_cache, "open", lambda *args: FillsUp(open(*args)), raising=False)
     with pytest.raises(OSError, match="disk full"):
         store(tmp_path, KEY, sample_arrays(8), {"kind": "demo"})
-    assert any(name.endswith(".partial") for name in seen)                # it was written aside
+    assert [size for name, size in seen if name.endswith(".partial")][0] > 0      # streams were written into it
     assert [p.name for p in tmp_path.iterdir()] == [good.name]            # and removed; the old file intact
     assert good.read_bytes() == before
     monkeypatch.undo()
     assert_same(load(tmp_path, KEY)[0], arrays)
+
+
+def test_a_header_longer_than_its_room_is_never_written_over_the_streams(tmp_path, monkeypatch):
+    good = store(tmp_path, KEY, sample_arrays(7), {"kind": "demo"})
+    before = good.read_bytes()
+    monkeypatch.setattr(count_cache, "_head_room", lambda *args: 100)
+    with pytest.raises(RuntimeError, match="were kept for it"):
+        store(tmp_path, KEY, sample_arrays(8), {"kind": "demo"})
+    assert [p.name for p in tmp_path.iterdir()] == [good.name] and good.read_bytes() == before
+
+
+@pytest.mark.parametrize("block_bytes", [8, 64, 4096])
+def test_the_header_fits_its_room_and_the_streams_follow_it(tmp_path, monkeypatch, block_bytes):
+    """Tiny blocks of every item size (the header's widest case: its numbers as long as the blocks'): the
+    header, canonical JSON padded to the room kept for it with spaces, is followed by the streams."""
+    monkeypatch.setattr(count_cache, "BLOCK_BYTES", block_bytes)
+    rng = np.random.default_rng(block_bytes)
+    arrays = {}
+    for itemsize in (1, 2, 4, 8):
+        values = rng.integers(0, 2 ** (8 * itemsize) - 1, 600, dtype=np.uint64, endpoint=True)
+        arrays[f"random{itemsize}"] = values.astype(f"<u{itemsize}")
+        arrays[f"sparse{itemsize}"] = np.where(rng.random(600) < 0.9, 0, values).astype(f"<u{itemsize}")
+        arrays[f"runs{itemsize}"] = np.repeat(values[:6], 100).astype(f"<u{itemsize}")
+    path = store(tmp_path, KEY, arrays, {"kind": "demo"})
+    data = path.read_bytes()
+    magic, header, rest = data.split(b"\n", 2)
+    fields = json.loads(header)
+    assert header == count_cache._dumps(fields).encode() and set(fields["pad"]) <= {" "}
+    assert len(rest) == sum(length for a in fields["arrays"] for b in a["blocks"] for _, length in b["streams"])
+    assert len(magic) + len(header) + 2 == count_cache._head_room(
+        {name: fields[name] for name in ("format", "key", "meta", "level", "block_bytes")},
+        [(name, arrays[name], arrays[name].view(np.uint8)) for name in sorted(arrays)], block_bytes)
+    assert_same(load(tmp_path, KEY, unshuffle=unshuffle_into, expand=expand_into)[0], arrays)
 
 
 def test_a_failure_at_fsync_leaves_no_file(tmp_path, monkeypatch):
