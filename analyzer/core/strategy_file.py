@@ -20,8 +20,8 @@ rows) compresses the header and every piece of every column (at most PIECE_BYTES
 plane, made when a thread takes it up) as its own deflate segment,
 on a pool of threads (zlib releases the GIL), ending each but the last with a sync flush
 so that the segments, one after the other, are one deflate stream: the file is still one
-gzip member, read by any gzip reader.  Each piece's CRC-32 is taken on its thread too, and
-a file's CRC combined from its pieces' (`analyzer.core.crc32`).  A column array that several
+gzip member, read by any gzip reader.  Each piece's CRC-32 is taken on its thread too (by
+ISA-L: the same CRC), and a file's CRC combined from its pieces' (`analyzer.core.crc32`).  A column array that several
 files hold (the keys, weights and EVs of a rule set's optimal and basic-strategy files, the
 keys and weights of every rule set on one count) is compressed, and its CRC taken, once.
 """
@@ -153,7 +153,7 @@ def _deflate(piece, level: int, last: bool) -> tuple[bytes, int, int]:
     compressor = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
     data = piece.data() if isinstance(piece, _Piece) else piece
     return compressor.compress(data) + compressor.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH), \
-        zlib.crc32(data), len(data)
+        isal_zlib.crc32(data), len(data)        # the same CRC-32 as zlib's, four times as fast (carry-less multiply)
 
 
 _POOL: ThreadPoolExecutor | None = None
