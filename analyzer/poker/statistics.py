@@ -160,7 +160,9 @@ class SideClasses:
     class alone when the counts run over every final category (`joint` False).  A lookup
     checks every row of the classes asked for against them (`holds`: equal groups mean equal
     classes, hence equal sums; an array changed in place since is not mistaken for its old
-    values).  `summed`: `masked_counts`' list of the masks summed by these groups.
+    values), unless they are the very arrays the groups were made of and cannot change
+    (`unchangeable`: a table's classes, which it makes read-only).  `summed`: `masked_counts`'
+    list of the masks summed by these groups.
     """
 
     groups: np.ndarray
@@ -168,18 +170,23 @@ class SideClasses:
     n_categories: int
     joint: bool
     summed: list
+    made_of: tuple = ()          # the (side, category) arrays the groups were made of, when they cannot change
 
     @classmethod
     def of(cls, side: np.ndarray, n_side: int, category: np.ndarray | None, n_categories: int) -> "SideClasses":
         """The groups of these classes (checked to lie in range; a copy, whatever the arrays do next)."""
+        made_of = (side, category) if unchangeable(side) and (category is None or unchangeable(category)) else ()
         if category is None:
-            return cls(_classes(side, n_side, "side class", _small(n_side)), n_side, n_categories, False, [])
-        return cls(joint_classes(side, n_side, category, n_categories), n_side, n_categories, True, [])
+            return cls(_classes(side, n_side, "side class", _small(n_side)), n_side, n_categories, False, [], made_of)
+        return cls(joint_classes(side, n_side, category, n_categories), n_side, n_categories, True, [], made_of)
 
     def holds(self, side: np.ndarray, n_side: int, category: np.ndarray | None, n_categories: int) -> bool:
-        """Whether these are the groups of exactly these classes (every row checked, in one pass)."""
+        """Whether these are the groups of exactly these classes (the arrays they were made of, unchanged;
+        else every row checked, in one pass)."""
         if (n_side, n_categories, category is not None) != (self.n_side, self.n_categories, self.joint):
             return False
+        if self.made_of and self.made_of[0] is side and self.made_of[1] is category:
+            return True
         if not self.joint:
             return self.groups.shape == side.shape and bool(np.array_equal(self.groups, side))
         return side.ndim == category.ndim == 1 and group_sums.are_joint_classes(
@@ -189,6 +196,12 @@ class SideClasses:
     @property
     def n_groups(self) -> int:
         return self.n_side * self.n_categories if self.joint else self.n_side
+
+
+def unchangeable(array) -> bool:
+    """Whether an array's values cannot change in place: read-only, over data it owns (a read-only view of
+    a writable array can change; the array itself only once writing is allowed again, on purpose)."""
+    return isinstance(array, np.ndarray) and not array.flags.writeable and array.base is None
 
 
 def _small(n: int):

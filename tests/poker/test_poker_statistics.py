@@ -185,6 +185,28 @@ def test_the_cache_is_keyed_by_the_side_classes_themselves():
         check(side, np.full(m, 300))                # never wrapped into range by a cast
 
 
+def test_read_only_classes_are_found_by_identity_and_any_other_array_is_compared(monkeypatch):
+    """The very read-only arrays the groups were made of need no comparison; the same values in a writable
+    array, or in a read-only view of one, are compared row by row as before."""
+    rng = np.random.default_rng(24)
+    category = rng.integers(0, 10, size=2_000).astype(np.uint8)
+    category.flags.writeable = False
+    compared = []
+    joint = statistics.group_sums.are_joint_classes
+    monkeypatch.setattr(statistics.group_sums, "are_joint_classes", lambda *a: compared.append(1) or joint(*a))
+    entry = statistics.SideClasses.of(category, 10, category, 10)
+    assert entry.made_of == (category, category)
+    assert entry.holds(category, 10, category, 10) and compared == []
+    writable = category.copy()
+    assert entry.holds(writable, 10, writable, 10) and len(compared) == 1
+    view = writable[:]
+    view.flags.writeable = False                    # read-only, but its base can still change
+    assert not statistics.unchangeable(view) and entry.holds(view, 10, view, 10) and len(compared) == 2
+    assert statistics.SideClasses.of(writable, 10, writable, 10).made_of == ()
+    writable[0] = (writable[0] + 1) % 10
+    assert not entry.holds(writable, 10, writable, 10)
+
+
 def plain_are_joint_classes(groups, side, n_side, category, n_categories):
     """The reference: the same length, every class in range, and groups equal to the formula in Python integers."""
     if not len(groups) == len(side) == len(category):

@@ -44,6 +44,11 @@ class SituationCounts:
     completions: int             # C(n - 6, 4): dealer completions of one situation
     derived: dict = field(default_factory=dict, repr=False)   # what is computed from the counts once (features)
 
+    def __post_init__(self):
+        # a count does not change once made: what is derived from it and kept (`derived`) stays true
+        for array in (self.keys, self.weights, self.counts, self.player_rank, self.player_category):
+            array.flags.writeable = False
+
     def __len__(self) -> int:
         return len(self.keys)
 

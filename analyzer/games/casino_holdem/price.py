@@ -46,7 +46,9 @@ def table_aa_bonus_hands(table: SituationTable) -> np.ndarray:
     reads too): the hands are not evaluated twice."""
     if "aa_bonus_hands" not in table.derived:
         values = features.of_table(table)
-        table.derived["aa_bonus_hands"] = aa_bonus_hands_of(values["hand"], values["pair_rank"])
+        hands = aa_bonus_hands_of(values["hand"], values["pair_rank"])
+        hands.flags.writeable = False            # the round statistics' groups of it are kept (`side_classes`)
+        table.derived["aa_bonus_hands"] = hands
     return table.derived["aa_bonus_hands"]
 
 
