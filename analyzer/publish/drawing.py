@@ -3,14 +3,22 @@
 Drawing is matplotlib code that holds the GIL, and nothing in a results folder waits on
 it until the report is built: with a second core, a child draws while the parent writes
 the strategy files, PAR sheets and workbook and runs the verification.  The child
-(`Drawer`) is forked once, before any counting, while this process is small and has no
-threads: its memory is matplotlib and the figures' data, not a copy of the analysis.  Each
+(`Drawer`) is forked once, before any counting, while this process is small and has started
+no thread: its memory is matplotlib and the figures' data, not a copy of the analysis.  Each
 rule set's figures are sent to it as data (a figure's lazy values are made here first),
 and their SVG text comes back through a pipe.  The same code (`plots.render`) draws the
-same bytes in either process.  The child itself only imports matplotlib and waits: each
+same bytes in either process.  The command line forks it before it imports the pipeline and
+the games (`analyzer.cli.run_games`), so that the child's import of matplotlib overlaps
+theirs rather than the counting.  The child itself only imports matplotlib and waits: each
 request is drawn by a fork of it that replies and exits, so what drawing leaves behind
 (matplotlib's caches, a heap fragmented by the figures' objects: ~30 MB after the figures
 of `analyzer all`) goes with that fork, not kept through the rest of the run.
+
+The child warms nothing beyond that import (measured): matplotlib empties its font cache in
+every fork (a font object must not be shared across one), and even a warm process reads the
+font file again for each text it lays out; what a fork could inherit (the mathtext grammar,
+font look-ups) saves a request ~0.02-0.03 s CPU and costs the child as much or more to make
+(a throwaway log-scale figure: ~0.15 s; caribbean-stud's drawing CPU went 1.43 -> 1.54 s).
 
 Without a drawer (one core, no fork, or a caller that starts none) `Drawing` draws in
 this process when its result is asked for.  The child ignores Ctrl-C and SIGTERM (the
@@ -27,6 +35,7 @@ import pickle
 import signal
 import struct
 import traceback
+from contextlib import contextmanager
 
 from analyzer.core.errors import InvariantError
 from analyzer.core.execution import default_jobs
@@ -177,6 +186,18 @@ class Drawer:
 def start_drawer() -> Drawer | None:
     """A Drawer when `forking()`, else None (figures are then drawn in this process)."""
     return Drawer() if forking() else None
+
+
+@contextmanager
+def drawing_process():
+    """A Drawer (`start_drawer`: None without a second core) for the duration of the block, stopped and reaped
+    on every way out."""
+    drawer = start_drawer()
+    try:
+        yield drawer
+    finally:
+        if drawer is not None:
+            drawer.close()
 
 
 class Drawing:

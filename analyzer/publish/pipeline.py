@@ -32,8 +32,8 @@ from analyzer.core import count_cache, memory, timing
 from analyzer.core.errors import InputError, InvariantError
 from analyzer.core.outputs import WORKBOOK_NAME
 from analyzer.games.registry import Game
-from analyzer.publish import report, verify
-from analyzer.publish.drawing import Drawing, start_drawer
+from analyzer.publish import drawing, report, verify
+from analyzer.publish.drawing import Drawing
 from analyzer.publish.folder import ResultFolder, check_out_root, json_bytes
 from analyzer.publish.options import CheckOptions
 from analyzer.publish.workbook import rules_table, workbook_bytes
@@ -293,18 +293,17 @@ def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
 
 @contextmanager
 def drawing_process(run: Run):
-    """While the block runs, `run.drawer` is a child process that draws the figures (`drawing.Drawer`),
-    when a second core makes it worth it; started here, before any counting, while this process is small."""
+    """While the block runs, `run.drawer` is a child process that draws the figures (`drawing.Drawer`), when a
+    second core makes it worth it: the one the run was given (the command line starts it before importing this
+    module: `analyzer.cli.run_games`), else one started here, before any counting, while this process is small."""
     if run.drawer is not None:
         yield run
         return
-    run.drawer = start_drawer()
-    try:
-        yield run
-    finally:
-        if run.drawer is not None:
-            run.drawer.close()
-        run.drawer = None
+    with drawing.drawing_process() as run.drawer:
+        try:
+            yield run
+        finally:
+            run.drawer = None
 
 
 def run_games(jobs: list, run: Run, options=None, done=None) -> list[Published]:

@@ -1,6 +1,9 @@
 """Figures drawn by the drawing child are the figures drawn here, byte for byte; a failure or a lost child
 is reported, and no child outlives its Drawer."""
 import os
+import subprocess
+import sys
+from pathlib import Path
 from fractions import Fraction
 
 import pytest
@@ -131,3 +134,28 @@ def test_a_run_has_a_drawer_for_its_duration():
     assert run.drawer is None
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
+
+
+FIRST_DRAWER = """
+import sys
+from analyzer import cli
+from analyzer.publish import drawing
+
+class Recorded(drawing.Drawer):
+    def __init__(self):
+        print("pipeline imported" if "analyzer.publish.pipeline" in sys.modules else "pipeline not imported")
+        super().__init__()
+
+drawing.Drawer = Recorded
+sys.exit(cli.main(["baccarat", "--quiet", "--check-samples", "0", "--check-rounds", "0", "--out", sys.argv[1]]))
+"""
+
+
+@pytest.mark.skipif(not drawing.forking(), reason="one core: no drawing child")
+def test_the_command_line_forks_its_one_drawer_before_importing_the_pipeline(tmp_path):
+    run = subprocess.run([sys.executable, "-c", FIRST_DRAWER, str(tmp_path)], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[0] == "pipeline not imported"       # one drawer: the pipeline draws with it
+    assert run.stdout.count("pipeline") == 1
+    assert (tmp_path / "baccarat" / "operator" / "figure_net_distribution.svg").is_file()
