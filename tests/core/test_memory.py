@@ -49,3 +49,14 @@ def test_importing_the_package_keeps_numpy_from_starting_blas_threads():
     if _in_subprocess(threads) == "1\n":
         pytest.skip("numpy starts no BLAS thread here anyway (one core, or another BLAS)")
     assert _in_subprocess("import analyzer\n" + threads) == "1\n"
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists() or "THP_enabled" not in Path("/proc/self/status").read_text(),
+                    reason="the kernel does not report THP_enabled")
+def test_counting_is_let_have_huge_pages_and_the_setting_comes_back():
+    script = ("from analyzer.core import memory\n"
+              "assert memory._PRCTL(memory._PR_SET_THP_DISABLE, 0, 0, 0, 0) == 0\n"
+              f"with memory.huge_pages_while_counting():\n    print({THP_LINE})\n"          # never set: left as it is
+              f"print({THP_LINE})\nassert memory.small_pages()\n"
+              f"with memory.huge_pages_while_counting():\n    print({THP_LINE})\nprint({THP_LINE})")
+    assert _in_subprocess(script).split("\n")[:4] == ["['THP_enabled:\\t1']"] * 3 + ["['THP_enabled:\\t0']"]
