@@ -23,9 +23,10 @@ def test_one_arena_then_release_keep_what_a_thread_allocated():
 
 
 def _in_subprocess(script: str) -> str:
-    """What a fresh interpreter prints, in an environment without this process's OPENBLAS_NUM_THREADS (which
-    importing the package set)."""
-    env = {name: value for name, value in os.environ.items() if name != "OPENBLAS_NUM_THREADS"}
+    """What a fresh interpreter prints, in an environment without this process's BLAS thread counts (importing
+    the package set OPENBLAS_NUM_THREADS; a Dask nanny, which other tests start, sets OMP_NUM_THREADS here)."""
+    env = {name: value for name, value in os.environ.items()
+           if name not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "GOTO_NUM_THREADS")}
     return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env).stdout
 
 
