@@ -65,13 +65,17 @@ def git_commit(checkout: Path) -> str | None:
         return None
 
 
-def run_command(checkout: Path, arguments: list[str], out: Path | None = None) -> dict:
+def run_command(checkout: Path, arguments: list[str], out: Path | None = None, tree: bool = True) -> dict:
     """`python -m analyzer ARGUMENTS --out OUT` as a fresh process from `checkout`: its wall time (start to
     exit, imports included), its peak resident memory (`ru_maxrss` from `os.wait4`: the largest single
     process, the command or one of its children), the peak of the whole process tree's memory (the
-    command and every child it forks together, sampled; `TreeMemory`) and the in-process stage timings
-    the pipeline records when ANALYZER_TIMINGS names a file. Without `out`, a temporary folder is used
-    and removed."""
+    command and every child it forks together, sampled; `TreeMemory`; None unless `tree`) and the
+    in-process stage timings the pipeline records when ANALYZER_TIMINGS names a file. Without `out`, a
+    temporary folder is used and removed.
+
+    The tree's sampling is not free: reading every process's proportional set size walks its page
+    tables, and every 20 ms that took ~0.3 s of a 3 s Caribbean Stud run's wall time on two cores;
+    time a command with tree=False, sample its memory in a run of its own."""
     work = Path(tempfile.mkdtemp(prefix="bench_"))
     timings = work / "timings.json"
     environment = dict(os.environ, PYTHONPATH=str(checkout), ANALYZER_TIMINGS=str(timings))
@@ -80,7 +84,7 @@ def run_command(checkout: Path, arguments: list[str], out: Path | None = None) -
         start = time.perf_counter()
         child = subprocess.Popen(command, cwd=checkout, env=environment, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.PIPE)
-        with TreeMemory(child.pid) as tree:
+        with TreeMemory(child.pid) if tree else _NoTree() as sampled:
             _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
         child.returncode = os.waitstatus_to_exitcode(status)
@@ -92,9 +96,21 @@ def run_command(checkout: Path, arguments: list[str], out: Path | None = None) -
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return {"wall_s": round(wall, 3), "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
-            "peak_tree_mb": tree.peak_mb,
+            "peak_tree_mb": sampled.peak_mb,
             "stages": {s["stage"]: s["seconds"] for s in stages},
             "stage_peak_rss_mb": {s["stage"]: s.get("peak_rss_mb") for s in stages}}
+
+
+class _NoTree:
+    """No sampling: a TreeMemory's place in a timed run."""
+
+    peak_mb = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
 
 
 class TreeMemory:

@@ -2,14 +2,17 @@
 
 Each command runs as a fresh process (`python -m analyzer ...`, from the checkout given by
 --checkout, default the one holding this script), several times, the commands interleaved
-so that a change in the machine's load hits them alike.  For every run it records
-- the wall time of the whole process (start to exit, imports included),
-- its peak memory: of the whole process tree (the command and the children it forks, together,
-  each process's proportional share of pages it shares with another; sampled, `_timing.TreeMemory`),
-  and of its largest single process (`ru_maxrss` from `os.wait4`),
-- the in-process time of each stage (counting, pricing, strategies, each output file,
+so that a change in the machine's load hits them alike, and twice a round: once timed, once
+with its memory sampled (the sampling takes CPU the command would have: `_timing.run_command`).
+It records
+- from the timed runs, the wall time of the whole process (start to exit, imports included) and
+  the in-process time of each stage (counting, pricing, strategies, each output file,
   verification, report, publish), written by the pipeline when ANALYZER_TIMINGS names a
   file (`analyzer.core.timing`);
+- from the sampled runs, the peak memory of the whole process tree (the command and the children
+  it forks, together, each process's proportional share of pages it shares with another;
+  `_timing.TreeMemory`);
+- from every run, the peak memory of its largest single process (`ru_maxrss` from `os.wait4`);
 and reports the medians.  The measurements, with the machine, date, Python and load
 average, go to benchmarks/results/commands.json (--json), from which the README's speed
 table is made (--markdown prints it).  Timings are never asserted by the test suite.
@@ -40,17 +43,18 @@ COMMANDS = {                                       # name -> analyzer arguments 
 TARGETS = {"casino-holdem": (6.0, 500), "caribbean-stud": (2.5, 400), "all": (30.0, 500)}   # s, MB (issue 14)
 
 
-def summarise(runs: list[dict]) -> dict:
-    """Medians of the runs: wall, peak RSS, and each stage (in the order the stages ended)."""
+def summarise(runs: list[dict], sampled: list[dict]) -> dict:
+    """Medians: of the timed runs, wall and each stage (in the order the stages ended); of the sampled runs,
+    the tree's peak memory; of both, the largest process's peak RSS."""
     names = list(dict.fromkeys(name for run in runs for name in run["stages"]))
     stages = {name: round(statistics.median(run["stages"].get(name, 0.0) for run in runs), 3) for name in names}
     outside = [run["wall_s"] - sum(s for name, s in run["stages"].items() if " / " not in name) for run in runs]
     wall = statistics.median(run["wall_s"] for run in runs)
     return {"median_wall_s": round(wall, 3),
-            "median_peak_rss_mb": round(statistics.median(r["peak_rss_mb"] for r in runs), 1),
-            "median_peak_tree_mb": round(statistics.median(r["peak_tree_mb"] for r in runs), 1),
-            "wall_s": [r["wall_s"] for r in runs], "peak_rss_mb": [r["peak_rss_mb"] for r in runs],
-            "peak_tree_mb": [r["peak_tree_mb"] for r in runs],
+            "median_peak_rss_mb": round(statistics.median(r["peak_rss_mb"] for r in runs + sampled), 1),
+            "median_peak_tree_mb": round(statistics.median(r["peak_tree_mb"] for r in sampled), 1),
+            "wall_s": [r["wall_s"] for r in runs], "peak_rss_mb": [r["peak_rss_mb"] for r in runs + sampled],
+            "peak_tree_mb": [r["peak_tree_mb"] for r in sampled],
             "startup_imports_exit_s": round(statistics.median(outside), 3), "stages_median_s": stages}
 
 
@@ -69,17 +73,19 @@ def main() -> None:
     report = {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine_info(),
               "checkout": str(checkout), "commit": git_commit(checkout), "runs": args.runs,
               "load_average_before": list(os.getloadavg()), "targets": TARGETS, "commands": {}}
-    runs = {name: [] for name in args.only}
+    runs, sampled = {name: [] for name in args.only}, {name: [] for name in args.only}
     for index in range(args.runs):                     # interleaved: drifting load hits every command alike
         for name in args.only:
-            result = run_command(checkout, COMMANDS[name])
-            runs[name].append(result)
-            print(f"run {index + 1}/{args.runs} {name}: {result['wall_s']:.2f} s, {result['peak_tree_mb']:,.0f} MB "
-                  f"(largest process {result['peak_rss_mb']:,.0f} MB; load {os.getloadavg()[0]:.2f})", flush=True)
+            timed, memory = run_command(checkout, COMMANDS[name], tree=False), run_command(checkout, COMMANDS[name])
+            runs[name].append(timed)
+            sampled[name].append(memory)
+            print(f"run {index + 1}/{args.runs} {name}: {timed['wall_s']:.2f} s; {memory['peak_tree_mb']:,.0f} MB "
+                  f"(largest process {memory['peak_rss_mb']:,.0f} MB; load {os.getloadavg()[0]:.2f})", flush=True)
     report["load_average_after"] = list(os.getloadavg())
     for name in args.only:
-        report["commands"][name] = {"arguments": COMMANDS[name] + ["--out", "DIR"], **summarise(runs[name]),
-                                    "runs": runs[name]}
+        report["commands"][name] = {"arguments": COMMANDS[name] + ["--out", "DIR"],
+                                    **summarise(runs[name], sampled[name]), "runs": runs[name],
+                                    "sampled_runs": sampled[name]}
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(report, indent=1) + "\n")
     for name, result in report["commands"].items():
