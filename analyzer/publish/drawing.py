@@ -137,27 +137,39 @@ class Drawer:
         self.pid = pid
         self._requests, self._replies = os.fdopen(from_parent, "wb"), os.fdopen(to_parent, "rb")
         self._waiting = False
+        self._asked, self._sent = {}, False       # the figures last asked for: file -> what they draw
+        self._drawn = {}                          # what a figure draws (pickled kind and data) -> its SVG text
 
     def send(self, figures: list) -> None:
-        """Ask for these figures (their lazy values made here); `receive` returns their SVG text."""
+        """Ask for these figures (their lazy values made here); `receive` returns their SVG text.  A figure
+        that draws what one asked for before did (the same kind and data: rule sets on one count often show
+        the same side bet) is not drawn again: the SVG text depends on nothing else."""
         if self._waiting:
             raise InvariantError("the drawing process is still drawing the previous figures")
-        try:
-            _send(self._requests, [_made(figure) for figure in figures])
-        except BrokenPipeError:                 # the child is gone (killed): as when it ends without a reply
-            raise InvariantError("the process drawing the report's figures ended without them") from None
+        made = [_made(figure) for figure in figures]
+        self._asked = {figure.file: pickle.dumps((figure.kind, figure.data), protocol=pickle.HIGHEST_PROTOCOL)
+                       for figure in made}
+        new = [figure for figure in made if self._asked[figure.file] not in self._drawn]
+        self._sent = bool(new)
+        if new:
+            try:
+                _send(self._requests, new)
+            except BrokenPipeError:             # the child is gone (killed): as when it ends without a reply
+                raise InvariantError("the process drawing the report's figures ended without them") from None
         self._waiting = True
 
     def receive(self) -> dict:
         """The SVG text of the figures last sent, waited for; InvariantError if drawing failed or the child is gone."""
         self._waiting = False
-        reply = _receive(self._replies)
-        if reply is None:
-            raise InvariantError("the process drawing the report's figures ended without them")
-        drawn, value = reply
-        if not drawn:
-            raise InvariantError(f"drawing the report's figures failed:\n{value}")
-        return value
+        if self._sent:
+            reply = _receive(self._replies)
+            if reply is None:
+                raise InvariantError("the process drawing the report's figures ended without them")
+            drawn, value = reply
+            if not drawn:
+                raise InvariantError(f"drawing the report's figures failed:\n{value}")
+            self._drawn.update((self._asked[file], svg) for file, svg in value.items())
+        return {file: self._drawn[key] for file, key in self._asked.items()}
 
     @property
     def busy(self) -> bool:

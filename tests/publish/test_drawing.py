@@ -43,6 +43,21 @@ def test_the_child_draws_the_bytes_drawn_here(drawer):
     assert Drawing(content(jackpot("c.svg")), drawer).result()["c.svg"] == here.result()["figure_progressive.svg"]
 
 
+def test_a_figure_drawn_before_is_not_drawn_again(drawer, monkeypatch):
+    """The same kind and data (another rule set's same side bet): its SVG text from the first drawing, the
+    child sent only what it has not drawn; the text is what drawing it here gives."""
+    sent = []
+    send = drawing._send
+    monkeypatch.setattr(drawing, "_send", lambda stream, value: sent.append([f.file for f in value]) or send(stream, value))
+    first = Drawing(content(jackpot(), jackpot("b.svg", title="other")), drawer).result()
+    again = Drawing(content(jackpot(), jackpot("c.svg", title="third")), drawer).result()
+    assert sent == [["figure_progressive.svg", "b.svg"], ["c.svg"]]
+    assert again["figure_progressive.svg"] == first["figure_progressive.svg"]
+    assert again == Drawing(content(jackpot(), jackpot("c.svg", title="third"))).result()
+    assert Drawing(content(jackpot("d.svg")), drawer).result() == {"d.svg": first["figure_progressive.svg"]}
+    assert sent[2:] == [] and not drawer.busy
+
+
 def test_lazy_values_are_made_here_and_sent(drawer):
     made = []
     figure = jackpot(title=lambda: made.append(1) or "RTP")
