@@ -100,6 +100,7 @@ from pathlib import Path
 import numpy as np
 from isal import isal_zlib
 
+from analyzer.core.errors import InvariantError
 from analyzer.core.execution import default_jobs
 
 MAGIC = b"TGACACHE"
@@ -352,13 +353,13 @@ def _head_room(header: dict, prepared: list, block_bytes: int) -> int:
 
 def _padded_head(header: dict, room: int) -> bytes:
     """The head of `header` (without its "pad" and sha256 yet) made exactly `room` bytes long by its "pad" of
-    spaces; RuntimeError if it does not fit (it would overwrite the first streams)."""
+    spaces; InvariantError if it does not fit (it would overwrite the first streams)."""
     header = {**header, "pad": ""}
     header["pad"] = " " * (room - len(_head({**header, "header_sha256": "0" * 64})))
     header["header_sha256"] = _header_digest(header)
     head = _head(header)
     if len(head) != room:
-        raise RuntimeError(f"the cache header is {len(head)} bytes, {room} were kept for it")
+        raise InvariantError(f"the cache header is {len(head)} bytes, {room} were kept for it")
     return head
 
 

@@ -230,11 +230,11 @@ class DecisionTableFiles:
     def _start(self, name: str) -> None:
         codes = self._codes[name]
         codes = optimal_decisions(self._table) if codes is None else codes
-        columns = self.columns()
+        shared, ev_column = self.columns(), self._spec["ev_column"]
         self._pending[name] = self._compressor.encode(
-            self._header, {"key": columns.pop("key"), "weight": columns.pop("weight"),
-                           "decision": codes.astype(np.uint8, copy=False), **columns},
-            levels={self._spec["ev_column"]: EV_LEVEL})
+            self._header, {"key": shared["key"], "weight": shared["weight"],
+                           "decision": codes.astype(np.uint8, copy=False), ev_column: shared[ev_column]},
+            levels={ev_column: EV_LEVEL})
 
     def _begin(self) -> None:
         table, rule_file, spec = self._table, self._rule_file, self._spec
