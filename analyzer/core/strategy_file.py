@@ -23,11 +23,13 @@ so that the segments, one after the other, are one deflate stream: the file is s
 gzip member, read by any gzip reader.  Each piece's CRC-32 is taken on its thread too (by
 ISA-L: the same CRC), and a file's CRC combined from its pieces' (`analyzer.core.crc32`).  A column array that several
 files hold (the keys, weights and EVs of a rule set's optimal and basic-strategy files, the
-keys and weights of every rule set on one count) is compressed, and its CRC taken, once.
+keys and weights of every rule set on one count) is compressed, and its CRC taken, once; so is a
+piece of one-byte values (decisions) equal to one compressed before (`Compressor._deflate_by_content`).
 """
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
 import json
 import struct
@@ -184,17 +186,33 @@ class Compressor:
     def __init__(self, level: int = 6):
         self.level = level
         self._columns = {}             # (id(array), level, last) -> futures of its pieces' (deflate, crc32, length)
+        self._by_content = {}          # (sha256 of a one-byte piece, level, last) -> its (deflate, crc32, length)
 
     def _column(self, array: np.ndarray, level: int, last: bool) -> list:
         key = (id(array), level, last)
         segments = self._columns.get(key)
         if segments is None:
             pieces = _pieces(array)
-            segments = [_submit(_deflate, piece, level, last and i == len(pieces) - 1)
+            deflate = self._deflate_by_content if array.itemsize == 1 else _deflate
+            segments = [_submit(deflate, piece, level, last and i == len(pieces) - 1)
                         for i, piece in enumerate(pieces)]
             self._columns[key] = segments
             weakref.finalize(array, self._columns.pop, key, None).atexit = False
         return segments
+
+    def _deflate_by_content(self, piece: _Piece, level: int, last: bool) -> tuple[bytes, int, int]:
+        """`_deflate` of a piece of one-byte values (decisions, key planes), done once for equal bytes: rule
+        sets on one count often decide alike, in arrays of their own.  A deflate depends on nothing but the
+        piece's bytes, the level and whether it ends the stream.  One kept is at most an eighth of its piece
+        (decisions compress a hundredfold)."""
+        data = piece.data()
+        key = (hashlib.sha256(data).digest(), level, last)
+        deflated = self._by_content.get(key)
+        if deflated is None:
+            deflated = _deflate(data, level, last)
+            if 8 * len(deflated[0]) <= len(data):
+                self._by_content[key] = deflated
+        return deflated
 
     def encode(self, header: dict, columns: dict[str, np.ndarray], levels: dict | None = None) -> Pending:
         """Start the file for `columns` (name -> array, keys first), with `header` completed."""

@@ -87,3 +87,32 @@ def test_one_compressor_for_two_tables_gives_each_table_its_own_bytes(columns, m
     alone = [strategy_file.Compressor().encode({"game": "test", "n": n}, table).result()
              for n, table in enumerate((columns, other))]
     assert [p.result() for p in pending] == alone
+
+
+def test_equal_one_byte_pieces_in_other_arrays_are_compressed_once(columns, monkeypatch):
+    # rule sets on one count often decide alike, each in an array of its own: such a piece is deflated
+    # once, and every file still holds exactly the bytes a compressor of its own writes
+    monkeypatch.setattr(strategy_file, "PIECE_BYTES", 4096)
+    deflated = []
+    real = strategy_file._deflate
+    def counted(piece, *args):
+        deflated.append(bytes(piece.data() if isinstance(piece, strategy_file._Piece) else piece))
+        return real(piece, *args)
+    monkeypatch.setattr(strategy_file, "_deflate", counted)
+    decisions = np.zeros(20_000, dtype=np.uint8)
+    decisions[::7] = 2
+    tables = [dict(columns, decision=decisions.copy(), ev=columns["ev"] + n) for n in range(2)]
+    shared = strategy_file.Compressor()
+    files = [shared.encode({"game": "test", "n": n}, table).result() for n, table in enumerate(tables)]
+    pieces = [piece for piece in deflated if piece in {bytes(decisions[i:i + 4096]) for i in range(0, 20_000, 4096)}]
+    assert len(pieces) == 5                                       # 20,000 one-byte rows: five pieces, each once
+    assert files == [strategy_file.Compressor().encode({"game": "test", "n": n}, table).result()
+                     for n, table in enumerate(tables)]
+
+
+def test_a_piece_that_compresses_poorly_is_not_kept(columns):
+    compressor = strategy_file.Compressor()
+    noise = np.random.default_rng(3).integers(0, 256, 20_000).astype(np.uint8)
+    compressor.encode({}, {"decision": noise}).result()
+    compressor.encode({}, {"decision": np.zeros(20_000, dtype=np.uint8)}).result()
+    assert len(compressor._by_content) == 1                        # the zeros' piece only
