@@ -20,7 +20,6 @@ the classes' key order.  Both give the same integers.
 """
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -144,14 +143,11 @@ def count_situations(rules: HoldemRules, progress=None, executor: Executor | Non
     executor = executor or SerialExecutor(default_jobs())
     deck = rules.deck_mask
     qualifier_rank = handeval.dense_at_least(rules.qualifier_value)
-    with timing.stage("classes"), ThreadPoolExecutor(1) as beside:
-        # the board classes on a thread of their own while this one lists the situation classes: the two
-        # are independent, and each is mostly one core's work (its sorting, numpy's) that releases the GIL
-        finding_boards = beside.submit(holdem_enum.board_classes, deck, max(1, executor.threads_per_chunk))
+    with timing.stage("classes"):
+        board_class, board_perm, boards = holdem_enum.board_classes(deck, max(1, executor.threads_per_chunk))
         every_flop = canonical_keys(np.array(list(combinations(rules.cards, 3)), dtype=np.uint8), (3,))
         flops, flop_orbits = np.unique(every_flop, axis=0, return_counts=True)
         classes = situation_classes(rules, flops, flop_orbits)
-        board_class, board_perm, boards = finding_boards.result()
     if exact_sum(classes.weights) != rules.raw_situations:
         raise InvariantError("Casino Hold'em situation classes do not cover every (hole, flop) situation exactly once")
     if len(rules.cards) == 52 and len(classes.keys) != FULL_DECK_CLASSES:
