@@ -7,6 +7,7 @@ for plotting; no plotted number is a reported figure (those stay exact in the ta
 from __future__ import annotations
 
 import io
+import os
 from fractions import Fraction
 
 import numpy as np
@@ -21,7 +22,41 @@ def _pyplot():
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    _share_math_layouts()
     return plt
+
+
+def _share_math_layouts() -> None:
+    """Let every renderer of this process reuse a math text's layout (a log axis's tick labels are math
+    text) once any has made it.
+
+    matplotlib caches `MathTextParser.parse` per parser, and every renderer makes its own: a
+    figure saved with bbox_inches="tight" is laid out by two SVG renderers (one to find the
+    box, one to draw), each parsing every label again, and the parsing (pyparsing) was about
+    half of drawing a `net_distribution` figure.  A layout is a function of the parser's kind
+    (vector or raster) and the arguments only (the grammar and the font sets are the class's),
+    so the SVG text is the same byte for byte (tests/publish/test_plots.py draws every figure
+    both ways).  Font objects cannot cross a fork (matplotlib empties its font cache in a forked
+    child), and the layouts hold them: the cache is emptied in a forked child too.  Without
+    matplotlib's private `_parse_cached` (another version), nothing changes.
+    """
+    from matplotlib import mathtext
+    parse = getattr(mathtext.MathTextParser._parse_cached, "__wrapped__", None)
+    if parse is None or getattr(mathtext.MathTextParser, "_layouts_shared", False):
+        return
+    layouts = {}
+
+    def shared_parse(parser, s, dpi, prop, antialiased, load_glyph_flags):
+        key = (parser._output_type, s, dpi, prop, antialiased, load_glyph_flags)
+        layout = layouts.get(key)
+        if layout is None:
+            layout = layouts[key] = parse(parser, s, dpi, prop, antialiased, load_glyph_flags)
+        return layout
+
+    shared_parse.layouts, shared_parse.unshared = layouts, parse        # (for the tests)
+    mathtext.MathTextParser._parse_cached = shared_parse
+    mathtext.MathTextParser._layouts_shared = True
+    os.register_at_fork(after_in_child=layouts.clear)
 
 
 def warm() -> None:
