@@ -9,27 +9,25 @@ rule set's figures are sent to it as data (a figure's lazy values are made here 
 and their SVG text comes back through a pipe.  The same code (`plots.render`) draws the
 same bytes in either process.  The command line forks it before it imports the pipeline and
 the games (`analyzer.cli.run_games`), so that the child's import of matplotlib overlaps
-theirs rather than the counting.  The child itself only imports matplotlib and waits: each
-request is drawn by a fork of it that replies and exits, so what drawing leaves behind
-(matplotlib's caches, a heap fragmented by the figures' objects: ~30 MB after the figures
-of `analyzer all`) goes with that fork, not kept through the rest of the run.
+theirs rather than the counting.  The child imports matplotlib, waits, and draws each
+request itself, keeping what matplotlib caches (fonts, math-text layouts: a second rule
+set's figures reuse the first's tick labels, `plots._share_math_layouts`).
 
-The child warms nothing beyond that import (measured): matplotlib empties its font cache in
-every fork (a font object must not be shared across one), and even a warm process reads the
-font file again for each text it lays out; what a fork could inherit (the mathtext grammar,
-font look-ups) saves a request ~0.02-0.03 s CPU and costs the child as much or more to make
-(a throwaway log-scale figure: ~0.15 s; caribbean-stud's drawing CPU went 1.43 -> 1.54 s).
+It once drew each request in a fork of its own, so that what drawing leaves behind went
+with the fork; measured against that, drawing in the child itself holds less at Caribbean
+Stud's peak (tree 369-370 MB against 378-387: a fork copies the pages it touches) and takes
+~0.2 s less CPU (median of 6 pairs: each fork made matplotlib's caches again), while
+`analyzer all` ends ~11 MB higher (433 -> 444 MB: the caches kept).
 
 Without a drawer (one core, no fork, or a caller that starts none) `Drawing` draws in
 this process when its result is asked for.  The child ignores Ctrl-C and SIGTERM (the
-parent decides, and `Drawer.close` kills it and the fork drawing for it, one process group,
-and reaps it on every way out) and never returns into the parent's code (`os._exit`): no
+parent decides, and `Drawer.close` kills it, with its process group, and reaps it on
+every way out) and never returns into the parent's code (`os._exit`): no
 cleanup of the parent's runs twice.
 """
 from __future__ import annotations
 
 import dataclasses
-import gc
 import os
 import pickle
 import signal
@@ -74,42 +72,16 @@ def _receive(stream):
 
 
 def _serve(requests, replies) -> None:
-    """The child's loop: draw each list of figures received (`_drawn`), reply (True, svgs) or (False, traceback);
-    it ends with the requests, or with a fork that ended without a reply (the parent then finds the replies
-    ended)."""
+    """The child's loop: draw each list of figures received, reply (True, svgs) or (False, traceback); it ends
+    with the requests."""
     from analyzer.publish import plots
     plots.warm()
-    gc.collect()
-    gc.freeze()                  # the forks' collections leave this process's objects (and their pages) as they are
     while (figures := _receive(requests)) is not None:
-        reply = _drawn(plots, figures)
-        if reply is None:
-            return
-        _send_pickled(replies, reply)
-
-
-def _drawn(plots, figures) -> bytes | None:
-    """The pickled reply to `figures`, drawn by a fork of this process that exits once it has handed it over
-    (read here whole: the fork does not wait for the parent to read it); None if the fork ended without one."""
-    reading, writing = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        status = 1
         try:
-            os.close(reading)
-            try:
-                reply = (True, plots.render_all(figures))
-            except Exception:
-                reply = (False, traceback.format_exc())
-            with os.fdopen(writing, "wb") as out:
-                out.write(pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL))
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(writing)
-    with os.fdopen(reading, "rb") as stream:
-        reply = stream.read()
-    return reply if os.waitpid(pid, 0)[1] == 0 else None
+            reply = (True, plots.render_all(figures))
+        except Exception:
+            reply = (False, traceback.format_exc())
+        _send(replies, reply)
 
 
 class Drawer:
@@ -124,7 +96,7 @@ class Drawer:
             try:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
                 signal.signal(signal.SIGTERM, signal.SIG_IGN)
-                os.setpgid(0, 0)            # a group of its own, with the fork drawing for it: killed together
+                os.setpgid(0, 0)            # a group of its own, killed together with anything it started
                 os.close(from_parent)
                 os.close(to_parent)
                 with os.fdopen(to_child, "rb") as requests, os.fdopen(from_child, "wb") as replies:

@@ -90,15 +90,15 @@ def _process_group(group: int) -> list[int]:
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads the process table in /proc")
-def test_each_request_is_drawn_by_a_fork_gone_once_it_replied(drawer):
+def test_the_child_draws_each_request_itself(drawer):
     first = Drawing(content(jackpot()), drawer).result()
-    assert Drawing(content(jackpot()), drawer).result() == first
-    assert _process_group(drawer.pid) == [drawer.pid]      # the drawer waits alone: the forks that drew are gone
+    assert Drawing(content(jackpot("b.svg", title="other")), drawer).result()["b.svg"] != first
+    assert _process_group(drawer.pid) == [drawer.pid]      # no other process drew
 
 
-def test_a_fork_ending_without_a_reply_is_an_internal_error(monkeypatch):
+def test_a_child_ending_without_a_reply_is_an_internal_error(monkeypatch):
     from analyzer.publish import plots
-    monkeypatch.setattr(plots, "render_all", lambda figures: os._exit(3))   # in the fork that draws
+    monkeypatch.setattr(plots, "render_all", lambda figures: os._exit(3))   # in the child, as it draws
     child = Drawer()
     try:
         with pytest.raises(InvariantError, match="ended without them"):
