@@ -17,6 +17,7 @@ when the user says so (`--replace`).
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import os
 import re
@@ -127,6 +128,14 @@ class ResultFolder:
         must not replace, OutputError when the files cannot be written (a full disk); either
         way the previous results stay as they were and no staging folder is left.
         """
+        return to_the_end(self.publishing(finish))
+
+    def publishing(self, finish=None):
+        """`publish` as a generator, in steps: `finish` may be a generator function, and each time it yields
+        this yields too (the staging folder complete, the caller free to do other work before it goes on);
+        the files `finish` returns are added as `publish` adds them, and the generator returns the target.
+        Closed before it ends (or an exception thrown in), it removes the staging folder, the previous
+        results staying as they were, as when `publish` fails."""
         target = self.target
         parent = target.parent
         make_folder(parent)
@@ -143,7 +152,10 @@ class ResultFolder:
                 _write_file(staging / name, self.files.pop(name))
             _write_file(staging / MANIFEST_NAME, json_bytes(self.manifest(published=False)))
             if finish is not None:
-                for name, data in sorted(finish(staging).items()):
+                more = finish(staging)
+                if inspect.isgenerator(more):
+                    more = yield from more
+                for name, data in sorted(more.items()):
                     self.add(name, data)
                     _write_file(staging / name, self.files.pop(name))
                 _write_file(staging / MANIFEST_NAME, json_bytes(self.manifest(published=False)))
@@ -172,6 +184,15 @@ class ResultFolder:
             raise
         shutil.rmtree(retired, ignore_errors=True)
         return target
+
+
+def to_the_end(steps):
+    """Run a generator of steps (`ResultFolder.publishing`) to its end: what it returns."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
 
 
 def _reason(error: OSError) -> str:

@@ -34,7 +34,7 @@ from analyzer.core.outputs import WORKBOOK_NAME
 from analyzer.games.registry import Game
 from analyzer.publish import drawing, report, verify
 from analyzer.publish.drawing import Drawing
-from analyzer.publish.folder import ResultFolder, check_out_root, json_bytes
+from analyzer.publish.folder import ResultFolder, check_out_root, json_bytes, to_the_end
 from analyzer.publish.options import CheckOptions
 from analyzer.publish.workbook import rules_table, workbook_bytes
 from cython_ext.byte_planes import expand_into, unshuffle_into
@@ -236,24 +236,33 @@ def _made(value):
 
 def finish(staged: Staged, run: Run) -> Path:
     """Verify the staged folder, add its report, and swap it in."""
+    return to_the_end(finishing(staged, run))
+
+
+def finishing(staged: Staged, run: Run):
+    """`finish` as a generator, in two steps: the first verifies the staged folder, then yields while its
+    figures may still be drawing (the caller may analyse the next rule set meanwhile); the second waits for
+    them, adds the report and swaps the folder in, and returns it.  Closed before the end, it removes the
+    staging folder and stops the drawing (`ResultFolder.publishing`)."""
     folder = staged.folder
 
-    def verified_report(staging: Path) -> dict:
+    def verified_report(staging: Path):
         with timing.stage("verify"):
             memory.release()              # what the analysis let go of, before the files are read back
             verification = verify.verify_folder(staging, run.checks, run.progress, staged=True, counts=staged.count,
                                                 columns=staged.strategy_columns)
+            staged.strategy_columns = None       # not held while the next rule set is analysed
             memory.release()
         if not verification.passed:
             failures = "; ".join(c.line() for c in verification.checks if not c.passed)
             raise InvariantError(f"verification failed before publishing {folder.target}: {failures}")
+        yield
         with timing.stage("figures"):
             svgs = staged.drawing.result()
         with timing.stage("report"):
             return report.build(staged.report, folder, staged.summary, verification, svgs)
     try:
-        with timing.stage(f"{staged.game.name} {folder.rules.name} publish"):
-            return folder.publish(verified_report)
+        return (yield from folder.publishing(verified_report))
     finally:
         staged.drawing.close()
 
@@ -275,20 +284,47 @@ def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
 
     Each analysis is let go once its files and figures are made, before its folder is
     verified (the verification reads the files and the count, not the analysis) and before
-    the next rule set is analysed, unless the run keeps analyses.
+    the next rule set is analysed, unless the run keeps analyses.  A verified folder is
+    completed (its figures waited for, its report added, swapped in) only once the next
+    rule set has been analysed, so that the figures are drawn meanwhile; if that analysis
+    fails, the folder is completed all the same, and an interrupt removes it (its staging
+    folder) as it removes one being written.
     """
-    published = []
+    published, last = [], None       # last: the previous rule set's folder, verified, its figures perhaps drawing
     try:
         for rule_file, analysis in analyse(game, None, run, loaded, publishing=True):
+            if last is not None:          # (its figures were drawn while this analysis ran)
+                ending, last = last, None
+                published.append(_completed(*ending))
             staged = stage(game, rule_file, analysis, run)
             kept = analysis if run.keep_analyses else None
             del analysis
-            published.append(Published(game, rule_file, kept, finish(staged, run)))
-            del staged                    # its summary and report content not held into the next rule set (its files'
-                                          # bytes went as they were staged: ResultFolder.publish)
+            where = f"{game.name} {rule_file.name} publish"
+            steps = finishing(staged, run)
+            del staged                    # held by its steps until the folder is swapped in (its files' bytes went as
+                                          # they were staged: ResultFolder.publishing; its arrays once verified)
+            with timing.stage(where):
+                next(steps)
+            last = (Published(game, rule_file, kept, None), steps, where)
+        if last is not None:
+            ending, last = last, None
+            published.append(_completed(*ending))
         return published
+    except Exception:
+        if last is not None:              # the next rule set failed: the folder verified before it is still published
+            ending, last = last, None
+            _completed(*ending)
+        raise
     finally:
+        if last is not None:              # interrupted: its staging folder removed, its drawing stopped
+            last[1].close()
         timing.write()
+
+
+def _completed(published: Published, steps, where: str) -> Published:
+    """`published` with its folder, once the rest of its `finishing` has run: figures, report, swap."""
+    with timing.stage(f"{where}, completed"):
+        return dataclasses.replace(published, folder=to_the_end(steps))
 
 
 @contextmanager
