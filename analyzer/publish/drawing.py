@@ -53,11 +53,8 @@ def _made(figure):
 
 
 def _send(stream, value) -> None:
-    _send_pickled(stream, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-
-
-def _send_pickled(stream, data: bytes) -> None:
     """One message: the length of the pickled value, then its bytes."""
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     stream.write(_LENGTH.pack(len(data)) + data)
     stream.flush()
 

@@ -236,7 +236,12 @@ def _made(value):
 
 def finish(staged: Staged, run: Run) -> Path:
     """Verify the staged folder, add its report, and swap it in."""
-    return to_the_end(finishing(staged, run))
+    with timing.stage(_publish_stage(staged)):
+        return to_the_end(finishing(staged, run))
+
+
+def _publish_stage(staged: Staged) -> str:
+    return f"{staged.game.name} {staged.folder.rules.name} publish"
 
 
 def finishing(staged: Staged, run: Run):
@@ -299,8 +304,7 @@ def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
             staged = stage(game, rule_file, analysis, run)
             kept = analysis if run.keep_analyses else None
             del analysis
-            where = f"{game.name} {rule_file.name} publish"
-            steps = finishing(staged, run)
+            where, steps = _publish_stage(staged), finishing(staged, run)
             del staged                    # held by its steps until the folder is swapped in (its files' bytes went as
                                           # they were staged: ResultFolder.publishing; its arrays once verified)
             with timing.stage(where):
