@@ -26,6 +26,9 @@ def _pyplot():
     return plt
 
 
+LAYOUTS_KEPT = 4096          # math-text layouts shared at most (a figure's log axes need a dozen or two)
+
+
 def _share_math_layouts() -> None:
     """Let every renderer of this process reuse a math text's layout (a log axis's tick labels are math
     text) once any has made it.
@@ -35,9 +38,10 @@ def _share_math_layouts() -> None:
     box, one to draw), each parsing every label again, and the parsing (pyparsing) was about
     half of drawing a `net_distribution` figure.  A layout is a function of the parser's kind
     (vector or raster) and the arguments only (the grammar and the font sets are the class's),
-    so the SVG text is the same byte for byte (tests/publish/test_plots.py draws every figure
-    both ways).  Font objects cannot cross a fork (matplotlib empties its font cache in a forked
-    child), and the layouts hold them: the cache is emptied in a forked child too.  Without
+    so the SVG text is the same byte for byte (tests/publish/test_plots.py draws a log-scale
+    figure both ways; every figure of results/ came out identical).  Font objects cannot cross
+    a fork (matplotlib empties its font cache in a forked child), and the layouts hold them:
+    the cache is emptied in a forked child too, and whenever it holds LAYOUTS_KEPT.  Without
     matplotlib's private `_parse_cached` (another version), nothing changes.
     """
     from matplotlib import mathtext
@@ -50,6 +54,8 @@ def _share_math_layouts() -> None:
         key = (parser._output_type, s, dpi, prop, antialiased, load_glyph_flags)
         layout = layouts.get(key)
         if layout is None:
+            if len(layouts) >= LAYOUTS_KEPT:
+                layouts.clear()
             layout = layouts[key] = parse(parser, s, dpi, prop, antialiased, load_glyph_flags)
         return layout
 

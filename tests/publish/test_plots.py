@@ -47,3 +47,11 @@ def test_a_forked_child_starts_with_no_layouts(parser):
     os.close(writing)
     assert os.read(reading, 16) == b"0"
     os.waitpid(pid, 0)
+
+
+def test_the_shared_layouts_are_bounded(parser, monkeypatch):
+    monkeypatch.setattr(plots, "LAYOUTS_KEPT", 3)
+    drawn = plots.render(log_scale_figure())
+    assert 0 < len(parser._parse_cached.layouts) <= 3
+    monkeypatch.setattr(parser, "_parse_cached", parser._parse_cached.unshared)
+    assert plots.render(log_scale_figure()) == drawn
