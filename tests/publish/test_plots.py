@@ -51,6 +51,7 @@ def test_a_forked_child_starts_with_no_layouts(parser):
 
 def test_the_shared_layouts_are_bounded(parser, monkeypatch):
     monkeypatch.setattr(plots, "LAYOUTS_KEPT", 3)
+    parser._parse_cached.layouts.clear()
     drawn = plots.render(log_scale_figure())
     assert 0 < len(parser._parse_cached.layouts) <= 3
     monkeypatch.setattr(parser, "_parse_cached", parser._parse_cached.unshared)
