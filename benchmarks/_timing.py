@@ -3,6 +3,7 @@
 Importing it makes the in-process benchmarks measure the checkout they live in: its root
 goes first on sys.path, unless PYTHONPATH names the code to measure.
 """
+import contextlib
 import ctypes
 import json
 import os
@@ -15,6 +16,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 if not os.environ.get("PYTHONPATH"):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -65,6 +67,9 @@ def git_commit(checkout: Path) -> str | None:
         return None
 
 
+_NOT_SAMPLED = SimpleNamespace(peak_mb=None)      # a TreeMemory's place in a timed run
+
+
 def run_command(checkout: Path, arguments: list[str], out: Path | None = None, tree: bool = True) -> dict:
     """`python -m analyzer ARGUMENTS --out OUT` as a fresh process from `checkout`: its wall time (start to
     exit, imports included), its peak resident memory (`ru_maxrss` from `os.wait4`: the largest single
@@ -84,7 +89,7 @@ def run_command(checkout: Path, arguments: list[str], out: Path | None = None, t
         start = time.perf_counter()
         child = subprocess.Popen(command, cwd=checkout, env=environment, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.PIPE)
-        with TreeMemory(child.pid) if tree else _NoTree() as sampled:
+        with TreeMemory(child.pid) if tree else contextlib.nullcontext(_NOT_SAMPLED) as sampled:
             _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
         child.returncode = os.waitstatus_to_exitcode(status)
@@ -99,18 +104,6 @@ def run_command(checkout: Path, arguments: list[str], out: Path | None = None, t
             "peak_tree_mb": sampled.peak_mb,
             "stages": {s["stage"]: s["seconds"] for s in stages},
             "stage_peak_rss_mb": {s["stage"]: s.get("peak_rss_mb") for s in stages}}
-
-
-class _NoTree:
-    """No sampling: a TreeMemory's place in a timed run."""
-
-    peak_mb = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
 
 
 class TreeMemory:

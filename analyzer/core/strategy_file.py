@@ -24,7 +24,7 @@ gzip member, read by any gzip reader.  Each piece's CRC-32 is taken on its threa
 ISA-L: the same CRC), and a file's CRC combined from its pieces' (`analyzer.core.crc32`).  A column array that several
 files hold (the keys, weights and EVs of a rule set's optimal and basic-strategy files, the
 keys and weights of every rule set on one count) is compressed, and its CRC taken, once; so is a
-piece of one-byte values (decisions) equal to one compressed before (`Compressor._deflate_by_content`).
+piece of a column of one-byte values (decisions) equal to one compressed before (`Compressor._deflate_by_content`).
 """
 from __future__ import annotations
 
@@ -186,14 +186,14 @@ class Compressor:
     def __init__(self, level: int = 6):
         self.level = level
         self._columns = {}             # (id(array), level, last) -> futures of its pieces' (deflate, crc32, length)
-        self._by_content = {}          # (sha256 of a one-byte piece, level, last) -> its (deflate, crc32, length)
+        self._by_content = {}          # (sha256 of a decision piece, level, last) -> its (deflate, crc32, length)
 
     def _column(self, array: np.ndarray, level: int, last: bool) -> list:
         key = (id(array), level, last)
         segments = self._columns.get(key)
         if segments is None:
             pieces = _pieces(array)
-            deflate = self._deflate_by_content if array.itemsize == 1 else _deflate
+            deflate = self._deflate_by_content if array.ndim == 1 and array.itemsize == 1 else _deflate
             segments = [_submit(deflate, piece, level, last and i == len(pieces) - 1)
                         for i, piece in enumerate(pieces)]
             self._columns[key] = segments
@@ -201,7 +201,7 @@ class Compressor:
         return segments
 
     def _deflate_by_content(self, piece: _Piece, level: int, last: bool) -> tuple[bytes, int, int]:
-        """`_deflate` of a piece of one-byte values (decisions, key planes), done once for equal bytes: rule
+        """`_deflate` of a piece of a column of one-byte values (decisions), done once for equal bytes: rule
         sets on one count often decide alike, in arrays of their own.  A deflate depends on nothing but the
         piece's bytes, the level and whether it ends the stream.  One kept is at most an eighth of its piece
         (decisions compress a hundredfold)."""
