@@ -18,6 +18,11 @@ cdef enum:
 # Best hand of the cards given as one rank mask per suit (5 to 7 cards in all).
 cdef handval_t eval_masks(rankmask_t clubs, rankmask_t diamonds,
                           rankmask_t hearts, rankmask_t spades) noexcept nogil
+# Best hand of those cards ignoring flushes: only which ranks are held how often counts, so
+# the masks may as well be the count layers (ranks held at least once, twice, three times,
+# four times), which no suit assignment need produce.
+cdef handval_t eval_no_flush(rankmask_t clubs, rankmask_t diamonds,
+                             rankmask_t hearts, rankmask_t spades) noexcept nogil
 # Best hand of n cards (HAND <= n <= MAX_HAND_CARDS), each card = rank * N_SUITS + suit.
 cdef handval_t eval_cards(const card_t* cards, int n) noexcept nogil
 # Dense rank of a hand value: 0 (7-5-4-3-2 offsuit) .. 7461 (royal flush).

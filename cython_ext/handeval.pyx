@@ -52,8 +52,7 @@ cdef inline handval_t make_value(int category, uint32_t payload) noexcept nogil:
 
 cdef handval_t eval_masks(rankmask_t c, rankmask_t d, rankmask_t h, rankmask_t s) noexcept nogil:
     cdef uint32_t suits[N_SUITS]
-    cdef uint32_t any_, two, three, four, pairs, rest, top_pairs
-    cdef int i, top, trips_rank
+    cdef int i, top
     suits[0] = c
     suits[1] = d
     suits[2] = h
@@ -67,6 +66,12 @@ cdef handval_t eval_masks(rankmask_t c, rankmask_t d, rankmask_t h, rankmask_t s
             if top >= 0:
                 return make_value(STRAIGHT_FLUSH, <uint32_t>top)
             return make_value(FLUSH, keep_top(suits[i], HAND))
+    return eval_no_flush(c, d, h, s)
+
+
+cdef handval_t eval_no_flush(rankmask_t c, rankmask_t d, rankmask_t h, rankmask_t s) noexcept nogil:
+    cdef uint32_t any_, two, three, four, pairs, rest, top_pairs
+    cdef int top, trips_rank
     any_ = c | d | h | s
     four = c & d & h & s
     if four:
