@@ -37,7 +37,7 @@ from cython_ext._types cimport (card_t, rankmask_t, int32_t, int64_t, uint8_t, u
                                 DEALER_WINS, binomial_table_t, fill_binomials, colex5, add_card, copy_masks,
                                 masks_of, with_suit, sort_ascending, outcome_of, card_rank, card_suit, N_RANKS)
 from cython_ext.handeval cimport eval_masks, eval_no_flush, dense_rank, hand_category, handval_t
-from cython_ext.isomorphism cimport suit_renaming
+from cython_ext.isomorphism cimport canonicalize, suit_renaming
 
 
 cdef extern from *:
@@ -550,6 +550,104 @@ def evaluate_boards(const card_t[:, ::1] boards, uint64_t deck, int qualifier_ra
             evaluate_board(&boards[i, 0], deck, qualifier_rank, <BoardResult*>&results[i, 0],
                            &work[threadid(), 0])
     return None
+
+
+def situation_representatives(const card_t[:, ::1] flops, uint64_t deck):
+    """Every suit class of (hole pair, flop) situations of the deck, one representative each, in flop order.
+
+    flops: canonical flops (distinct classes), cards of the deck.  Two situations on one
+    canonical flop are one class exactly when a renaming of suits that keeps the flop maps
+    one hole pair onto the other (situations on different canonical flops never are): a
+    class is an orbit of hole pairs under the flop's stabilizer, represented by its lowest
+    pair_index.  Returns (rep_flop int32[n], rep_pair uint16[n], members int64[n], keys
+    uint8[n, 5]), flop after flop, each flop's representatives by pair_index: the hole
+    pairs in each class and its canonical key (hole cards, then flop, each descending:
+    isomorphism.canonical_keys).  Raises ValueError on a flop that is not 3 cards of the deck.
+
+    On the eight deuces and treys, the flop 2c 2d 2h is kept by the six renamings of c, d
+    and h: the ten pairs off it fall in four classes, a trey of those suits with the 2s, two
+    of those treys, the 2s with the 3s, and one of those treys with the 3s:
+
+    >>> rep_flop, rep_pair, members, keys = situation_representatives(np.array([[0, 1, 2]], dtype=np.uint8), 255)
+    >>> members.tolist(), keys.tolist()
+    ([3, 3, 1, 3], [[4, 1, 3, 2, 0], [5, 4, 2, 1, 0], [4, 0, 3, 2, 1], [5, 4, 3, 2, 0]])
+    """
+    cdef Py_ssize_t f, n_flops = flops.shape[0], n = 0, p
+    cdef int i, k, a, b, n_stable, lowest, image, n_cards = 0
+    cdef int cards[N_CARDS]
+    cdef int stable[N_PERMUTATIONS]
+    cdef uint8_t new_suit[N_SUITS]
+    cdef int sizes[2]
+    cdef uint64_t flop_mask, renamed_mask
+    if flops.shape[1] != FLOP_CARDS:
+        raise ValueError("situation_representatives: a flop is 3 cards")
+    for f in range(n_flops):
+        for k in range(FLOP_CARDS):
+            if flops[f, k] >= N_CARDS or not (deck >> flops[f, k]) & 1:
+                raise ValueError("situation_representatives: a flop card is not in the deck")
+    for i in range(N_CARDS):
+        if (deck >> i) & 1:
+            cards[n_cards] = i
+            n_cards += 1
+    sizes[0] = HOLE_CARDS
+    sizes[1] = FLOP_CARDS
+    table_array = perm_pair_table()
+    cdef const uint16_t[:, ::1] table = table_array
+    suits_array = np.array(PERMUTATIONS, dtype=np.uint8)
+    cdef const uint8_t[:, ::1] suits = suits_array
+    capacity = max(n_flops * (n_cards - FLOP_CARDS) * (n_cards - FLOP_CARDS - 1) // 2, 1)
+    rep_flop_array = np.empty(capacity, dtype=np.int32)
+    rep_pair_array = np.empty(capacity, dtype=np.uint16)
+    members_array = np.zeros(capacity, dtype=np.int64)
+    keys_array = np.empty((capacity, HOLE_CARDS + FLOP_CARDS), dtype=np.uint8)
+    rep_of_array = np.empty(N_PAIRS, dtype=np.int64)
+    cdef int32_t[::1] rep_flop = rep_flop_array
+    cdef uint16_t[::1] rep_pair = rep_pair_array
+    cdef int64_t[::1] members = members_array
+    cdef uint8_t[:, ::1] keys = keys_array
+    cdef int64_t[::1] rep_of = rep_of_array          # a representative pair's row
+    in_deck_array = np.zeros(N_PAIRS, dtype=np.uint8)
+    cdef uint8_t[::1] in_deck = in_deck_array
+    for a in range(n_cards):
+        for b in range(a):
+            in_deck[pair_index(cards[a], cards[b])] = 1
+    with nogil:
+        for f in range(n_flops):
+            flop_mask = 0
+            for k in range(FLOP_CARDS):
+                flop_mask |= (<uint64_t>1) << flops[f, k]
+            n_stable = 0
+            for i in range(N_PERMUTATIONS):
+                renamed_mask = 0
+                for k in range(FLOP_CARDS):
+                    renamed_mask |= (<uint64_t>1) << with_suit(flops[f, k], &suits[i, 0])
+                if renamed_mask == flop_mask:
+                    stable[n_stable] = i
+                    n_stable += 1
+            for a in range(n_cards):
+                if (flop_mask >> cards[a]) & 1:
+                    continue
+                for b in range(a):                      # pair_index ascending: the lower card varies fastest
+                    if (flop_mask >> cards[b]) & 1:
+                        continue
+                    p = pair_index(cards[a], cards[b])
+                    lowest = p
+                    for i in range(n_stable):          # the orbit's pairs in the deck (a reduced deck may lack some)
+                        image = table[stable[i], p]
+                        if image < lowest and in_deck[image]:
+                            lowest = image
+                    if lowest == p:
+                        rep_of[p] = n
+                        rep_flop[n] = <int32_t>f
+                        rep_pair[n] = <uint16_t>p
+                        keys[n, 0] = <uint8_t>cards[a]
+                        keys[n, 1] = <uint8_t>cards[b]
+                        for k in range(FLOP_CARDS):
+                            keys[n, HOLE_CARDS + k] = flops[f, k]
+                        canonicalize(&keys[n, 0], sizes, 2)
+                        n += 1
+                    members[rep_of[lowest]] += 1
+    return rep_flop_array[:n].copy(), rep_pair_array[:n].copy(), members_array[:n].copy(), keys_array[:n].copy()
 
 
 def flop_uses(const card_t[:, ::1] flops, uint64_t deck, const int32_t[::1] board_class,

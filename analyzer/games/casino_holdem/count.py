@@ -72,27 +72,20 @@ def situation_classes(rules: HoldemRules, flops: np.ndarray, flop_orbits: np.nda
     A class's weight (raw situations it stands for) is the number of raw flops in its
     flop's class times the number of hole pairs that, with the canonical flop, fall in
     it: every raw flop of the class sees the same number of such hole pairs.  Its
-    representative is its first (flop, hole pair) in flop order, then pair_index order.
+    representative is its lowest hole pair (pair_index) on the canonical flop
+    (`holdem_enum.situation_representatives`); each flop's representatives are counted in
+    the classes' key order.
     """
-    pair_cards = np.array([(a, b) for a in range(52) for b in range(a)], dtype=np.uint8)   # pair_index order
-    bit = np.uint64(1)
-    pair_masks = (bit << pair_cards[:, 0].astype(np.uint64)) | (bit << pair_cards[:, 1].astype(np.uint64))
-    flop_masks = np.bitwise_or.reduce(bit << flops.astype(np.uint64), axis=1)
-    in_deck = np.isin(pair_cards, rules.cards).all(axis=1)
-    flop_of, pair_of = np.nonzero(((flop_masks[:, None] & pair_masks[None, :]) == 0) & in_deck[None, :])
-    situations = canonical_keys(np.ascontiguousarray(np.hstack([pair_cards[pair_of], flops[flop_of]])), (2, 3))
-    packed = pack_keys(situations)
-    order = np.argsort(packed, kind="stable")                 # a class's first member first
-    packed = packed[order]
-    starts = np.flatnonzero(np.append(True, packed[1:] != packed[:-1]))
-    first, members = order[starts], np.diff(np.append(starts, len(order)))
-    rep_flop = flop_of[first]
+    rep_flop, rep_pair, members, keys = holdem_enum.situation_representatives(flops, rules.deck_mask)
+    packed = pack_keys(keys)
+    order = np.argsort(packed, kind="stable")                 # the classes in key order
+    if len(order) > 1 and not (packed[order[1:]] > packed[order[:-1]]).all():
+        raise InvariantError("two Casino Hold'em situation classes have one key")
+    rep_flop, rep_pair = rep_flop[order], rep_pair[order]
     by_flop = np.argsort(rep_flop, kind="stable")
-    return Classes(keys=situations[first],
-                   weights=members.astype(np.int64) * flop_orbits[rep_flop].astype(np.int64),
+    return Classes(keys=keys[order], weights=members[order] * flop_orbits[rep_flop].astype(np.int64),
                    rep_start=np.searchsorted(rep_flop[by_flop], np.arange(len(flops) + 1)).astype(np.int64),
-                   rep_pair=pair_of[first][by_flop].astype(np.uint16),
-                   rep_row=by_flop.astype(np.int32))
+                   rep_pair=rep_pair[by_flop], rep_row=by_flop.astype(np.int32))
 
 
 def _boards_in_place(shared, out, deck: int, qualifier_rank: int, start: int, stop: int,
