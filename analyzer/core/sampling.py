@@ -7,11 +7,15 @@ Means and variances are exact rationals; only the z-score's square root is decim
 """
 from __future__ import annotations
 
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from decimal import Decimal, getcontext, localcontext
 from fractions import Fraction
 
 import numpy as np
+
+from analyzer.core.execution import default_jobs
 
 Z_999 = Decimal("3.290526731")          # two-sided 99.9% normal quantile
 BATCH = 100_000
@@ -116,18 +120,18 @@ class Target:
 def deal(rng: np.random.Generator, rounds: int, cards: tuple, k: int) -> np.ndarray:
     """(rounds, k) cards: the top k cards of a uniformly shuffled deck, in dealing order.
 
-    A round's deck is ordered by a random key per card.  The rounds are dealt DEAL_ROWS at a time: the
-    keys and their positions (16 bytes a card) are the largest temporaries, 83 MB for a batch of
-    100,000 rounds at once; the generator draws the keys row after row either way, so the cards are
-    the same.
+    A round's deck is ordered by a random key per card, and its k smallest keys give its
+    cards (`cython_ext.shuffle.first_cards`, one pass over the row; tests/core/test_sampling.py
+    holds numpy's partition and sort of every key, the plain reference).  The rounds are dealt
+    DEAL_ROWS at a time (their keys: 8 bytes a card); the generator draws the keys row after
+    row either way, so the cards are the same.
     """
+    from cython_ext.shuffle import first_cards
     deck = np.array(cards, dtype=np.uint8)
     dealt = np.empty((rounds, k), dtype=np.uint8)
     for start in range(0, rounds, DEAL_ROWS):
         keys = rng.random((min(DEAL_ROWS, rounds - start), len(deck)))
-        top = np.argpartition(keys, k - 1, axis=1)[:, :k]      # the k smallest keys (k may be the whole deck)
-        order = np.take_along_axis(keys, top, axis=1).argsort(axis=1)
-        dealt[start:start + len(keys)] = deck[np.take_along_axis(top, order, axis=1)]
+        first_cards(keys, deck, dealt[start:start + len(keys)])
     return dealt
 
 
@@ -136,6 +140,32 @@ def batches(rounds: int):
         size = min(BATCH, rounds)
         yield size
         rounds -= size
+
+
+def tally_rounds(deal_batch, settle_batch, rounds: int, tallies: dict, bar=None) -> None:
+    """Deal `rounds` rounds a batch at a time and add each bet's nets to tallies[bet].
+
+    deal_batch(size) deals on this thread, batch after batch, so that the generator draws in
+    one sequence; settle_batch(dealt) -> {bet: nets} runs on worker threads (the settling is
+    compiled code and numpy, which release the GIL), several batches at once; the nets are
+    added in dealing order, so the tallies are exactly those of one thread.
+    """
+    jobs = default_jobs()
+    pending = deque()
+
+    def add_oldest():
+        size, settled = pending.popleft()
+        for bet, nets in settled.result().items():
+            tallies[bet].add(nets)
+        bar and bar.update(size)
+
+    with ThreadPoolExecutor(jobs) as pool:
+        for size in batches(rounds):
+            pending.append((size, pool.submit(settle_batch, deal_batch(size))))
+            if len(pending) > 2 * jobs:                 # a bounded number of batches held at once
+                add_oldest()
+        while pending:
+            add_oldest()
 
 
 def deal_values(rng: np.random.Generator, rounds: int, shoe: tuple, k: int) -> np.ndarray:

@@ -9,7 +9,7 @@ import numpy as np
 
 from analyzer.core.exact import CHUNK, INT64_MAX, abs_bound, decimal_str, fraction_str, parse_fraction_str
 from analyzer.core.execution import default_jobs
-from analyzer.core.sampling import Tally, batches, deal
+from analyzer.core.sampling import Tally, deal, tally_rounds
 from analyzer.poker.strategy_file import EITHER, PLAY
 from cython_ext import group_sums
 
@@ -115,11 +115,11 @@ def simulate(strategy, cards, rounds: int, seed: int, dealt: int, seen: int, set
     rng = np.random.Generator(np.random.PCG64(seed))
     tallies = {bet: Tally(scale) for bet in bets}
     bar = progress(total=rounds, desc=f"monte carlo: {label}", unit="round") if progress else None
-    for size in batches(rounds):
-        round_cards = deal(rng, size, cards, dealt)
+
+    def played(round_cards):
         play = strategy.decide_many(np.ascontiguousarray(round_cards[:, :seen]))["decision"] == PLAY
-        for bet, nets in zip(bets, settle(round_cards, play, scale)):
-            tallies[bet].add(nets)
-        bar and bar.update(size)
+        return dict(zip(bets, settle(round_cards, play, scale)))
+
+    tally_rounds(lambda size: deal(rng, size, cards, dealt), played, rounds, tallies, bar)
     bar and bar.close()
     return tallies

@@ -76,3 +76,15 @@ def test_deal_in_chunks_deals_the_cards_of_one_draw(rounds, k, n_cards, monkeypa
         assert first.dtype == np.uint8 and first.shape == (rounds, k) and (first == expected).all()
         # and the generator is left where the one draw leaves it: the next batch is the same too
         assert (deal(rng, 100, cards, k) == deal_at_once(reference, 100, cards, k)).all()
+
+
+def test_first_cards_keeps_equal_keys_in_deck_order_and_ranks_a_row_with_few_small_keys_whole():
+    """Equal keys (a stable sort's order) and rows where fewer than k keys fall below the kernel's bound."""
+    from cython_ext.shuffle import first_cards
+    rng = np.random.Generator(np.random.PCG64(5))
+    keys = np.round(rng.random((2_000, 52)) * 8) / 8            # nine distinct values: many ties
+    keys[:500] = 1 - keys[:500] / 16                           # every key high: no candidate below the bound
+    deck = np.arange(52, dtype=np.uint8)[::-1].copy()
+    out = np.empty((2_000, 9), dtype=np.uint8)
+    first_cards(keys, deck, out)
+    assert (out == deck[np.argsort(keys, axis=1, kind="stable")[:, :9]]).all()
