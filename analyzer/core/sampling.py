@@ -38,12 +38,11 @@ class Tally:
     values: dict = field(default_factory=dict)       # numerator -> rounds with that result
 
     def add(self, numerators: np.ndarray) -> None:
-        values = numerators.astype(object)
-        self.rounds += len(numerators)
-        self.total += int(values.sum())
-        self.squares += int((values * values).sum())
         distinct, counts = np.unique(numerators, return_counts=True)
-        for value, count in zip(distinct.tolist(), counts.tolist()):
+        self.rounds += len(numerators)
+        for value, count in zip(distinct.tolist(), counts.tolist()):      # Python integers: exact sums
+            self.total += value * count
+            self.squares += value * value * count
             self.values[value] = self.values.get(value, 0) + count
 
     @property
@@ -168,21 +167,29 @@ def tally_rounds(deal_batch, settle_batch, rounds: int, tallies: dict, bar=None)
             add_oldest()
 
 
-def deal_values(rng: np.random.Generator, rounds: int, shoe: tuple, k: int) -> np.ndarray:
-    """(rounds, k) card values: the first k cards of a shuffled shoe, drawn one by one.
+def draw_positions(rng: np.random.Generator, rounds: int, shoe: tuple, k: int) -> np.ndarray:
+    """(k, rounds): the i-th draw of each round, a uniform position among the sum(shoe) - i cards left.
 
-    Each draw picks a uniform position among the cards left and takes the value whose
-    running count passes it; the running counts (cards of value <= v left) are kept and
-    decreased in place instead of summed afresh for every draw.
+    With `values_at`, the first k card values of each round from a shuffled shoe, drawn one by
+    one; apart, the generator's draws can be made in sequence while the values are found elsewhere.
     """
+    total = sum(shoe)
+    return np.stack([rng.integers(0, total - position, size=rounds) for position in range(k)]) if k else \
+        np.empty((0, rounds), dtype=np.int64)
+
+
+def values_at(positions: np.ndarray, shoe: tuple) -> np.ndarray:
+    """(rounds, k) card values of the draws `positions` (from `draw_positions`): each the value whose running
+    count (cards of value <= v left) passes it; the counts are kept and decreased in place instead of
+    summed afresh for every draw."""
+    k, rounds = positions.shape
     total = sum(shoe)
     counter = np.int32 if total < 2 ** 31 else np.int64        # a running count never exceeds the shoe
     at_most = np.tile(np.cumsum(np.array(shoe, dtype=np.int64)).astype(counter), (rounds, 1))
     values = np.arange(len(shoe))
     out = np.empty((rounds, k), dtype=np.int64)
     for position in range(k):
-        pick = rng.integers(0, total - position, size=rounds).astype(counter)
-        value = np.count_nonzero(at_most <= pick[:, None], axis=1)
+        value = np.count_nonzero(at_most <= positions[position].astype(counter)[:, None], axis=1)
         out[:, position] = value
         at_most -= values >= value[:, None]                    # one card fewer of every value >= the one drawn
     return out

@@ -3,7 +3,11 @@ import numpy as np
 import pytest
 
 from analyzer.core import sampling
-from analyzer.core.sampling import deal, deal_values
+from analyzer.core.sampling import deal, draw_positions, values_at
+
+
+def deal_values(rng, rounds, shoe, k):
+    return values_at(draw_positions(rng, rounds, shoe, k), shoe)
 
 
 def plain_deal_values(rng, rounds, shoe, k):

@@ -13,7 +13,7 @@ import numpy as np
 
 from analyzer.core.distribution import compare_summaries, summary_distribution, WagerStatistics
 from analyzer.core.exact import decimal_str, figure, integer_array, parse_fraction_str
-from analyzer.core.sampling import deal_values, tally_rounds, Tally, Target
+from analyzer.core.sampling import draw_positions, tally_rounds, values_at, Tally, Target
 from analyzer.games.baccarat.analysis import pair_name, pair_statistics, PAIRS
 from analyzer.games.baccarat.count import count_outcomes_python
 from analyzer.games.baccarat.price import (MainOutcomes, banker_win_return, bet_lines, bet_outcomes, bet_returns,
@@ -58,8 +58,8 @@ def simulate(rules: BaccaratRules, rounds: int, seed: int, progress=None) -> dic
     tallies = {bet: Tally(scale) for bet in BETS}
     bar = progress(total=rounds, desc="monte carlo: baccarat", unit="round") if progress else None
     shoe = rules.full_shoe()
-    tally_rounds(lambda size: deal_values(rng, size, shoe, 6), lambda values: settle(rules, values, scale), rounds,
-                 tallies, bar)
+    tally_rounds(lambda size: draw_positions(rng, size, shoe, 6),
+                 lambda positions: settle(rules, values_at(positions, shoe), scale), rounds, tallies, bar)
     bar and bar.close()
     return tallies
 
