@@ -1,8 +1,10 @@
-"""Monte Carlo tools: deal rounds from shuffled decks and shoes, tally each bet's result exactly.
+"""Monte Carlo tools: deal rounds from shuffled shoes, settle batches of rounds on threads, tally each bet's
+result exactly.
 
-A second, independent method for every exact EV: each game's checks deal rounds with
-these functions (a seeded numpy PCG64 generator), play the stored strategy, settle every
-bet with the game's one settlement, and compare the tallies with the exact figures.
+A second, independent method for every exact EV: each game's checks deal rounds (a seeded
+numpy PCG64 generator; the poker games' decks: `analyzer.poker.checks.deal`), play the
+stored strategy, settle every bet with the game's one settlement, and compare the tallies
+with the exact figures.
 Means and variances are exact rationals; only the z-score's square root is decimal.
 """
 from __future__ import annotations
@@ -19,7 +21,6 @@ from analyzer.core.execution import default_jobs
 
 Z_999 = Decimal("3.290526731")          # two-sided 99.9% normal quantile
 BATCH = 100_000
-DEAL_ROWS = 8_192                       # rounds shuffled at a time by `deal` (their sort keys: 3.4 MB on 52 cards)
 #: In the variance test, net values expected fewer times than this among the rounds are "rare":
 #: their contribution to the sample variance is taken at its exact expectation, so one rare big
 #: win more or less cannot fail an honest result (see Tally.compare_variance).
@@ -114,24 +115,6 @@ class Target:
     mean: Fraction
     variance: Fraction | None = None
     distribution: list | None = None
-
-
-def deal(rng: np.random.Generator, rounds: int, cards: tuple, k: int) -> np.ndarray:
-    """(rounds, k) cards: the top k cards of a uniformly shuffled deck, in dealing order.
-
-    A round's deck is ordered by a random key per card, and its k smallest keys give its
-    cards (`cython_ext.shuffle.first_cards`, one pass over the row; tests/core/test_sampling.py
-    holds numpy's partition and sort of every key, the plain reference).  The rounds are dealt
-    DEAL_ROWS at a time (their keys: 8 bytes a card); the generator draws the keys row after
-    row either way, so the cards are the same.
-    """
-    from cython_ext.shuffle import first_cards
-    deck = np.array(cards, dtype=np.uint8)
-    dealt = np.empty((rounds, k), dtype=np.uint8)
-    for start in range(0, rounds, DEAL_ROWS):
-        keys = rng.random((min(DEAL_ROWS, rounds - start), len(deck)))
-        first_cards(keys, deck, dealt[start:start + len(keys)])
-    return dealt
 
 
 def batches(rounds: int):

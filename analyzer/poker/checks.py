@@ -9,9 +9,12 @@ import numpy as np
 
 from analyzer.core.exact import CHUNK, INT64_MAX, abs_bound, decimal_str, fraction_str, parse_fraction_str
 from analyzer.core.execution import default_jobs
-from analyzer.core.sampling import Tally, deal, tally_rounds
+from analyzer.core.sampling import Tally, tally_rounds
 from analyzer.poker.strategy_file import EITHER, PLAY
 from cython_ext import group_sums
+from cython_ext.shuffle import first_cards
+
+DEAL_ROWS = 8_192            # rounds shuffled at a time by `deal` (their sort keys: 3.4 MB on 52 cards)
 
 
 def check_decision_table(report, strategy, summary: dict, p_play_key: str, always_play: str) -> None:
@@ -102,6 +105,23 @@ def spot_check(report, strategy, cards, group_sizes: tuple, direct_ev, samples: 
     report.add("spot re-enumeration", not mismatches,
                f"{samples} random situations (seed {seed}), each dealt out over {dealt_over}"
                + ("" if not mismatches else f"; {len(mismatches)} differ, e.g. cards {mismatches[0]}"))
+
+
+def deal(rng: np.random.Generator, rounds: int, cards: tuple, k: int) -> np.ndarray:
+    """(rounds, k) cards: the top k cards of a uniformly shuffled deck, in dealing order.
+
+    A round's deck is ordered by a random key per card, and its k smallest keys give its
+    cards (`cython_ext.shuffle.first_cards`, one pass over the row; tests/poker/test_dealing.py
+    holds numpy's partition and sort of every key, the plain reference).  The rounds are dealt
+    DEAL_ROWS at a time (their keys: 8 bytes a card); the generator draws the keys row after
+    row either way, so the cards are the same.
+    """
+    deck = np.array(cards, dtype=np.uint8)
+    dealt = np.empty((rounds, k), dtype=np.uint8)
+    for start in range(0, rounds, DEAL_ROWS):
+        keys = rng.random((min(DEAL_ROWS, rounds - start), len(deck)))
+        first_cards(keys, deck, dealt[start:start + len(keys)])
+    return dealt
 
 
 def simulate(strategy, cards, rounds: int, seed: int, dealt: int, seen: int, settle, scale: int, bets: tuple,
