@@ -576,7 +576,6 @@ def situation_representatives(const card_t[:, ::1] flops, uint64_t deck):
     cdef int i, k, a, b, n_stable, lowest, image, n_cards = 0
     cdef int cards[N_CARDS]
     cdef int stable[N_PERMUTATIONS]
-    cdef uint8_t new_suit[N_SUITS]
     cdef int sizes[2]
     cdef uint64_t flop_mask, renamed_mask
     if flops.shape[1] != FLOP_CARDS:
