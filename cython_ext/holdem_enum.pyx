@@ -60,7 +60,7 @@ cdef enum:
     N_RENAMING_CODES = 1 << (SUIT_BITS * N_SUITS)
     N_RANK_PAIRS = N_RANKS * (N_RANKS + 1) // 2    # 91 ranks of two hole cards, pocket pairs included
     MAX_ITEMS = N_RANK_PAIRS + N_PAIRS             # a board's rank pairs and flush-making hole pairs
-    USES_AT_ONCE = 8          # pass 2 adds four boards into a representative's counters at a time
+    USES_AT_ONCE = 8          # pass 2 adds eight boards into a representative's counters at a time
     CACHE_LINE = 64
     ROW_BYTES = N_PAIRS * 8   # a board's results: one 8-byte BoardResult per hole pair
     FLUSH_DRAW = 3            # board cards of one suit that leave a flush to the hole cards
