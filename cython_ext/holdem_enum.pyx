@@ -391,14 +391,8 @@ cdef void accumulate_segment(const BoardResult* results, Py_ssize_t first_board,
         if n_block == USES_AT_ONCE:
             for j in range(n_reps):
                 pair = rep_pair[j]
-                add_result(rows[0], renamed[0], pair, c)
-                add_result(rows[1], renamed[1], pair, c)
-                add_result(rows[2], renamed[2], pair, c)
-                add_result(rows[3], renamed[3], pair, c)
-                add_result(rows[4], renamed[4], pair, c)
-                add_result(rows[5], renamed[5], pair, c)
-                add_result(rows[6], renamed[6], pair, c)
-                add_result(rows[7], renamed[7], pair, c)
+                for k in range(USES_AT_ONCE):          # a constant count: the compiler unrolls it
+                    add_result(rows[k], renamed[k], pair, c)
                 c += N_COUNTS
         else:
             for j in range(n_reps):
