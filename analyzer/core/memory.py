@@ -64,8 +64,9 @@ def fewer_collections() -> None:
     artists), almost none of them in a cycle: with the default, the drawing child spent 0.11-0.14 s
     of a command in 250 young and 2 full collections, the main process ~0.06 s (gc.callbacks timing
     Casino Hold'em's and Caribbean Stud's runs); with this threshold, one young collection each,
-    ~0.03 s.  Measured on the README's 2-core VM, interleaved: `caribbean-stud` 3.81 -> 3.70 s, `casino-holdem`
-    5.42 -> 5.03 s (medians of 6 and 5 runs), peak memory unchanged.  Cycles are still collected, later.
+    ~0.03 s.  Measured on the README's 2-core VM, runs interleaved with the default's: `caribbean-stud` 3.52 ->
+    3.16 s (medians; 5 of 6 pairs faster), `casino-holdem` 6.00 -> 5.88 s (5 of 8), peak memory unchanged
+    (the VM's speed drifts 10-20% between minutes).  Cycles are still collected, later.
     """
     gc.set_threshold(YOUNG_COLLECTION_AFTER, *gc.get_threshold()[1:])
 
