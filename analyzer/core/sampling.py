@@ -151,14 +151,13 @@ def tally_rounds(deal_batch, settle_batch, rounds: int, tallies: dict, bar=None)
 
 
 def draw_positions(rng: np.random.Generator, rounds: int, shoe: tuple, k: int) -> np.ndarray:
-    """(k, rounds): the i-th draw of each round, a uniform position among the sum(shoe) - i cards left.
+    """(k, rounds), k >= 1: the i-th draw of each round, a uniform position among the sum(shoe) - i cards left.
 
     With `values_at`, the first k card values of each round from a shuffled shoe, drawn one by
     one; apart, the generator's draws can be made in sequence while the values are found elsewhere.
     """
     total = sum(shoe)
-    return np.stack([rng.integers(0, total - position, size=rounds) for position in range(k)]) if k else \
-        np.empty((0, rounds), dtype=np.int64)
+    return np.stack([rng.integers(0, total - position, size=rounds) for position in range(k)])
 
 
 def values_at(positions: np.ndarray, shoe: tuple) -> np.ndarray:

@@ -1,8 +1,11 @@
 """The Monte Carlo's shoe dealing: the same cards for the same seed as the plain draw-and-recount, and a fair shoe."""
+import time
+
 import numpy as np
 import pytest
 
-from analyzer.core.sampling import draw_positions, values_at
+from analyzer.core import sampling
+from analyzer.core.sampling import draw_positions, tally_rounds, values_at, Tally
 
 
 def deal_values(rng, rounds, shoe, k):
@@ -54,3 +57,37 @@ def test_a_value_listed_once_per_category_is_one_value_to_the_variance_check():
                                                (-1, Fraction(1, 10)), (49, Fraction(5, 100))])
     assert merged["passed"] and listed["passed"] and listed["z"] == merged["z"]
     assert not tally.compare_variance(variance * Fraction(11, 10), list(zip(values, probabilities)))["passed"]
+
+
+def test_tally_rounds_gives_the_tallies_of_one_thread_dealing_and_adding_in_order(monkeypatch):
+    """Batches settled on threads, the first ones slowest (so they end last), added as one plain loop adds them:
+    the same sums (exact: the squares pass 2**63) and each bet's values in the order they first came."""
+    monkeypatch.setattr(sampling, "BATCH", 700)                # 15 batches, more than the threads hold at once
+    rounds, big = 10_000, 1 << 40
+
+    def deal_batch(rng, size):
+        return rng.integers(-3, 40, size=size) * rng.choice([1, big], size=size, p=[0.999, 0.001])
+
+    def settle_batch(dealt):
+        time.sleep(0.002 * max(0, 5 - int(dealt[0]) % 6))      # uneven: later batches often finish first
+        return {"main": dealt, "side": dealt % 7 - 1}
+
+    rng = np.random.Generator(np.random.PCG64(11))
+    tallies, updates = {"main": Tally(4), "side": Tally(4)}, []
+    tally_rounds(lambda size: deal_batch(rng, size), settle_batch, rounds, tallies,
+                 type("Bar", (), {"update": lambda self, n: updates.append(n)})())
+    plain, reference = {bet: [0, 0, 0, {}] for bet in tallies}, np.random.Generator(np.random.PCG64(11))
+    for size in sampling.batches(rounds):
+        dealt = deal_batch(reference, size)
+        for bet, nets in {"main": dealt, "side": dealt % 7 - 1}.items():
+            sums = plain[bet]
+            for net in sorted(set(nets.tolist())):            # a batch's new values in ascending order, as Tally's
+                sums[3].setdefault(net, 0)
+            for net in nets.tolist():
+                sums[0], sums[1], sums[2] = sums[0] + 1, sums[1] + net, sums[2] + net * net
+                sums[3][net] += 1
+    assert updates == list(sampling.batches(rounds)) and sum(updates) == rounds
+    for bet, tally in tallies.items():
+        assert [tally.rounds, tally.total, tally.squares] == plain[bet][:3] and tally.denominator == 4
+        assert list(tally.values.items()) == list(plain[bet][3].items())
+    assert tallies["main"].squares > 2 ** 63
