@@ -19,12 +19,12 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.core import strategy_file
+from analyzer.formats import strategy_file
 from analyzer.core.cards import N_CARDS, RANKS, SUITS, CardError, card_str, check_disjoint, parse_cards
 from analyzer.core.errors import InputError
 from analyzer.core.files import read_regular_file
 from analyzer.core.isomorphism import canonical_groups
-from analyzer.core.outputs import MANIFEST_NAME, ManifestError, is_published, read_manifest
+from analyzer.formats.manifest import MANIFEST_NAME, ManifestError, is_published, read_manifest
 from analyzer.games import registry
 from analyzer.games.baccarat.count import count_outcomes
 from analyzer.games.baccarat.price import MainOutcomes, shoe_query
@@ -278,7 +278,7 @@ class PokerDecisions:
 
     @property
     def packed(self) -> np.ndarray:
-        """The keys packed (`analyzer.core.strategy_file.pack_keys`), what a lookup searches: made on first use."""
+        """The keys packed (`analyzer.formats.strategy_file.pack_keys`), what a lookup searches: made on first use."""
         return self.keys.packed
 
 

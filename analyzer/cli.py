@@ -15,7 +15,7 @@ import signal
 import sys
 
 from analyzer import __version__
-from analyzer.core import memory
+from analyzer.publish import memory
 from analyzer.core.errors import InputError, InvariantError, OutputError, one_line
 from analyzer.core.exact import decimal_str, fraction_str, to_fraction
 from analyzer.core.rules import check_folder_name

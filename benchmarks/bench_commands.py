@@ -8,7 +8,7 @@ It records
 - from the timed runs, the wall time of the whole process (start to exit, imports included) and
   the in-process time of each stage (counting, pricing, strategies, each output file,
   verification, report, publish), written by the pipeline when ANALYZER_TIMINGS names a
-  file (`analyzer.core.timing`);
+  file (`analyzer.publish.timing`);
 - from the sampled runs, the peak memory of the whole process tree (the command and the children
   it forks, together, each process's proportional share of pages it shares with another;
   `_timing.TreeMemory`);

@@ -146,7 +146,7 @@ from pathlib import Path
 import numpy as np
 from _timing import machine
 
-from analyzer.core import count_cache
+from analyzer.publish import count_cache
 from cython_ext.byte_planes import expand_into, unshuffle_into
 
 CLASSES = 1_286_792

@@ -28,7 +28,7 @@ from fractions import Fraction
 import numpy as np
 from _timing import machine
 
-from analyzer.core.piecewise import PayoutModel
+from analyzer.design.piecewise import PayoutModel
 
 CLASSES = 5_649_150
 COMPLETIONS = 163_185

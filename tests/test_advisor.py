@@ -11,7 +11,7 @@ import pytest
 
 import support
 from analyzer import advisor
-from analyzer.core import strategy_file
+from analyzer.formats import strategy_file
 from analyzer.core.cards import CardError
 from analyzer.games.baccarat.price import shoe_query
 from analyzer.games.baccarat.shoe import remove_cards

@@ -9,7 +9,7 @@ import numpy as np
 
 from analyzer.core.exact import CHUNK, INT64_MAX, abs_bound, decimal_str, fraction_str, parse_fraction_str
 from analyzer.core.execution import default_jobs
-from analyzer.core.sampling import Tally, tally_rounds
+from analyzer.figures.sampling import Tally, tally_rounds
 from analyzer.poker.strategy_file import EITHER, PLAY
 from cython_ext import group_sums
 from cython_ext.shuffle import first_cards

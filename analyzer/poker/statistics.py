@@ -13,7 +13,7 @@ category) is described by a side class per class.  `round_outcomes` turns these 
 - "side": the side class of the deal (0 when there is no side bet),
 
 each row counted in deals (situations x continuations).  `with_side_bet` adds the side
-bet's net from its class and the decision; `analyzer.core.distribution.WagerStatistics`
+bet's net from its class and the decision; `analyzer.figures.distribution.WagerStatistics`
 derives every PAR figure from the rows.
 
 The grouped sums are exact: every count and weight is non-negative, so no partial sum
@@ -29,7 +29,7 @@ from typing import Callable
 
 import numpy as np
 
-from analyzer.core.distribution import RoundOutcomes, WagerStatistics
+from analyzer.figures.distribution import RoundOutcomes, WagerStatistics
 from analyzer.core.errors import InvariantError
 from analyzer.core.exact import INT64_MAX, dtype_bound, exact_group_sums
 from analyzer.poker.settlement import Paytable

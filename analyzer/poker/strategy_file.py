@@ -8,7 +8,7 @@ import numpy as np
 
 from fractions import Fraction
 
-from analyzer.core import strategy_file
+from analyzer.formats import strategy_file
 from analyzer.core.errors import InputError
 from analyzer.core.exact import INT64_MAX
 from analyzer.core.rules import RuleError
@@ -25,7 +25,7 @@ STRATEGY_FILES = {"optimal": "strategy.bin.gz", "basic": "strategy_basic.bin.gz"
 def packed_keys(keys: np.ndarray) -> tuple[np.ndarray, bool, np.ndarray]:
     """(packed keys, whether they strictly increase, which byte values occur) of key rows of at most 8 bytes
     (any strides: a file's key planes are read in place), in one compiled pass; packed as
-    `analyzer.core.strategy_file.pack_keys` packs (integers ordered like the key bytes)."""
+    `analyzer.formats.strategy_file.pack_keys` packs (integers ordered like the key bytes)."""
     keys = np.asarray(keys, dtype=np.uint8)
     if keys.ndim != 2:
         raise ValueError("key rows: a two-dimensional array")

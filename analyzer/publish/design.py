@@ -17,9 +17,9 @@ from pathlib import Path
 
 from analyzer.core.errors import InputError
 from analyzer.core.exact import decimal_str, figure, fraction_str, percent_str
-from analyzer.core.outputs import Figure
-from analyzer.core.piecewise import Problem
-from analyzer.core.tables import csv_text, markdown_table, thousands
+from analyzer.figures.outputs import Figure
+from analyzer.design.piecewise import Problem
+from analyzer.figures.tables import csv_text, markdown_table, thousands
 from analyzer.games.registry import Game
 from analyzer.publish import pipeline, plots
 from analyzer.publish.folder import json_bytes, write_folder_atomically

@@ -29,8 +29,7 @@ from pathlib import Path
 
 import analyzer
 from analyzer.core.errors import InputError, OutputError
-from analyzer.core.outputs import (MANIFEST_FORMAT, MANIFEST_NAME, RULES_COPY_NAME, ManifestError, is_published,
-                                   read_manifest)
+from analyzer.formats.manifest import MANIFEST_FORMAT, MANIFEST_NAME, RULES_COPY_NAME, ManifestError, is_published, read_manifest
 from analyzer.core.rules import RuleFile
 
 STAGING_NAME = re.compile(r"\.(?P<name>.+)\.(?P<kind>partial|old)-(?P<pid>[0-9]{1,10})\Z")

@@ -6,7 +6,7 @@ results are written in (a fixed-width column that cannot hold a value), the outp
 and each target folder (the tool replaces only what it wrote, and results of another rule
 file only with --replace).  Rule sets that share the fields their counts depend on
 (`game.count_fields`: the deck, the qualifier, the shoe and tableau) are then counted
-once, and the count is kept in the count cache (`analyzer.core.count_cache`, under
+once, and the count is kept in the count cache (`analyzer.publish.count_cache`, under
 `<out>/.cache/` unless told otherwise), keyed by exactly those fields, the package version
 and the compiled kernels' own digests: another paytable on the same deck is priced from
 the cache without enumerating.  Each rule set is priced and analysed on that count, its
@@ -28,9 +28,9 @@ from importlib import import_module
 from pathlib import Path
 
 import analyzer
-from analyzer.core import count_cache, memory, timing
+from analyzer.publish import count_cache, memory, timing
 from analyzer.core.errors import InputError, InvariantError
-from analyzer.core.outputs import WORKBOOK_NAME
+from analyzer.figures.outputs import WORKBOOK_NAME
 from analyzer.games.registry import Game
 from analyzer.publish import drawing, report, verify
 from analyzer.publish.drawing import Drawing

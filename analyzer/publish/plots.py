@@ -1,6 +1,6 @@
 """Report figures as deterministic SVG text (matplotlib, no dates, fixed ids): the only module that draws.
 
-Games describe a figure as data (`analyzer.core.outputs.Figure`: a renderer's name and
+Games describe a figure as data (`analyzer.figures.outputs.Figure`: a renderer's name and
 its arguments); `render` draws it.  Figures only draw exact results converted to floats
 for plotting; no plotted number is a reported figure (those stay exact in the tables).
 """

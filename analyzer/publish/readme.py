@@ -18,7 +18,7 @@ from pathlib import Path
 
 from analyzer.core.exact import decimal_str, parse_fraction_str, percent_str
 from analyzer.core.roots import sqrt_decimal_str, surd_decimal_str
-from analyzer.core.tables import markdown_table, thousands
+from analyzer.figures.tables import markdown_table, thousands
 
 BLOCK = re.compile(r"(<!-- figures:(?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /figures:(?P=name) -->)", re.S)
 

@@ -13,8 +13,8 @@ import re
 from fractions import Fraction
 
 from analyzer.core.exact import decimal_str, fraction_str
-from analyzer.core.outputs import ReportContent
-from analyzer.core.tables import demote, markdown_table
+from analyzer.figures.outputs import ReportContent
+from analyzer.figures.tables import demote, markdown_table
 from analyzer.publish import plots
 from analyzer.publish.folder import ResultFolder
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from analyzer.core.errors import InputError
 from analyzer.core.exact import decimal_str, fraction_str
 from analyzer.core.rules import RuleError, check_folder_name, read_toml
-from analyzer.core.tables import Table, csv_text, markdown_table
+from analyzer.figures.tables import Table, csv_text, markdown_table
 from analyzer.games import registry
 from analyzer.publish import pipeline
 from analyzer.publish.folder import write_folder_atomically

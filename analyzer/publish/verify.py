@@ -16,7 +16,7 @@ For each results folder (results/<game>/<rule set>/):
 4. Monte Carlo: complete rounds dealt from shuffled decks, played with the stored strategy
    through the advisor and settled from the rule file, must put the exact EV inside the
    99.9% interval of the sample mean, and their sample variance within the 99.9% band of
-   the exact variance (`analyzer.core.sampling.Tally.compare_variance`), for every bet.
+   the exact variance (`analyzer.figures.sampling.Tally.compare_variance`), for every bet.
 """
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ from pathlib import Path
 from analyzer import advisor
 from analyzer.core.errors import InputError, one_line
 from analyzer.core.exact import decimal_str
-from analyzer.core.outputs import MANIFEST_NAME, is_published, read_manifest
-from analyzer.core.sampling import RARE_EXPECTED
+from analyzer.formats.manifest import MANIFEST_NAME, is_published, read_manifest
+from analyzer.figures.sampling import RARE_EXPECTED
 from analyzer.games import registry
 from analyzer.publish.options import CheckOptions
 

@@ -1,6 +1,6 @@
 """Reproducible .xlsx workbooks of exact tables: the same sheets give the same bytes.
 
-Each sheet is a name and an `analyzer.core.tables.Table` (columns and rows of raw cells).
+Each sheet is a name and an `analyzer.figures.tables.Table` (columns and rows of raw cells).
 How cells are written:
 
 - an int in a value column is a number cell when |n| < 10^15 (a spreadsheet keeps 15
@@ -35,7 +35,7 @@ from typing import Iterable, Mapping
 
 import xlsxwriter
 
-from analyzer.core.tables import EXACT, ROOT, Column, Table, root_str
+from analyzer.figures.tables import EXACT, ROOT, Column, Table, root_str
 from analyzer.core.exact import fraction_str
 
 #: Integers below this magnitude are number cells: exact within 15 significant digits.

@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from analyzer.core.exact import INT64_MAX, exact_group_sums, percent_str
-from analyzer.core.tables import markdown_table
+from analyzer.figures.tables import markdown_table
 from analyzer.poker.decision_table import DecisionTable, SignSums
 from analyzer.strategy.language import Strategy
 from cython_ext import group_sums

@@ -4,7 +4,7 @@ from fractions import Fraction
 import pytest
 
 import support
-from analyzer.core.distribution import WagerStatistics
+from analyzer.figures.distribution import WagerStatistics
 from analyzer.games.baccarat.analysis import PAIRS, pair_statistics
 from analyzer.games.baccarat.count import count_outcomes
 from analyzer.games.baccarat.price import MainOutcomes, banker_win_return, bet_outcomes

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import support
-from analyzer.core import strategy_file
+from analyzer.formats import strategy_file
 from analyzer.core.cards import parse_cards
 from analyzer.core.exact import percent_str
 from analyzer.core.execution import SerialExecutor
@@ -495,7 +495,7 @@ def test_rule_exceptions_csv_equals_the_plain_rendering(stud_analyses):
     """strategy_rule_exceptions.csv (each distinct EV and cost rendered once) against every row rendered on its own."""
     from analyzer.core.cards import card_str, cards_str
     from analyzer.core.exact import decimal_str, fraction_str
-    from analyzer.core.tables import csv_text
+    from analyzer.figures.tables import csv_text
     for analysis in stud_analyses.values():
         check, table, priced = analysis.rule_check, analysis.table, analysis.priced
         scale = table.raw_situations * priced.denominator

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import support
-from analyzer.core import strategy_file
+from analyzer.formats import strategy_file
 from analyzer.core.exact import exact_sum, percent_str
 from analyzer.core.cards import parse_cards
 from analyzer.core.isomorphism import canonical_groups

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from analyzer.core import strategy_file
+from analyzer.formats import strategy_file
 from analyzer.core.errors import InputError
 from analyzer.poker.decision_table import DecisionTable
 from analyzer.poker.strategy_file import EITHER, DecisionTableFiles, shared_compressor

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from analyzer.core.errors import InputError
-from analyzer.core.strategy_file import pack_keys
+from analyzer.formats.strategy_file import pack_keys
 from analyzer.poker import strategy_file
 from analyzer.poker.strategy_file import (EITHER, FOLD, PLAY, KeyColumn, are_packed_keys, key_order, packed_keys,
                                           played_masks)

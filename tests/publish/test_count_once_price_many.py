@@ -9,7 +9,7 @@ import openpyxl
 import pytest
 
 import support
-from analyzer.core import count_cache
+from analyzer.publish import count_cache
 from analyzer.games import registry
 from analyzer.publish import pipeline, sweep
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from analyzer.core.errors import InvariantError
-from analyzer.core.outputs import Figure, ReportContent
+from analyzer.figures.outputs import Figure, ReportContent
 from analyzer.publish import drawing, pipeline
 from analyzer.publish.drawing import Drawer, Drawing
 

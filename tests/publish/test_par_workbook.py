@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from analyzer.core.wager_tables import FIGURE_COLUMNS, FIGURE_FIELDS
+from analyzer.figures.wager_tables import FIGURE_COLUMNS, FIGURE_FIELDS
 from analyzer.games.casino_holdem import outputs as holdem_outputs
 from analyzer.publish import pipeline
 from analyzer.publish.workbook import spreadsheet_number, spreadsheet_root

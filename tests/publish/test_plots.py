@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from analyzer.core.outputs import Figure
+from analyzer.figures.outputs import Figure
 from analyzer.publish import plots
 
 

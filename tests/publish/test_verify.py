@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core import strategy_file
+from analyzer.formats import strategy_file
 from analyzer.games.baccarat import checks as baccarat_checks
 from analyzer.games.baccarat import price as baccarat_price
 from analyzer.publish import verify
@@ -143,8 +143,8 @@ def plant_variance(entry, factor):
 
 def test_planted_wrong_variance_is_caught_by_the_monte_carlo(baccarat_rules):
     """The sample variance of 200,000 rounds: the exact variance passes, one 5% too large fails."""
-    from analyzer.core.distribution import WagerStatistics
-    from analyzer.core.sampling import Target
+    from analyzer.figures.distribution import WagerStatistics
+    from analyzer.figures.sampling import Target
     _, rules = baccarat_rules
     tallies = baccarat_checks.simulate(rules, 200_000, seed=3)
     main = baccarat_price.MainOutcomes.from_counts(baccarat_price.count_outcomes(rules.full_shoe(), rules))

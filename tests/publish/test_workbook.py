@@ -1,4 +1,4 @@
-"""Reproducible workbooks (analyzer.publish.workbook) and the tables they print (analyzer.core.tables).
+"""Reproducible workbooks (analyzer.publish.workbook) and the tables they print (analyzer.figures.tables).
 
 Workbooks are read back with openpyxl, an independent reader.
 """
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from analyzer.core.exact import fraction_str
-from analyzer.core.tables import EXACT, Column, Table
+from analyzer.figures.tables import EXACT, Column, Table
 from analyzer.publish.workbook import (EXACT_INT_LIMIT, Sheet, SheetNameError, check_sheet_name,
                                        spreadsheet_number, workbook_bytes)
 

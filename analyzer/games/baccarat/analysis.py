@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.distribution import RoundOutcomes, WagerStatistics
+from analyzer.figures.distribution import RoundOutcomes, WagerStatistics
 from analyzer.core.errors import InvariantError
 from analyzer.core.rules import RuleFile
 from analyzer.games.baccarat.price import MainOutcomes, banker_win_return, bet_lines, bet_outcomes, \

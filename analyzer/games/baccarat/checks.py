@@ -11,9 +11,9 @@ import math
 
 import numpy as np
 
-from analyzer.core.distribution import compare_summaries, summary_distribution, WagerStatistics
+from analyzer.figures.distribution import compare_summaries, summary_distribution, WagerStatistics
 from analyzer.core.exact import decimal_str, figure, integer_array, parse_fraction_str
-from analyzer.core.sampling import draw_positions, tally_rounds, values_at, Tally, Target
+from analyzer.figures.sampling import draw_positions, tally_rounds, values_at, Tally, Target
 from analyzer.games.baccarat.analysis import pair_name, pair_statistics, PAIRS
 from analyzer.games.baccarat.count import count_outcomes_python
 from analyzer.games.baccarat.price import (MainOutcomes, banker_win_return, bet_lines, bet_outcomes, bet_returns,

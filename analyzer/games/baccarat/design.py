@@ -4,7 +4,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from analyzer.core.errors import InputError
-from analyzer.core.piecewise import Problem, linear_problem
+from analyzer.design.piecewise import Problem, linear_problem
 from analyzer.core.rules import value_at, with_value
 from analyzer.games.baccarat.price import MainOutcomes, bet_lines, rtp_of
 from analyzer.games.baccarat.rules import BaccaratRules

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.distribution import RoundOutcomes
+from analyzer.figures.distribution import RoundOutcomes
 from analyzer.games.baccarat.count import count_outcomes
 from analyzer.games.baccarat.rules import BETS, N_VALUES, BaccaratRules
 

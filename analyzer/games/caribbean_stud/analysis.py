@@ -6,8 +6,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core import timing
-from analyzer.core.distribution import RoundOutcomes, WagerStatistics
+from analyzer.figures.distribution import RoundOutcomes, WagerStatistics
 from analyzer.core.errors import InvariantError
 from analyzer.core.rules import RuleFile
 from analyzer.games.caribbean_stud import features
@@ -90,41 +89,35 @@ def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progr
     `start_files`: compress the strategy files in background threads as soon as their decisions
     are known, while the rest is analysed (the pipeline does when the results will be written).
     """
-    with timing.stage("price"):
-        priced = price(table, rules)
-        files = DecisionTableFiles(**STRATEGY_FILE, rule_file=rule_file, keys=table.keys, table=priced.decisions,
-                                   compressor=shared_compressor(table.derived))
-        files.add(OPTIMAL_FILE, start=start_files)
-    with timing.stage("rule in words"):
-        gains = PatternGains.of(priced.patterns, priced.sums)
-        rule = derive_rule(gains)
-        rule_check = check_rule(rule, gains, priced.decisions.gains_at, table.raw_situations * priced.denominator)
-    with timing.stage("strategies"):
-        st = simple_strategies(priced)
-        st["rule_in_words"] = priced.pattern_figures("rule_in_words", "the derived rule in words (strategy_rule.md)",
-                                                     rule.raises(gains.features), rule_check.raises)
-    with timing.stage("basic strategy"):
-        basic = features.basic_strategy(rule_file.name)
-        if basic is not None:
-            st["basic"] = strategy_figures("basic", basic, priced, "the basic strategy card (basic_strategy.md)",
-                                           classes=True)
-            files.add(BASIC_FILE, st["basic"].play.view(np.uint8), start=start_files)    # 0/1 codes, no copy
+    priced = price(table, rules)
+    files = DecisionTableFiles(**STRATEGY_FILE, rule_file=rule_file, keys=table.keys, table=priced.decisions,
+                               compressor=shared_compressor(table.derived))
+    files.add(OPTIMAL_FILE, start=start_files)
+    gains = PatternGains.of(priced.patterns, priced.sums)
+    rule = derive_rule(gains)
+    rule_check = check_rule(rule, gains, priced.decisions.gains_at, table.raw_situations * priced.denominator)
+    st = simple_strategies(priced)
+    st["rule_in_words"] = priced.pattern_figures("rule_in_words", "the derived rule in words (strategy_rule.md)",
+                                                 rule.raises(gains.features), rule_check.raises)
+    basic = features.basic_strategy(rule_file.name)
+    if basic is not None:
+        st["basic"] = strategy_figures("basic", basic, priced, "the basic strategy card (basic_strategy.md)",
+                                       classes=True)
+        files.add(BASIC_FILE, st["basic"].play.view(np.uint8), start=start_files)    # 0/1 codes, no copy
     key = ("progressive", rules.progressive)                 # rule sets often share the side bet
     if key not in table.derived:
-        with timing.stage("progressive"):
-            table.derived[key] = progressive_figures(table, rules.progressive)
+        table.derived[key] = progressive_figures(table, rules.progressive)
     prog = table.derived[key]
     analysis = StudAnalysis(rule_file, rules, priced, rule_check, st, prog, basic, files=files)
-    with timing.stage("round statistics"):
-        analysis.statistics = {name: checked_statistics(priced, f, analysis.raises(name)) for name, f in st.items()}
-        moments_key = ("progressive moments", rules.progressive)
-        if moments_key not in table.derived:
-            table.derived[moments_key] = progressive_moments(rules.progressive, prog.counts)
-        analysis.moments = table.derived[moments_key]
-        analysis.progressive_at = [(level, progressive_alone(rules.progressive, prog.counts, level))
-                                   for level in rules.progressive.levels]
-        analysis.combined = {name: combined(rules.progressive, analysis.moments, stats, analysis.progressive_ratio)
-                             for name, stats in analysis.statistics.items()}
+    analysis.statistics = {name: checked_statistics(priced, f, analysis.raises(name)) for name, f in st.items()}
+    moments_key = ("progressive moments", rules.progressive)
+    if moments_key not in table.derived:
+        table.derived[moments_key] = progressive_moments(rules.progressive, prog.counts)
+    analysis.moments = table.derived[moments_key]
+    analysis.progressive_at = [(level, progressive_alone(rules.progressive, prog.counts, level))
+                               for level in rules.progressive.levels]
+    analysis.combined = {name: combined(rules.progressive, analysis.moments, stats, analysis.progressive_ratio)
+                         for name, stats in analysis.statistics.items()}
     return analysis
 
 

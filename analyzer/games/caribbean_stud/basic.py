@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 
 from analyzer.core.exact import decimal_str, fraction_str, percent_str
-from analyzer.core.tables import markdown_table
+from analyzer.figures.tables import markdown_table
 from analyzer.games.caribbean_stud import features
 from analyzer.games.caribbean_stud.count import SituationCounts
 from analyzer.games.caribbean_stud.price import Priced

@@ -12,10 +12,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.distribution import compare_summaries, summary_distribution
+from analyzer.figures.distribution import compare_summaries, summary_distribution
 from analyzer.core.errors import InputError
 from analyzer.core.exact import decimal_str, figure, integer_array, parse_fraction_str
-from analyzer.core.sampling import Target
+from analyzer.figures.sampling import Target
 from analyzer.games.caribbean_stud.analysis import combined, play_statistics, progressive_alone
 from analyzer.games.caribbean_stud.count import SituationCounts, hand_category_counts
 from analyzer.games.caribbean_stud.progressive import progressive_moments, rtp_at

@@ -8,13 +8,13 @@ from __future__ import annotations
 from fractions import Fraction
 
 from analyzer.core.errors import InputError
-from analyzer.core.piecewise import Problem, linear_problem
+from analyzer.design.piecewise import Problem, linear_problem
 from analyzer.core.rules import numeric_keys, value_at, with_value
 from analyzer.games.caribbean_stud.count import SituationCounts, hand_category_counts
 from analyzer.games.caribbean_stud.price import price
 from analyzer.games.caribbean_stud.progressive import rtp_function
 from analyzer.games.caribbean_stud.rules import StudRules
-from analyzer.poker.design import main_game_problem
+from analyzer.design.main_game import main_game_problem
 
 MAIN = ("ante_pays", "raise_pays", "raise_pays_dealer_not_qualified")
 JACKPOT = "progressive.jackpot"

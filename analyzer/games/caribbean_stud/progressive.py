@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from analyzer.core.exact import decimal_str, percent_str
-from analyzer.core.polynomial import Polynomial
+from analyzer.games.caribbean_stud.polynomial import Polynomial
 from analyzer.games.caribbean_stud.count import SituationCounts, hand_category_counts
 from analyzer.games.caribbean_stud.rules import Progressive
 from analyzer.poker.settlement import N_CATEGORIES

@@ -7,7 +7,6 @@ from fractions import Fraction
 import numpy as np
 
 from analyzer.core.errors import InvariantError
-from analyzer.core import timing
 from analyzer.core.rules import RuleFile
 from analyzer.games.casino_holdem import features
 from analyzer.games.casino_holdem.basic import holdem_rule_costs
@@ -66,29 +65,25 @@ def analyse(rule_file: RuleFile, rules: HoldemRules, table: SituationTable,
     `start_files`: compress the strategy files in background threads as soon as their decisions
     are known, while the rest is analysed (the pipeline does when the results will be written).
     """
-    with timing.stage("price"):
-        priced = price(table, rules)
-        files = DecisionTableFiles(**STRATEGY_FILE, rule_file=rule_file, keys=table.keys, table=priced.decisions,
-                                   compressor=shared_compressor(table.derived))
-        files.add(OPTIMAL_FILE, start=start_files)
-    with timing.stage("strategies"):
-        st = strategies(priced, aa_ratio)
-    with timing.stage("basic strategy"):
-        basic = features.basic_strategy()
-        basic_call = features.decisions(basic, features.of_table(table))
-        basic_costs = holdem_rule_costs(priced, basic)       # basic_strategy.md's, while the features are made
-        features.let_go(table)       # nothing after this reads them: not held with the count through the publishing
-        st["basic"] = figures(priced, "basic", "the basic strategy card (basic_strategy.md)", basic_call)
-        files.add(BASIC_FILE, basic_call.astype(np.uint8), start=start_files)
-        st["call_on_aa_win_basic"] = figures(priced, "call_on_aa_win_basic",
-                                             "call whenever the AA Bonus wins, otherwise the basic strategy",
-                                             basic_call | priced.aa_wins())
-    with timing.stage("round statistics"):
-        ratio = st["joint_optimal"].aa_ratio
-        statistics = {name: play_statistics(table, rules, priced.aa_hand, f.call, ratio, table.derived)
-                      for name, f in st.items()}
-        for name, f in st.items():
-            check_statistics(f, statistics[name])
+    priced = price(table, rules)
+    files = DecisionTableFiles(**STRATEGY_FILE, rule_file=rule_file, keys=table.keys, table=priced.decisions,
+                               compressor=shared_compressor(table.derived))
+    files.add(OPTIMAL_FILE, start=start_files)
+    st = strategies(priced, aa_ratio)
+    basic = features.basic_strategy()
+    basic_call = features.decisions(basic, features.of_table(table))
+    basic_costs = holdem_rule_costs(priced, basic)       # basic_strategy.md's, while the features are made
+    features.let_go(table)       # nothing after this reads them: not held with the count through the publishing
+    st["basic"] = figures(priced, "basic", "the basic strategy card (basic_strategy.md)", basic_call)
+    files.add(BASIC_FILE, basic_call.astype(np.uint8), start=start_files)
+    st["call_on_aa_win_basic"] = figures(priced, "call_on_aa_win_basic",
+                                         "call whenever the AA Bonus wins, otherwise the basic strategy",
+                                         basic_call | priced.aa_wins())
+    ratio = st["joint_optimal"].aa_ratio
+    statistics = {name: play_statistics(table, rules, priced.aa_hand, f.call, ratio, table.derived)
+                  for name, f in st.items()}
+    for name, f in st.items():
+        check_statistics(f, statistics[name])
     return HoldemAnalysis(rule_file, rules, priced, st, basic, statistics, ratio, files=files, basic_costs=basic_costs)
 
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 
 from analyzer.core.exact import decimal_str, fraction_str, percent_str, to_fraction
-from analyzer.core.tables import markdown_table
+from analyzer.figures.tables import markdown_table
 from analyzer.games.casino_holdem import features
 from analyzer.games.casino_holdem.price import HoldemStrategy, Priced, figures
 from analyzer.strategy.costs import RuleCost, rule_costs, rule_costs_markdown

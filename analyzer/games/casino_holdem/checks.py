@@ -11,10 +11,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.distribution import compare_summaries, summary_distribution
+from analyzer.figures.distribution import compare_summaries, summary_distribution
 from analyzer.core.errors import InputError
 from analyzer.core.exact import integer_array, parse_fraction_str
-from analyzer.core.sampling import Target
+from analyzer.figures.sampling import Target
 from analyzer.games.casino_holdem.analysis import play_statistics
 from analyzer.games.casino_holdem.count import SituationTable
 from analyzer.games.casino_holdem.price import aa_bonus_hands, table_aa_bonus_hands

@@ -25,11 +25,10 @@ from itertools import combinations
 
 import numpy as np
 
-from analyzer.core import timing
 from analyzer.core.errors import InvariantError
 from analyzer.core.exact import exact_sum
 from analyzer.core.execution import Chunk, Executor, Part, SerialExecutor, Totals, chunk_ranges, default_jobs
-from analyzer.core.strategy_file import pack_keys
+from analyzer.formats.strategy_file import pack_keys
 from analyzer.games.casino_holdem.rules import HoldemRules
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES
 from cython_ext import handeval, holdem_enum
@@ -136,11 +135,10 @@ def count_situations(rules: HoldemRules, progress=None, executor: Executor | Non
     executor = executor or SerialExecutor(default_jobs())
     deck = rules.deck_mask
     qualifier_rank = handeval.dense_at_least(rules.qualifier_value)
-    with timing.stage("classes"):
-        board_class, board_perm, boards = holdem_enum.board_classes(deck, max(1, executor.threads_per_chunk))
-        every_flop = canonical_keys(np.array(list(combinations(rules.cards, 3)), dtype=np.uint8), (3,))
-        flops, flop_orbits = np.unique(every_flop, axis=0, return_counts=True)
-        classes = situation_classes(rules, flops, flop_orbits)
+    board_class, board_perm, boards = holdem_enum.board_classes(deck, max(1, executor.threads_per_chunk))
+    every_flop = canonical_keys(np.array(list(combinations(rules.cards, 3)), dtype=np.uint8), (3,))
+    flops, flop_orbits = np.unique(every_flop, axis=0, return_counts=True)
+    classes = situation_classes(rules, flops, flop_orbits)
     if exact_sum(classes.weights) != rules.raw_situations:
         raise InvariantError("Casino Hold'em situation classes do not cover every (hole, flop) situation exactly once")
     if len(rules.cards) == 52 and len(classes.keys) != FULL_DECK_CLASSES:
@@ -148,13 +146,11 @@ def count_situations(rules: HoldemRules, progress=None, executor: Executor | Non
                              f"expected {FULL_DECK_CLASSES:,}")
     use_board, use_perm = holdem_enum.flop_uses(flops, deck, board_class, board_perm)
     del board_class, board_perm
-    with timing.stage("both passes"):
-        counts = _both_passes(executor, deck, qualifier_rank, boards, flops, classes, use_board, use_perm, pieces,
-                              progress)
-    with timing.stage("class order"):
-        holdem_enum.permute_rows(counts, classes.rep_row)        # representatives' flop order -> class order
-        if not (counts.sum(axis=1, dtype=np.uint64) == rules.continuations).all():
-            raise InvariantError("a Casino Hold'em situation class does not count every continuation exactly once")
+    counts = _both_passes(executor, deck, qualifier_rank, boards, flops, classes, use_board, use_perm, pieces,
+                          progress)
+    holdem_enum.permute_rows(counts, classes.rep_row)        # representatives' flop order -> class order
+    if not (counts.sum(axis=1, dtype=np.uint64) == rules.continuations).all():
+        raise InvariantError("a Casino Hold'em situation class does not count every continuation exactly once")
     return SituationTable(keys=classes.keys, weights=classes.weights,
                           counts=counts.reshape(-1, N_CATEGORIES, N_OUTCOMES), continuations=rules.continuations,
                           n_flops=len(flops), n_boards=len(boards))

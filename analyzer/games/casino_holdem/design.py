@@ -5,12 +5,12 @@ from fractions import Fraction
 
 from analyzer.core.errors import InputError
 from analyzer.core.exact import exact_group_sums
-from analyzer.core.piecewise import Problem, linear_problem
+from analyzer.design.piecewise import Problem, linear_problem
 from analyzer.core.rules import numeric_keys, value_at, with_value
 from analyzer.games.casino_holdem.count import SituationTable
 from analyzer.games.casino_holdem.price import price
 from analyzer.games.casino_holdem.rules import AA_HANDS, HoldemRules
-from analyzer.poker.design import main_game_problem
+from analyzer.design.main_game import main_game_problem
 
 MAIN = ("ante_pays", "call")
 SIDE = ("aa_bonus",)

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.core.distribution import CONVENTION, SETTLING_RULE, summary_context
+from analyzer.figures.distribution import CONVENTION, SETTLING_RULE, summary_context
 from analyzer.core.errors import InvariantError
 from analyzer.core.exact import (decimal_str, exact_sum, figure, fraction_str, percent_str,
                                  published_check)
-from analyzer.core.outputs import Figure, KeyFigure, Outputs, ReportContent
-from analyzer.core.tables import EXACT, ROOT, Table, csv_text, demote, markdown_table, thousands
-from analyzer.core.wager_tables import (WagerEntry, csv_rows, distribution_figure, distribution_markdown,
+from analyzer.figures.outputs import Figure, KeyFigure, Outputs, ReportContent
+from analyzer.figures.tables import EXACT, ROOT, Table, csv_text, demote, markdown_table, thousands
+from analyzer.figures.wager_tables import (WagerEntry, csv_rows, distribution_figure, distribution_markdown,
                                         distribution_table, figures_markdown, figures_table, settling_markdown,
                                         settling_table)
 from analyzer.games.casino_holdem import basic as basic_strategy

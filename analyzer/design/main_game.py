@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.core.errors import InputError
-from analyzer.core.piecewise import PayoutModel, Problem
+from analyzer.design.piecewise import PayoutModel, Problem
 
 
 def main_game_problem(key: str, wager: str, current, decisions_at) -> Problem:

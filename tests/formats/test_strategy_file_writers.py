@@ -6,7 +6,7 @@ import zlib
 import numpy as np
 import pytest
 
-from analyzer.core import strategy_file
+from analyzer.formats import strategy_file
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ import zlib
 import numpy as np
 import pytest
 
-from analyzer.core import strategy_file
-from analyzer.core.strategy_file import StrategyFileError, inflated
+from analyzer.formats import strategy_file
+from analyzer.formats.strategy_file import StrategyFileError, inflated
 
 
 def gunzip(data) -> bytes:

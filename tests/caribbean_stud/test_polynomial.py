@@ -1,4 +1,4 @@
-"""Exact polynomials (analyzer.core.polynomial) against sympy, the reference: the same text as sympy's str()
+"""Exact polynomials (analyzer.games.caribbean_stud.polynomial) against sympy, the reference: the same text as sympy's str()
 on many polynomials (signs, zero and unit coefficients, integers, fractions, big numerators, degrees 0 to 3),
 the same arithmetic, values and solutions, the text read back, and damaged text refused clearly."""
 import itertools
@@ -9,7 +9,7 @@ import pytest
 import sympy
 
 from analyzer.core.errors import InputError
-from analyzer.core.polynomial import Polynomial
+from analyzer.games.caribbean_stud.polynomial import Polynomial
 
 J = sympy.Symbol("J", positive=True)          # as the progressive's jackpot was declared
 SMALL = [Fraction(0), Fraction(1), Fraction(-1), Fraction(2), Fraction(-2), Fraction(1, 2), Fraction(-1, 2),

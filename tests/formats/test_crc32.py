@@ -5,7 +5,7 @@ import zlib
 
 import pytest
 
-from analyzer.core.crc32 import _X_TO_2_TO, _times, crc32_combine
+from analyzer.formats.crc32 import _X_TO_2_TO, _times, crc32_combine
 
 
 @pytest.mark.parametrize("first, second", [(0, 0), (0, 1), (1, 0), (1, 1), (7, 13), (1000, 4097),

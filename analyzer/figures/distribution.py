@@ -36,7 +36,7 @@ from typing import Iterable, Mapping, Sequence
 
 from analyzer.core.roots import ceil_fraction, sqrt_decimal_str, surd_decimal_strs
 from analyzer.core.exact import DECIMAL_PLACES, decimal_str, figure, fraction_str, to_fraction
-from analyzer.core.tables import EXACT, Table
+from analyzer.figures.tables import EXACT, Table
 
 #: How every figure here is to be read; outputs quote it beside the figures.
 CONVENTION = ("per round, in units of the initial bet (ANTE; Baccarat: the stake); "

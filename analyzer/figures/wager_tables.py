@@ -3,12 +3,12 @@
 Every game reports several wagers (a main game, a side bet, combined play) under several
 strategies; each is a `WagerEntry`: the labels that name it (e.g. ("optimal", "ANTE + CALL")),
 its exact `WagerStatistics`, and where summary.json holds its figures (a JSON Pointer, RFC 6901).  This module lays
-them out once for every game: `analyzer.core.tables.Table`s for the workbook (exact columns
+them out once for every game: `analyzer.figures.tables.Table`s for the workbook (exact columns
 as "p/q" beside their decimals, standard deviations as roots), compact Markdown for the
 PAR sheets, and flat rows for the PAR sheets' CSV.  Every figure comes from the entry's
 exact statistics; nothing is recomputed here.
 
->>> from analyzer.core.distribution import RoundOutcomes, WagerStatistics
+>>> from analyzer.figures.distribution import RoundOutcomes, WagerStatistics
 >>> coin = WagerStatistics.from_outcomes(RoundOutcomes.single("net", {1: 1, -1: 1}), "net", None)
 >>> entry = WagerEntry(("coin",), coin, "/bets/coin")
 >>> figures_table([entry], ["Bet"]).headers()[:6]
@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from analyzer.core.distribution import CONFIDENCE_LEVELS, SETTLING_ROUNDS, SETTLING_TOLERANCES, Z95, WagerStatistics
+from analyzer.figures.distribution import CONFIDENCE_LEVELS, SETTLING_ROUNDS, SETTLING_TOLERANCES, Z95, WagerStatistics
 from analyzer.core.exact import DECIMAL_PLACES, decimal_str, fraction_str
 from analyzer.core.roots import sqrt_decimal_str
-from analyzer.core.tables import EXACT, ROOT, Table, markdown_table, root_str
+from analyzer.figures.tables import EXACT, ROOT, Table, markdown_table, root_str
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,11 @@
-"""What a game's analysis hands to publishing: its summary, its files, its report content, as data.
+"""The manifest of a results folder: the sha256 of every file, the rule file, and whether it is published.
 
-Games describe their outputs; `analyzer.publish` writes, renders and verifies them.  A
-figure is described by its data and the name of a renderer in `analyzer.publish.plots`,
-so no game module imports matplotlib.
+Written by `analyzer.publish.folder`, read by `analyzer verify`, the advisor and the next run.
 """
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 
 from analyzer.core.errors import InputError
@@ -80,57 +75,3 @@ def read_manifest(folder: str | Path) -> dict:
 def is_published(manifest: dict) -> bool:
     """False while a run stages the folder (its manifest says "published": false), true once it is swapped in."""
     return manifest.get("published", True) is not False
-WORKBOOK_NAME = "par_sheet.xlsx"      # the PAR workbook: the game's sheets, then the rules analysed
-
-
-@dataclass(frozen=True)
-class Figure:
-    """A report figure: its file name, caption, and the data `analyzer.publish.plots.render` draws."""
-
-    file: str
-    caption: str
-    kind: str                    # the renderer's name in analyzer.publish.plots.RENDERERS
-    data: dict                   # its arguments; a function of no arguments stands for a value made when drawn
-
-
-@dataclass(frozen=True)
-class KeyFigure:
-    """One headline figure: what it is, its exact value, and how to read it (e.g. the published one)."""
-
-    label: str
-    value: Fraction
-    note: str = ""
-
-
-@dataclass
-class ReportContent:
-    """What only the game knows of its report; the rest (rules, every summary figure,
-    verification, provenance) is added by `analyzer.publish.report`."""
-
-    key_figures: list            # KeyFigure
-    method: str                  # Markdown
-    strategy: str                # Markdown
-    par_sheet: str               # Markdown (its own headings are demoted)
-    figures: list = field(default_factory=list)    # Figure
-
-
-@dataclass
-class Outputs:
-    """One rule set's results: summary.json's content, the other files, the report, the workbook's sheets.
-
-    `files` maps each name to its bytes or text, or to a function of no arguments that
-    returns them: the pipeline calls it when it writes the file (so each output is
-    rendered once, when needed, and timed on its own).  `sheets` are the PAR workbook's
-    ((name, analyzer.core.tables.Table), in order; the publisher adds the rules).  The
-    summary and the sheets may also be given as functions of no arguments: the pipeline
-    makes them after it has sent the report's figures to be drawn, so that the drawing
-    starts sooner.  `strategy_columns`: the arrays the strategy files' columns were written
-    from (name -> array), which the verification compares the files with as it reads them
-    back rather than making second copies.
-    """
-
-    summary: dict | Callable[[], dict]
-    files: dict
-    report: ReportContent
-    sheets: list | Callable[[], list] = field(default_factory=list)
-    strategy_columns: dict = field(default_factory=dict)

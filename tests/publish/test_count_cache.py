@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from isal import isal_zlib
 
-from analyzer.core import count_cache
-from analyzer.core.count_cache import cache_key, expand_reference, load, store, unshuffle_reference
+from analyzer.publish import count_cache
+from analyzer.publish.count_cache import cache_key, expand_reference, load, store, unshuffle_reference
 from cython_ext.byte_planes import expand_into, unshuffle_into
 
 

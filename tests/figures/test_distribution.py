@@ -1,4 +1,4 @@
-"""Exact round statistics (analyzer.core.distribution) and exact square roots (analyzer.core.roots).
+"""Exact round statistics (analyzer.figures.distribution) and exact square roots (analyzer.core.roots).
 
 Every expected value is computed by hand or by a plain reference (expanded samples, Decimal
 at 200 digits, a brute-force search), never by the code under test.
@@ -11,7 +11,7 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from analyzer.core.distribution import (CONFIDENCE_LEVELS, CONVENTION, SETTLING_ROUNDS, Z95, Z99,
+from analyzer.figures.distribution import (CONFIDENCE_LEVELS, CONVENTION, SETTLING_ROUNDS, Z95, Z99,
                                         RoundOutcomes, WagerStatistics, summary_context)
 from analyzer.core.roots import ceil_fraction, sqrt_decimal_str, surd_decimal_str, surd_decimal_strs
 from analyzer.core.exact import decimal_str, parse_fraction_str

@@ -1,4 +1,4 @@
-"""analyzer.core.memory: freed memory handed back, every thread on the main heap; no value changes."""
+"""analyzer.publish.memory: freed memory handed back, every thread on the main heap; no value changes."""
 import os
 import subprocess
 import sys
@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analyzer.core import memory
+from analyzer.publish import memory
 
 
 def test_one_arena_then_release_keep_what_a_thread_allocated():
@@ -22,7 +22,7 @@ def test_one_arena_then_release_keep_what_a_thread_allocated():
 
 
 def test_fewer_collections_raises_only_the_young_threshold_and_cycles_are_still_collected():
-    script = ("import gc, weakref\nfrom analyzer.core import memory\nolder = gc.get_threshold()[1:]\n"
+    script = ("import gc, weakref\nfrom analyzer.publish import memory\nolder = gc.get_threshold()[1:]\n"
               "memory.fewer_collections()\nassert gc.get_threshold() == (memory.YOUNG_COLLECTION_AFTER, *older)\n"
               "class Node: pass\nnode = Node(); node.me = node; gone = weakref.ref(node); del node\n"
               "junk = [[] for _ in range(2 * memory.YOUNG_COLLECTION_AFTER)]\nprint(gone() is None)\n")
@@ -44,7 +44,7 @@ THP_LINE = "[line.strip() for line in open('/proc/self/status') if line.startswi
                     reason="the kernel does not report THP_enabled")
 def test_small_pages_turns_transparent_huge_pages_off_for_the_process_and_its_forks():
     # the flag is inherited (a test before may have run the command line in this process): set it back first
-    out = _in_subprocess("import os\nfrom analyzer.core import memory\n"
+    out = _in_subprocess("import os\nfrom analyzer.publish import memory\n"
                          f"assert memory._PRCTL(memory._PR_SET_THP_DISABLE, 0, 0, 0, 0) == 0\nprint({THP_LINE})\n"
                          "assert memory.small_pages()\n"
                          f"pid = os.fork()\nif pid == 0:\n    print({THP_LINE}, flush=True)\n    os._exit(0)\n"
@@ -62,7 +62,7 @@ def test_importing_the_package_keeps_numpy_from_starting_blas_threads():
 @pytest.mark.skipif(not Path("/proc/self/status").exists() or "THP_enabled" not in Path("/proc/self/status").read_text(),
                     reason="the kernel does not report THP_enabled")
 def test_counting_is_let_have_huge_pages_and_the_setting_comes_back():
-    script = ("from analyzer.core import memory\n"
+    script = ("from analyzer.publish import memory\n"
               "assert memory._PRCTL(memory._PR_SET_THP_DISABLE, 0, 0, 0, 0) == 0\n"
               f"with memory.huge_pages_while_counting():\n    print({THP_LINE})\n"          # never set: left as it is
               f"print({THP_LINE})\nassert memory.small_pages()\n"

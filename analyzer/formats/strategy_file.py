@@ -21,7 +21,7 @@ plane, made when a thread takes it up) as its own deflate segment,
 on a pool of threads (zlib releases the GIL), ending each but the last with a sync flush
 so that the segments, one after the other, are one deflate stream: the file is still one
 gzip member, read by any gzip reader.  Each piece's CRC-32 is taken on its thread too (by
-ISA-L: the same CRC), and a file's CRC combined from its pieces' (`analyzer.core.crc32`).  A column array that several
+ISA-L: the same CRC), and a file's CRC combined from its pieces' (`analyzer.formats.crc32`).  A column array that several
 files hold (the keys, weights and EVs of a rule set's optimal and basic-strategy files, the
 keys and weights of every rule set on one count) is compressed, and its CRC taken, once; so is a
 piece of a column of one-byte values (decisions) equal to one compressed before (`Compressor._deflate_by_content`).
@@ -42,7 +42,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import numpy as np
 from isal import isal_zlib
 
-from analyzer.core.crc32 import crc32_combine
+from analyzer.formats.crc32 import crc32_combine
 from analyzer.core.execution import default_jobs
 
 MAGIC = "TGA-STRATEGY"

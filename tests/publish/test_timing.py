@@ -2,7 +2,7 @@
 import json
 import time
 
-from analyzer.core import timing
+from analyzer.publish import timing
 
 
 def test_off_records_nothing(tmp_path, monkeypatch):

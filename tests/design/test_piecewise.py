@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer.core import piecewise
-from analyzer.core.piecewise import FOLD, FREE, PLAY, PayoutModel, _exact_order, compare_fractions
+from analyzer.design import piecewise
+from analyzer.design.piecewise import FOLD, FREE, PLAY, PayoutModel, _exact_order, compare_fractions
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -4,8 +4,8 @@ import time
 import numpy as np
 import pytest
 
-from analyzer.core import sampling
-from analyzer.core.sampling import draw_positions, tally_rounds, values_at, Tally
+from analyzer.figures import sampling
+from analyzer.figures.sampling import draw_positions, tally_rounds, values_at, Tally
 
 
 def deal_values(rng, rounds, shoe, k):
@@ -45,7 +45,7 @@ def test_a_value_listed_once_per_category_is_one_value_to_the_variance_check():
     probabilities, not count the rounds at -1 once per listing (that made small-deck runs fail)."""
     from fractions import Fraction
 
-    from analyzer.core.sampling import Tally
+    from analyzer.figures.sampling import Tally
     rng = np.random.Generator(np.random.PCG64(3))
     values, probabilities = [-1, 3, 49], [Fraction(8, 10), Fraction(15, 100), Fraction(5, 100)]
     mean = sum(v * p for v, p in zip(values, probabilities))

@@ -1,0 +1,1 @@
+"""Exact figures of a round: distributions, wager statistics, tables rendered as Markdown, CSV and workbook cells."""

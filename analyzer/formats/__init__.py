@@ -1,0 +1,1 @@
+"""The files other programs read: the strategy file and the results manifest."""
