@@ -33,6 +33,16 @@ class KeyFigure:
     note: str = ""
 
 
+def summary_head(game: str, rule_file) -> dict:
+    """What every summary.json opens with: its format, the game, the rule set and its title."""
+    return {"format": "analyzer-summary/1", "game": game, "rule_set": rule_file.name, "title": rule_file.title}
+
+
+def published_note(published: dict, key: str) -> str:
+    """A key figure's note: the published value of `key` in the rule file's [published], if it gives one."""
+    return f"published {published[key]}" if key in published else ""
+
+
 @dataclass
 class ReportContent:
     """What only the game knows of its report; the rest (rules, every summary figure,

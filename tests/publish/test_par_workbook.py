@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from analyzer.figures.wager_tables import FIGURE_COLUMNS, FIGURE_FIELDS
+from analyzer.figures.par import FIGURES
 from analyzer.games.casino_holdem import outputs as holdem_outputs
 from analyzer.publish import pipeline
 from analyzer.publish.workbook import spreadsheet_number, spreadsheet_root
@@ -77,13 +77,12 @@ def check_workbook(folder, combined_spec):
     book, sheets, summary = read(folder)
     assert book.sheetnames == SHEETS
     # every wager's figures
-    fields = dict(zip((title for title, _ in FIGURE_COLUMNS), FIGURE_FIELDS))
     for row in sheets["Wager figures"]:
         entry = at(summary, row["summary.json"])
         assert str(row["Rounds counted"]) == entry["rounds_counted"]
-        for title, kind in FIGURE_COLUMNS:
+        for field, (title, kind, _) in FIGURES.items():
             node = entry
-            for key in fields[title].split("."):
+            for key in field.split("."):
                 node = None if node is None else node[key]
             if node is None:
                 assert row[f"{title} (exact)"] is None

@@ -6,13 +6,12 @@ from fractions import Fraction
 import numpy as np
 
 from analyzer.formats import strategy_file
-from analyzer.figures.distribution import CONVENTION, SETTLING_RULE, summary_context
 from analyzer.core.exact import decimal_str, figure, fraction_str, percent_str, published_check
-from analyzer.figures.outputs import Figure, KeyFigure, Outputs, ReportContent
-from analyzer.figures.tables import EXACT, ROOT, Table, csv_text, markdown_table, thousands
-from analyzer.figures.wager_tables import (WagerEntry, csv_rows, distribution_figure, distribution_markdown,
-                                        distribution_table, figures_markdown, figures_table, settling_markdown,
-                                        settling_table)
+from analyzer.figures.outputs import Figure, KeyFigure, Outputs, ReportContent, published_note, summary_head
+from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, WagerEntry,
+                                  covariance_markdown, csv_rows, derivation, distribution_figure, par_heading,
+                                  round_statistics, share, statistics_markdown, workbook_sheets as statistics_sheets)
+from analyzer.figures.tables import EXACT, Table, csv_text, markdown_table, thousands
 from analyzer.games.baccarat.analysis import PAIRS, BaccaratAnalysis, pair_name
 from analyzer.games.baccarat.count import CARDS_DEALT, analysis_shoes
 from analyzer.games.baccarat.price import MainOutcomes, banker_win_return
@@ -37,10 +36,7 @@ def summary(analysis: BaccaratAnalysis) -> dict:
     bets["banker"]["note"] = ("nominal commission (a stake whose 1.95x is a whole number of cents); "
                               "see banker_commission_by_stake.csv for every stake")
     return {
-        "format": "analyzer-summary/1",
-        "game": GAME,
-        "rule_set": analysis.rule_file.name,
-        "title": analysis.rule_file.title,
+        **summary_head(GAME, analysis.rule_file),
         "rtp_definition": "total returned (stake included) / total staked; a push returns the stake",
         "shoe": {"decks": rules.decks, "cards": n, "cards_by_value": list(analysis.shoe)},
         "deals": {"ordered_six_card_sequences": str(main.total),
@@ -51,111 +47,71 @@ def summary(analysis: BaccaratAnalysis) -> dict:
         "bets": bets,
         "effect_of_removal": {VALUE_NAMES[v]: {bet: figure(d) for bet, d in effect.items()}
                               for v, effect in analysis.effects.items()},
-        "round_statistics": round_statistics_summary(analysis),
+        "round_statistics": round_statistics(par_statistics(analysis)),
     }
 
 
-def round_statistics_summary(analysis: BaccaratAnalysis) -> dict:
-    """summary.json's round_statistics: each bet, two bets of one round together, BANKER at every stake."""
-    return {
-        **summary_context(),
-        "wagers": {"bets": "one bet of 1 unit: net per unit staked (BANKER with the commission taken exactly)",
-                   "combined": "two bets of the same round, 1 unit each: net per round, wagered 2",
-                   "banker_by_stake": "BANKER at each stake of banker_commission_by_stake.csv, its win rounded as "
-                                      "the rules say: net per unit staked (compact: no net distribution)"},
-        "bets": {bet: stats.as_summary(context=False) for bet, stats in analysis.statistics.items()},
-        "covariance": {pair_name(pair): figure(analysis.covariance(*pair)) for pair in PAIRS},
-        "combined": {pair_name(pair): stats.as_summary(context=False) for pair, stats in analysis.pairs.items()},
-        "banker_by_stake": {money(stake): stats.as_summary(context=False, detail=False) for stake, stats in analysis.stake_statistics},
-    }
+WAGER_DEFINITIONS = {
+    "bets": "one bet of 1 unit: net per unit staked (BANKER with the commission taken exactly)",
+    "combined": "two bets of the same round, 1 unit each: net per round, wagered 2",
+    "banker_by_stake": "BANKER at each stake of banker_commission_by_stake.csv, its win rounded as the rules say: "
+                       "net per unit staked (compact: no net distribution)"}
+COMBINED_COLUMNS = [("Covariance", EXACT), ("EV per round", "ev_per_initial_bet"), ("Variance", "variance"),
+                    ("SD", "standard_deviation"), ("RTP", "rtp"), ("SD per unit wagered", "sd_per_unit_wagered")]
+#: The PAR CSV's columns of the statistics rows (analyzer.figures.par.csv_rows)
+CSV_FIELDS = {"bet": "kind", "outcome": "wager", "combinations": "count", "probability": "probability",
+              "probability_decimal": "probability_decimal", "returned_per_unit": "net",
+              "returned_per_unit_decimal": "net_decimal", "contribution_to_rtp": "contribution",
+              "contribution_to_rtp_decimal": "contribution_decimal"}
 
 
-def wager_entries(analysis: BaccaratAnalysis, stakes: bool = True) -> list[WagerEntry]:
-    """Every wager of the round statistics with its summary.json path: the bets, the pairs, BANKER by stake."""
+def par_statistics(analysis: BaccaratAnalysis) -> ParStatistics:
+    """The round statistics as the PAR sheet shows them: each bet, two bets of one round, BANKER at every stake."""
+    def both(pair):
+        return " + ".join(b.upper() for b in pair)
     entries = [WagerEntry((bet.upper(), None), stats, f"/round_statistics/bets/{bet}")
                for bet, stats in analysis.statistics.items()]
-    entries += [WagerEntry((" + ".join(b.upper() for b in pair), None), stats,
-                           f"/round_statistics/combined/{pair_name(pair)}") for pair, stats in analysis.pairs.items()]
-    if stakes:
-        entries += [WagerEntry(("BANKER", money(stake)), stats, f"/round_statistics/banker_by_stake/{money(stake)}",
-                               detail=False) for stake, stats in analysis.stake_statistics]
-    return entries
-
-
-LABELS = ["wager", "stake"]
-
-
-def statistics_markdown(analysis: BaccaratAnalysis) -> str:
-    """The PAR sheet's section on volatility: each bet's figures and distribution, covariances, the settling."""
-    out = ["## Volatility, hit frequency and the net result of a round\n",
-           f"Convention: {CONVENTION}. Each bet is 1 unit (BANKER with the commission taken exactly); two bets "
-           "of the same round are 1 unit each (wagered 2). Every figure is derived from the exact distribution "
-           "of the net result over every ordered six-card sequence; the variance is exact and the standard "
-           "deviation (SD) is its square root, rendered by integer square roots.\n",
-           figures_markdown(wager_entries(analysis, stakes=False), LABELS[:1] + ["(stake)"]),
-           "\nCovariance of two bets' nets (1 unit each) in one round, counted from their joint distribution:\n",
-           markdown_table(["bets", "covariance (exact)", "covariance"],
-                          [[" and ".join(b.upper() for b in pair), fraction_str(analysis.covariance(*pair)),
-                            decimal_str(analysis.covariance(*pair))] for pair in PAIRS], "lrr")]
-    for bet, stats in analysis.statistics.items():
-        out += [f"\n### Net result of a {bet.upper()} bet (per unit)\n", distribution_markdown(stats)]
-    out += ["\n### BANKER by stake (the win rounded as the rules say)\n",
-            figures_markdown([e for e in wager_entries(analysis) if not e.detail], LABELS),
-            "\n### How fast the realised return settles\n",
-            "Half-width of the 95% interval of the realised return per unit wagered after N rounds, and the rounds "
-            f"after which it is within +-0.1 and +-0.01 percentage points ({SETTLING_RULE}; the 99% intervals are "
-            "in `par_sheet.xlsx` and `summary.json`).\n",
-            settling_markdown(wager_entries(analysis, stakes=False), LABELS[:1] + ["(stake)"])]
-    return "\n".join(out)
-
-
-def statistics_csv_rows(analysis: BaccaratAnalysis) -> list[list]:
-    """The PAR CSV's statistics section (docs/summary-fields.md): bet "net_result" rows (the wager in
-    "outcome", the net per unit in the returned_per_unit columns, its contribution to the EV in the
-    contribution columns) and bet "figure" rows (the figure in "outcome", its exact value in "probability"
-    and decimal in "probability_decimal")."""
-    rows = []
-    for row in csv_rows(wager_entries(analysis, stakes=False)):
-        wager = row["labels"][0]
-        if row["kind"] == "net_result":
-            contribution = row["value"] * row["probability"]
-            rows.append(["net_result", wager, row["count"], row["exact"], row["decimal"], row["name"],
-                         decimal_str(row["value"], 6), fraction_str(contribution), decimal_str(contribution)])
-        else:
-            rows.append(["figure", f"{wager}: {row['name']}", "" if row["count"] is None else row["count"],
-                         row["exact"], row["decimal"], "", "", "", ""])
-    return rows
+    entries += [WagerEntry((both(pair), None), stats, f"/round_statistics/combined/{pair_name(pair)}")
+                for pair, stats in analysis.pairs.items()]
+    entries += [WagerEntry(("BANKER", money(stake)), stats, f"/round_statistics/banker_by_stake/{money(stake)}",
+                           detail=False) for stake, stats in analysis.stake_statistics]
+    combined = [((both(pair),), f"/round_statistics/combined/{pair_name(pair)}", stats, (analysis.covariance(*pair),))
+                for pair, stats in analysis.pairs.items()]
+    return ParStatistics(
+        entries, ["Wager", "Stake"], WAGER_DEFINITIONS,
+        frame={"covariance": {pair_name(pair): figure(analysis.covariance(*pair)) for pair in PAIRS}},
+        convention="Each bet is 1 unit (BANKER with the commission taken exactly); two bets of the same round are "
+                   f"1 unit each (wagered 2). {derivation('every ordered six-card sequence')}",
+        combined=CombinedPlay(["Bets"], COMBINED_COLUMNS, combined), csv_fields=CSV_FIELDS,
+        notes=[("Covariance of two bets' nets (1 unit each) in one round, counted from their joint distribution:",
+                covariance_markdown("bets", [(" and ".join(b.upper() for b in pair), analysis.covariance(*pair))
+                                             for pair in PAIRS]))],
+        distributions=[Distribution(f"Net result of a {bet.upper()} bet (per unit)", stats)
+                       for bet, stats in analysis.statistics.items()],
+        compact_heading="BANKER by stake (the win rounded as the rules say)")
 
 
 def workbook_sheets(analysis: BaccaratAnalysis) -> list:
     """The PAR workbook's sheets (the publisher adds the rules analysed)."""
-    total = analysis.main.total
+    rows = []
+    for bet in BETS:
+        for line in analysis.lines[bet]:
+            p, contribution = share(line.combinations, analysis.main.total, line.returned)
+            rows.append([bet.upper(), line.outcome, line.combinations, p, line.returned, contribution])
     outcomes = Table(["Bet", "Outcome", "Combinations", ("Probability", EXACT), ("Returned per unit", EXACT),
-                      ("Contribution to RTP", EXACT)],
-                     [[bet.upper(), line.outcome, line.combinations, Fraction(line.combinations, total),
-                       line.returned, Fraction(line.combinations, total) * line.returned]
-                      for bet in BETS for line in analysis.lines[bet]])
-    entries = wager_entries(analysis)
-    combined = Table(["Bets", "summary.json", ("Covariance", EXACT), ("EV per round", EXACT), ("Variance", EXACT),
-                      ("SD", ROOT), ("RTP", EXACT), ("SD per unit wagered", ROOT)],
-                     [[" + ".join(b.upper() for b in pair), f"/round_statistics/combined/{pair_name(pair)}",
-                       analysis.covariance(*pair), stats.mean, stats.variance, stats.variance, stats.rtp,
-                       stats.variance / stats.mean_wagered ** 2] for pair, stats in analysis.pairs.items()])
-    return [("Outcomes", outcomes), ("Net distribution", distribution_table(entries, ["Wager", "Stake"])),
-            ("Wager figures", figures_table(entries, ["Wager", "Stake"])), ("Combined play", combined),
-            ("Settling", settling_table(entries, ["Wager", "Stake"]))]
+                      ("Contribution to RTP", EXACT)], rows)
+    return statistics_sheets(outcomes, par_statistics(analysis))
 
 
 def par_rows(analysis: BaccaratAnalysis) -> list[list]:
     """The PAR sheet's rows: each bet's outcomes, exact fractions beside their decimals."""
     rows = []
-    total = analysis.main.total
     for bet in BETS:
         for line in analysis.lines[bet]:
-            p = Fraction(line.combinations, total)
+            p, contribution = share(line.combinations, analysis.main.total, line.returned)
             rows.append([bet, line.outcome, line.combinations, fraction_str(p), decimal_str(p),
-                         fraction_str(line.returned), decimal_str(line.returned, 6),
-                         fraction_str(p * line.returned), decimal_str(p * line.returned)])
+                         fraction_str(line.returned), decimal_str(line.returned, 6), fraction_str(contribution),
+                         decimal_str(contribution)])
     return rows
 
 
@@ -175,11 +131,9 @@ def outcome_rows(analysis: BaccaratAnalysis) -> list[list]:
 
 def par_markdown(analysis: BaccaratAnalysis) -> str:
     """The PAR sheet: outcomes, each bet's lines, the stake table, the effect of removal."""
-    rules, main, rf = analysis.rules, analysis.main, analysis.rule_file
+    rules, main = analysis.rules, analysis.main
     n = sum(analysis.shoe)
-    out = [f"# PAR sheet: Baccarat: {rf.title}\n",
-           f"Rule set `{rf.name}` (rule file sha256 `{rf.sha256}`).\n",
-           "## What was counted\n",
+    out = par_heading("Baccarat", analysis.rule_file) + [
            f"Every round is dealt from a full shoe of {rules.decks} decks ({n} cards). Every ordered "
            f"sequence of the first six cards is counted once: "
            f"{'·'.join(str(n - i) for i in range(6))} = {thousands(main.total)} sequences; a round "
@@ -193,10 +147,9 @@ def par_markdown(analysis: BaccaratAnalysis) -> str:
                                            ("tie", main.tie))]) ]
     for bet in BETS:
         rtp = analysis.rtp(bet)
-        rows = [[line.outcome, thousands(line.combinations), decimal_str(Fraction(line.combinations, main.total)),
-                 fraction_str(line.returned),
-                 decimal_str(Fraction(line.combinations, main.total) * line.returned)]
-                for line in analysis.lines[bet]]
+        rows = [[line.outcome, thousands(line.combinations), decimal_str(p), fraction_str(line.returned),
+                 decimal_str(contribution)] for line in analysis.lines[bet]
+                for p, contribution in [share(line.combinations, main.total, line.returned)]]
         rows.append(["**total**", thousands(main.total), "1", "", f"**{decimal_str(rtp)}**"])
         pays = f"{rules.pays[bet]} to 1" + (f", less {percent_str(rules.commission, 2)} commission"
                                              if bet == "banker" else "")
@@ -224,7 +177,7 @@ def par_markdown(analysis: BaccaratAnalysis) -> str:
                             for v, e in analysis.effects.items()]),
             "\nEvery final (player total, banker total, cards dealt) outcome with its exact count is "
             "in `outcomes.csv`.\n",
-            statistics_markdown(analysis)]
+            statistics_markdown(par_statistics(analysis))]
     return "\n".join(out)
 
 
@@ -250,13 +203,9 @@ def strategy_file_bytes(analysis: BaccaratAnalysis) -> bytes:
 
 def key_figures(analysis: BaccaratAnalysis) -> list[KeyFigure]:
     """The headline figures (the report's first table, and what `analyzer sweep` compares)."""
-    out = []
-    for bet in BETS:
-        rtp = analysis.rtp(bet)
-        published = analysis.rules.published.get(f"{bet}_rtp")
-        out += [KeyFigure(f"{bet.upper()} house edge", 1 - rtp),
-                KeyFigure(f"{bet.upper()} RTP", rtp, f"published {published}" if published else "")]
-    return out
+    return [figure for bet in BETS for figure in (
+        KeyFigure(f"{bet.upper()} house edge", 1 - analysis.rtp(bet)),
+        KeyFigure(f"{bet.upper()} RTP", analysis.rtp(bet), published_note(analysis.rules.published, f"{bet}_rtp")))]
 
 
 def report_content(analysis: BaccaratAnalysis, par_sheet: str) -> ReportContent:
@@ -281,10 +230,8 @@ def report_content(analysis: BaccaratAnalysis, par_sheet: str) -> ReportContent:
     figure_ = Figure("figure_effect_of_removal.svg", "Change of each bet's EV per card value removed", "effect_of_removal",
                      {"effects": analysis.effects, "labels": list(VALUE_NAMES), "bets": list(BETS),
                       "title": "Effect of removing one card of each value from the full shoe"})
-    distribution = Figure("figure_net_distribution.svg", "Net result of one round of each bet (probability, log "
-                          "scale)", "net_distribution",
-                          distribution_figure(wager_entries(analysis, stakes=False)[:len(BETS)],
-                                              "Net result of one round, per unit staked"))
+    distribution = distribution_figure("Net result of one round of each bet", "Net result of one round, per unit "
+                                       "staked", [(bet.upper(), stats) for bet, stats in analysis.statistics.items()])
     return ReportContent(key_figures(analysis), method, strategy, par_sheet, [figure_, distribution])
 
 
@@ -300,7 +247,8 @@ def outputs(analysis: BaccaratAnalysis) -> Outputs:
     par_sheet = par_markdown(analysis)
     files = {
         "par_sheet.md": par_sheet,
-        "par_sheet.csv": lambda: csv_text(PAR_HEADERS, par_rows(analysis) + statistics_csv_rows(analysis)),
+        "par_sheet.csv": lambda: csv_text(PAR_HEADERS,
+                                          par_rows(analysis) + csv_rows(par_statistics(analysis), PAR_HEADERS)),
         "strategy.bin.gz": lambda: strategy_file_bytes(analysis),
         "outcomes.csv": lambda: csv_text(OUTCOME_HEADERS, outcome_rows(analysis)),
         "effect_of_removal.csv": lambda: csv_text(

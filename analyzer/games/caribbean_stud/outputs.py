@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+from functools import partial
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -9,15 +10,14 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.core.cards import card_str, cards_str
-from analyzer.figures.distribution import CONVENTION, SETTLING_RULE, summary_context
 from analyzer.core.errors import InvariantError
 from analyzer.core.exact import (decimal_str, exact_masked_sum, exact_sum, figure, fraction_str, percent_str,
                                  published_check)
-from analyzer.figures.outputs import Figure, KeyFigure, Outputs, ReportContent
-from analyzer.figures.tables import EXACT, Table, csv_text, demote, markdown_table, thousands
-from analyzer.figures.wager_tables import (WagerEntry, csv_rows, distribution_figure, distribution_markdown,
-                                        distribution_table, figures_markdown, figures_table, settling_markdown,
-                                        settling_table)
+from analyzer.figures.outputs import Figure, KeyFigure, Outputs, ReportContent, published_note, summary_head
+from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, WagerEntry, csv_rows,
+                                  derivation, distribution_figure, par_heading, round_statistics, share,
+                                  statistics_markdown, workbook_sheets as statistics_sheets)
+from analyzer.figures.tables import EXACT, VALUE, Table, csv_text, demote, markdown_table, thousands
 from analyzer.games.caribbean_stud import basic as basic_strategy
 from analyzer.games.caribbean_stud import features
 from analyzer.games.caribbean_stud.analysis import BASIC_FILE, OPTIMAL_FILE, StudAnalysis
@@ -53,10 +53,7 @@ def summary(analysis: StudAnalysis) -> dict:
     optimal = st["optimal"]
     check = analysis.rule_check
     return {
-        "format": "analyzer-summary/1",
-        "game": GAME,
-        "rule_set": analysis.rule_file.name,
-        "title": analysis.rule_file.title,
+        **summary_head(GAME, analysis.rule_file),
         "dealer_qualifies_with": qualifier_words(rules.qualifier),
         "definitions": {
             "ev_per_ante": "expected net result per ANTE under the strategy (house edge = -EV)",
@@ -86,7 +83,7 @@ def summary(analysis: StudAnalysis) -> dict:
             "rank_patterns_whose_best_play_depends_on_suits": check.mixed_rank_patterns,
         },
         "progressive": progressive_summary(rules.progressive, prog),
-        "round_statistics": round_statistics_summary(analysis),
+        "round_statistics": round_statistics(par_statistics(analysis)),
     }
 
 
@@ -104,114 +101,73 @@ PROGRESSIVE_NOTE = ("combined play is per ANTE with the progressive staked r = p
                     "staked). Figures at each jackpot level are complete (with the net distribution and settling "
                     "intervals) for the optimal strategy, and compact for the others")
 DETAILED_STRATEGY = "optimal"
+COMBINED_COLUMNS = [("EV ANTE + raise", EXACT), ("EV progressive", EXACT), ("Covariance", EXACT),
+                    ("EV combined", "ev_per_initial_bet"), ("Variance combined", "variance"), ("RTP", "rtp"),
+                    ("Covariance as a function of J", VALUE), ("Variance as a function of J", VALUE)]
+#: The PAR CSV's columns of the statistics rows (analyzer.figures.par.csv_rows)
+CSV_FIELDS = {"section": "kind", "action": "strategy", "player_hand": "wager", "outcome": "figure",
+              "combinations": "count", "probability": "probability", "probability_decimal": "probability_decimal",
+              "net_per_ante": "net", "contribution_to_ev": "contribution",
+              "contribution_to_ev_decimal": "contribution_decimal"}
 
 
 def jackpot_key(level: Fraction) -> str:
     return decimal_str(level, 2)
 
 
-def round_statistics_summary(analysis: StudAnalysis) -> dict:
-    """summary.json's round_statistics: ANTE + raise of every strategy, the progressive at every jackpot level,
-    both together, and the progressive's figures as exact functions of J."""
-    moments = analysis.moments
-    combined = {}
-    for name, c in analysis.combined.items():
-        at = {}
-        for level, stats in c.at_levels:
-            entry = stats.combined.as_summary(context=False, detail=name == DETAILED_STRATEGY)
-            entry["covariance_main_progressive"] = figure(stats.covariance)
-            at[jackpot_key(level)] = entry
-        combined[name] = {"covariance_as_function_of_jackpot": c.functions.covariance,
-                          "mean_as_function_of_jackpot": c.functions.mean,
-                          "variance_as_function_of_jackpot": c.functions.variance,
-                          "rtp_as_function_of_jackpot": c.functions.rtp, "at_jackpot": at}
-    return {
-        **summary_context(), "wagers": WAGER_DEFINITIONS,
-        "strategies": {name: {"main": stats.main.as_summary(context=False)} for name, stats in analysis.statistics.items()},
-        "progressive": {"mean_as_function_of_jackpot": moments.mean_text,
-                        "variance_as_function_of_jackpot": moments.variance_text,
-                        "at_jackpot": {jackpot_key(level): stats.as_summary(context=False) for level, stats in analysis.progressive_at}},
-        "combined": {"progressive_stake_per_ante": figure(analysis.progressive_ratio), "note": PROGRESSIVE_NOTE,
-                     "covariance_main_progressive": "Cov(ANTE + raise net per ANTE, progressive net per unit "
-                                                    "staked), counted from their joint distribution in one round",
-                     "strategies": combined},
-    }
-
-
-LABELS = ["strategy", "wager", "jackpot"]
-
-
-def wager_entries(analysis: StudAnalysis, combined: str = "all") -> list[WagerEntry]:
-    """Every wager of the round statistics, with its summary.json path: each strategy's ANTE + raise, the
-    progressive at each jackpot level, and ANTE + raise + progressive (`combined`: "all" strategies, or one name)."""
+def par_statistics(analysis: StudAnalysis) -> ParStatistics:
+    """The round statistics as the PAR sheet shows them: ANTE + raise of every strategy, the progressive at every
+    jackpot level, both together (in full for the optimal strategy), and the progressive's functions of J."""
     ratio = fraction_str(analysis.progressive_ratio).removesuffix("/1")
     entries = [WagerEntry((name, "ANTE + raise", None), stats.main, f"/round_statistics/strategies/{name}/main")
                for name, stats in analysis.statistics.items()]
     entries += [WagerEntry(("(any)", "progressive", jackpot_key(level)), stats,
                            f"/round_statistics/progressive/at_jackpot/{jackpot_key(level)}")
                 for level, stats in analysis.progressive_at]
+    combined, frame = [], {}
     for name, c in analysis.combined.items():
-        if combined != "all" and name != combined:
-            continue
+        path = f"/round_statistics/combined/strategies/{name}/at_jackpot"
         for level, stats in c.at_levels:
-            entries.append(WagerEntry((name, f"ANTE + raise + progressive ({ratio} x ANTE)", jackpot_key(level)),
-                                      stats.combined,
-                                      f"/round_statistics/combined/strategies/{name}/at_jackpot/{jackpot_key(level)}",
-                                      detail=name == DETAILED_STRATEGY))
-    return entries
-
-
-def statistics_markdown(analysis: StudAnalysis) -> str:
-    """The PAR sheet's section on volatility: figures, the optimal distributions, functions of J, the settling."""
-    ratio = fraction_str(analysis.progressive_ratio).removesuffix("/1")
-    optimal = analysis.statistics["optimal"]
+            key = jackpot_key(level)
+            entries.append(WagerEntry((name, f"ANTE + raise + progressive ({ratio} x ANTE)", key), stats.combined,
+                                      f"{path}/{key}", detail=name == DETAILED_STRATEGY))
+            combined.append(((name, key), f"{path}/{key}", stats.combined, (
+                stats.main.mean, stats.side.mean, stats.covariance, c.functions.covariance, c.functions.variance)))
+        frame[name] = {"covariance_as_function_of_jackpot": c.functions.covariance,
+                       "mean_as_function_of_jackpot": c.functions.mean,
+                       "variance_as_function_of_jackpot": c.functions.variance,
+                       "rtp_as_function_of_jackpot": c.functions.rtp,
+                       "at_jackpot": {jackpot_key(level): {"covariance_main_progressive": figure(stats.covariance)}
+                                      for level, stats in c.at_levels}}
+    moments, optimal = analysis.moments, analysis.statistics["optimal"]
     first_level, first_progressive = analysis.progressive_at[0]
-    _, first_combined = analysis.combined["optimal"].at_levels[0]
-    shown = wager_entries(analysis, DETAILED_STRATEGY)
-    out = ["## Volatility, hit frequency and the net result of a round\n",
-           f"Convention: {CONVENTION}. ANTE + raise is per ANTE. The progressive alone is per unit staked "
-           "(net = payment / stake - 1) and does not depend on the player's decision; combined play stakes the "
-           f"progressive at {ratio} x ANTE (an ANTE equal to the progressive's stake) and is per ANTE. Every "
-           "figure is derived from the exact distribution of the net result; the variance is exact and the "
-           "standard deviation (SD) is its square root, rendered by integer square roots.\n",
-           figures_markdown(shown, LABELS),
-           "\nAs exact functions of the jackpot J (X = the progressive's net per unit staked):\n",
-           markdown_table(["figure", "function of J"],
-                          [["E[X]", analysis.moments.mean_text], ["Var(X)", analysis.moments.variance_text]]
-                          + [row for name, c in analysis.combined.items() for row in (
-                              [f"Cov(ANTE + raise, X), {name}", c.functions.covariance],
-                              [f"Var(ANTE + raise + {ratio} X), {name}", c.functions.variance])], "ll"),
-           "\n### Net result of one round, optimal strategy\n",
-           "#### ANTE + raise (per ANTE)\n", distribution_markdown(optimal.main),
-           f"\n#### Progressive (per unit staked), jackpot {jackpot_key(first_level)}\n",
-           "Only the royal flush's value moves with the jackpot; every level is in `par_sheet.xlsx`.\n",
-           distribution_markdown(first_progressive),
-           f"\n#### ANTE + raise + progressive ({ratio} x ANTE, per ANTE), jackpot {jackpot_key(first_level)}\n",
-           distribution_markdown(first_combined.combined),
-           "\n### How fast the realised return settles\n",
-           "Half-width of the 95% interval of the realised return per unit wagered after N rounds, and the rounds "
-           f"after which it is within +-0.1 and +-0.01 percentage points ({SETTLING_RULE}; the 99% intervals are in "
-           "`par_sheet.xlsx` and `summary.json`).\n",
-           settling_markdown(shown, LABELS)]
-    return "\n".join(out)
-
-
-def statistics_csv_rows(analysis: StudAnalysis) -> list[list]:
-    """The PAR CSV's statistics section (docs/summary-fields.md): section "net_result" rows (strategy in
-    "action", wager and jackpot in "player_hand", net in "net_per_ante") and section "figure" rows (the
-    figure in "outcome", its exact value in "probability" and decimal in "probability_decimal")."""
-    rows = []
-    for row in csv_rows(wager_entries(analysis, DETAILED_STRATEGY)):
-        strategy, wager, jackpot = row["labels"]
-        wager = f"{wager} at jackpot {jackpot}" if jackpot else wager
-        if row["kind"] == "net_result":
-            contribution = row["value"] * row["probability"]
-            rows.append(["net_result", strategy, wager, "", row["count"], row["exact"], row["decimal"], "",
-                         row["name"], fraction_str(contribution), decimal_str(contribution)])
-        else:
-            rows.append(["figure", strategy, wager, row["name"], "" if row["count"] is None else row["count"],
-                         row["exact"], row["decimal"], "", "", "", ""])
-    return rows
+    first_combined = analysis.combined["optimal"].at_levels[0][1].combined
+    functions = [["E[X]", moments.mean_text], ["Var(X)", moments.variance_text]]
+    for name, c in analysis.combined.items():
+        functions += [[f"Cov(ANTE + raise, X), {name}", c.functions.covariance],
+                      [f"Var(ANTE + raise + {ratio} X), {name}", c.functions.variance]]
+    return ParStatistics(
+        entries, ["Strategy", "Wager", "Jackpot"], WAGER_DEFINITIONS,
+        frame={"progressive": {"mean_as_function_of_jackpot": moments.mean_text,
+                               "variance_as_function_of_jackpot": moments.variance_text},
+               "combined": {"progressive_stake_per_ante": figure(analysis.progressive_ratio), "note": PROGRESSIVE_NOTE,
+                            "covariance_main_progressive": "Cov(ANTE + raise net per ANTE, progressive net per "
+                                                           "unit staked), counted from their joint distribution in "
+                                                           "one round",
+                            "strategies": frame}},
+        convention="ANTE + raise is per ANTE. The progressive alone is per unit staked (net = payment / stake - 1) "
+                   "and does not depend on the player's decision; combined play stakes the progressive at "
+                   f"{ratio} x ANTE (an ANTE equal to the progressive's stake) and is per ANTE. {derivation()}",
+        combined=CombinedPlay(["Strategy", "Jackpot"], COMBINED_COLUMNS, combined), csv_fields=CSV_FIELDS,
+        notes=[("As exact functions of the jackpot J (X = the progressive's net per unit staked):",
+                markdown_table(["figure", "function of J"], functions, "ll"))],
+        distributions_heading="Net result of one round, optimal strategy",
+        distributions=[Distribution("ANTE + raise (per ANTE)", optimal.main),
+                       Distribution(f"Progressive (per unit staked), jackpot {jackpot_key(first_level)}",
+                                    first_progressive, "Only the royal flush's value moves with the jackpot; every "
+                                                       "level is in `par_sheet.xlsx`.\n"),
+                       Distribution(f"ANTE + raise + progressive ({ratio} x ANTE, per ANTE), jackpot "
+                                    f"{jackpot_key(first_level)}", first_combined)])
 
 
 def progressive_summary(p: Progressive, prog) -> dict:
@@ -235,20 +191,11 @@ def par_lines(analysis: StudAnalysis) -> list[dict]:
     played, folded = played_counts(table.weights, table.counts, raise_, N_CATEGORIES, category=category,
                                    side=category, n_side=N_CATEGORIES, cache=table.derived)
     raised_weights = played_weights(played, table.completions)
-    lines = []
-    for raised in (False, True):
-        for c in range(N_CATEGORIES):
-            if not (raised_weights[c] if raised else folded[c]):
-                continue
-            if not raised:
-                lines.append({"action": "fold", "category": c, "outcome": "any",
-                              "combinations": int(folded[c]) * table.completions,
-                              "wagered": Fraction(1), "net": Fraction(-1)})
-                continue
-            for o in range(N_OUTCOMES):
-                lines.append({"action": "raise", "category": c, "outcome": OUTCOME_WORDS[o],
-                              "combinations": int(played[c, c, o]), "wagered": 1 + rules.raise_size,
-                              "net": rules.paytable.net(c, o)})
+    lines = [{"action": "fold", "category": c, "outcome": "any", "combinations": int(folded[c]) * table.completions,
+              "wagered": Fraction(1), "net": Fraction(-1)} for c in range(N_CATEGORIES) if folded[c]]
+    lines += [{"action": "raise", "category": c, "outcome": OUTCOME_WORDS[o], "combinations": int(played[c, c, o]),
+               "wagered": 1 + rules.raise_size, "net": rules.paytable.net(c, o)}
+              for c in range(N_CATEGORIES) if raised_weights[c] for o in range(N_OUTCOMES)]
     if sum(line["combinations"] for line in lines) != analysis.total_deals:
         raise InvariantError("the Caribbean Stud PAR lines do not cover every deal exactly once")
     return lines
@@ -264,10 +211,10 @@ def par_csv(analysis: StudAnalysis, lines: list) -> str:
     total = analysis.total_deals
     rows = []
     for line in lines:
-        p = Fraction(line["combinations"], total)
+        p, contribution = share(line["combinations"], total, line["net"])
         rows.append(["main", line["action"], CATEGORY_WORDS[line["category"]], line["outcome"], line["combinations"],
                      fraction_str(p), decimal_str(p), fraction_str(line["wagered"]), fraction_str(line["net"]),
-                     fraction_str(p * line["net"]), decimal_str(p * line["net"])])
+                     fraction_str(contribution), decimal_str(contribution)])
     hands = analysis.progressive.hands
     for line in analysis.progressive.lines:
         p = Fraction(line["combinations"], hands)
@@ -275,19 +222,16 @@ def par_csv(analysis: StudAnalysis, lines: list) -> str:
         rows.append(["progressive", "", CATEGORY_WORDS[line["category"]], line["pays"], line["combinations"],
                      fraction_str(p), decimal_str(p), "", "", line["contribution"],
                      "" if exact is None else decimal_str(exact)])
-    rows += statistics_csv_rows(analysis)
-    return csv_text(PAR_HEADERS, rows)
+    return csv_text(PAR_HEADERS, rows + csv_rows(par_statistics(analysis), PAR_HEADERS))
 
 
 def par_markdown(analysis: StudAnalysis, lines: list) -> str:
     """The PAR sheet: the paytable, every outcome of the optimal strategy, the strategies, the progressive."""
-    rules, rf, table, st = analysis.rules, analysis.rule_file, analysis.table, analysis.strategies
+    rules, table, st = analysis.rules, analysis.table, analysis.strategies
     optimal = st["optimal"]
     total = analysis.total_deals
     n = len(rules.cards)
-    out = [f"# PAR sheet: Caribbean Stud Poker: {rf.title}\n",
-           f"Rule set `{rf.name}` (rule file sha256 `{rf.sha256}`).\n",
-           "## What was counted\n",
+    out = par_heading("Caribbean Stud Poker", analysis.rule_file) + [
            f"Every situation the player can face (his 5 cards and the dealer's up card: C({n},5) x {n - 5} = "
            f"{thousands(table.raw_situations)}, in {thousands(len(table))} suit classes) and every completion of "
            f"the dealer's hand (C({n - 6},4) = {thousands(table.completions)} each): "
@@ -307,10 +251,10 @@ def par_markdown(analysis: StudAnalysis, lines: list) -> str:
            "## Optimal strategy: every outcome\n"]
     rows = []
     for line in lines:
-        p = Fraction(line["combinations"], total)
+        p, contribution = share(line["combinations"], total, line["net"])
         rows.append([line["action"], CATEGORY_WORDS[line["category"]], line["outcome"],
                      thousands(line["combinations"]), decimal_str(p, 10), fraction_str(line["net"]).removesuffix("/1"),
-                     decimal_str(p * line["net"], 10)])
+                     decimal_str(contribution, 10)])
     rows.append(["**total**", "", "", thousands(total), "1", "", f"**{decimal_str(optimal.ev, 10)}**"])
     out += [markdown_table(["action", "player's hand", "outcome", "combinations", "probability",
                             "net per ANTE", "contribution to EV"], rows, align="lllrrrr"),
@@ -346,7 +290,7 @@ def par_markdown(analysis: StudAnalysis, lines: list) -> str:
                                                        for level, rtp in analysis.progressive.table]),
             "\nThe optimal decision of every situation class is in `strategy.bin.gz`; the rule in words and "
             "its exceptions are in `strategy_rule.md`.\n",
-            statistics_markdown(analysis)]
+            statistics_markdown(par_statistics(analysis))]
     return "\n".join(out)
 
 
@@ -403,9 +347,7 @@ def key_figures(analysis: StudAnalysis) -> list[KeyFigure]:
     st, check, prog = analysis.strategies, analysis.rule_check, analysis.progressive
     optimal = st["optimal"]
     published = analysis.rules.published
-
-    def note(key):
-        return f"published {published[key]}" if key in published else ""
+    note = partial(published_note, published)
     out = [
         KeyFigure("house edge per ANTE, optimal strategy", optimal.house_edge, note("house_edge")),
         KeyFigure("probability of raising, optimal strategy", optimal.p_play, note("raise_probability")),
@@ -457,12 +399,9 @@ def report_content(analysis: StudAnalysis, par_sheet: str) -> ReportContent:
                        "title": "Raise-minus-fold margin, optimal strategy"})]
     optimal = analysis.statistics["optimal"]
     first_level, first_progressive = analysis.progressive_at[0]
-    figures.append(Figure("figure_net_distribution.svg", "Net result of one round, optimal strategy (probability, "
-                          "log scale)", "net_distribution",
-                          distribution_figure([WagerEntry(("ANTE + raise, optimal strategy (per ANTE)",), optimal.main, ""),
-                                               WagerEntry((f"progressive per unit staked, jackpot "
-                                                           f"{jackpot_key(first_level)}",), first_progressive, "")],
-                                              "Net result of one round")))
+    figures.append(distribution_figure("Net result of one round, optimal strategy", "Net result of one round", [
+        ("ANTE + raise, optimal strategy (per ANTE)", optimal.main),
+        (f"progressive per unit staked, jackpot {jackpot_key(first_level)}", first_progressive)]))
     if prog.break_even is not None:
         figures.append(Figure("figure_progressive.svg", "Progressive RTP as a function of the jackpot",
                               "rtp_against_jackpot", {"points": rtp_points(prog), "break_even": prog.break_even,
@@ -512,31 +451,16 @@ def workbook_sheets(analysis: StudAnalysis, lines: list) -> list:
     total, hands = analysis.total_deals, analysis.progressive.hands
     rows = []
     for line in lines:
-        p = Fraction(line["combinations"], total)
+        p, contribution = share(line["combinations"], total, line["net"])
         rows.append(["ANTE + raise", line["action"], CATEGORY_WORDS[line["category"]], line["outcome"],
-                     line["combinations"], p, line["wagered"], line["net"], p * line["net"]])
+                     line["combinations"], p, line["wagered"], line["net"], contribution])
     for line in analysis.progressive.lines:
         rows.append(["progressive (per hand)", "", CATEGORY_WORDS[line["category"]], line["pays"],
                      line["combinations"], Fraction(line["combinations"], hands), None, None,
                      line["contribution_exact"]])
     outcomes = Table(["Bet", "Action", "Player's hand", "Outcome", "Combinations", ("Probability", EXACT),
                       ("Wagered per ANTE", EXACT), ("Net per ANTE", EXACT), ("Contribution", EXACT)], rows)
-    entries = wager_entries(analysis)
-    titles = ["Strategy", "Wager", "Jackpot"]
-    combined_rows = []
-    for name, c in analysis.combined.items():
-        for level, stats in c.at_levels:
-            combined_rows.append([name, jackpot_key(level),
-                                  f"/round_statistics/combined/strategies/{name}/at_jackpot/{jackpot_key(level)}",
-                                  stats.main.mean, stats.side.mean, stats.covariance,
-                                  stats.combined.mean, stats.combined.variance, stats.combined.rtp,
-                                  c.functions.covariance, c.functions.variance])
-    combined = Table(["Strategy", "Jackpot", "summary.json", ("EV ANTE + raise", EXACT), ("EV progressive", EXACT),
-                      ("Covariance", EXACT), ("EV combined", EXACT), ("Variance combined", EXACT), ("RTP", EXACT),
-                      "Covariance as a function of J", "Variance as a function of J"], combined_rows)
-    return [("Outcomes", outcomes), ("Net distribution", distribution_table(entries, titles)),
-            ("Wager figures", figures_table(entries, titles)), ("Combined play", combined),
-            ("Settling", settling_table(entries, titles))]
+    return statistics_sheets(outcomes, par_statistics(analysis))
 
 
 def outputs(analysis: StudAnalysis) -> Outputs:

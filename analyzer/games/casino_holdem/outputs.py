@@ -2,19 +2,18 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
-from analyzer.figures.distribution import CONVENTION, SETTLING_RULE, summary_context
 from analyzer.core.errors import InvariantError
-from analyzer.core.exact import (decimal_str, exact_sum, figure, fraction_str, percent_str,
-                                 published_check)
-from analyzer.figures.outputs import Figure, KeyFigure, Outputs, ReportContent
-from analyzer.figures.tables import EXACT, ROOT, Table, csv_text, demote, markdown_table, thousands
-from analyzer.figures.wager_tables import (WagerEntry, csv_rows, distribution_figure, distribution_markdown,
-                                        distribution_table, figures_markdown, figures_table, settling_markdown,
-                                        settling_table)
+from analyzer.core.exact import decimal_str, exact_sum, figure, fraction_str, percent_str, published_check
+from analyzer.figures.outputs import Figure, KeyFigure, Outputs, ReportContent, published_note, summary_head
+from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, WagerEntry,
+                                  covariance_markdown, csv_rows, derivation, distribution_figure, par_heading,
+                                  round_statistics, share, statistics_markdown, workbook_sheets as statistics_sheets)
+from analyzer.figures.tables import EXACT, Table, csv_text, demote, markdown_table, thousands
 from analyzer.games.casino_holdem import basic as basic_strategy
 from analyzer.games.casino_holdem.analysis import BASIC_FILE, OPTIMAL_FILE, HoldemAnalysis
 from analyzer.games.casino_holdem.price import HoldemStrategy
@@ -65,10 +64,7 @@ def summary(analysis: HoldemAnalysis) -> dict:
         "call_on_aa_win_aa_bonus_rtp": st["call_on_aa_win_basic"].aa_rtp,
     }
     return {
-        "format": "analyzer-summary/1",
-        "game": GAME,
-        "rule_set": analysis.rule_file.name,
-        "title": analysis.rule_file.title,
+        **summary_head(GAME, analysis.rule_file),
         "dealer_qualifies_with": qualifier_words(rules.qualifier),
         "enumeration": {
             "deck_cards": len(rules.cards),
@@ -97,77 +93,56 @@ def summary(analysis: HoldemAnalysis) -> dict:
                       for key, value in comparisons.items()},
         "published_note": ("the operator's basic strategy is unknown: basic_* and call_on_aa_win_* compare the "
                            "operator's figures with this project's basic strategy (basic_strategy.md)"),
-        "round_statistics": round_statistics_summary(analysis),
+        "round_statistics": round_statistics(par_statistics(analysis)),
     }
 
 
-WAGERS = {"main": "ANTE + CALL", "aa_bonus": "AA Bonus", "combined": "ANTE + CALL + AA Bonus"}
 WAGER_DEFINITIONS = {
     "main": "ANTE + CALL: net per ANTE (a fold -1, a push 0); wagered ANTE on a fold, ANTE + CALL on a call",
     "aa_bonus": "the AA Bonus alone: net per unit staked on it, staked every round, lost on a fold",
     "combined": "ANTE + CALL with the AA Bonus staked aa_bonus_stake_per_ante x ANTE: net per ANTE; wagered "
                 "ANTE (+ CALL on a call) + the AA Bonus stake",
 }
+COMBINED_COLUMNS = [("AA Bonus stake per ANTE", EXACT), ("EV ANTE + CALL", EXACT), ("EV AA Bonus", EXACT),
+                    ("Covariance", EXACT), ("EV combined", "ev_per_initial_bet"), ("Variance combined", "variance"),
+                    ("SD combined", "standard_deviation"), ("Mean wagered", "mean_wagered"), ("RTP", "rtp"),
+                    ("SD per unit wagered", "sd_per_unit_wagered")]
+#: The PAR CSV's columns of the statistics rows (analyzer.figures.par.csv_rows)
+CSV_FIELDS = {"bet": "kind", "hand": "strategy", "outcome": "wager", "combinations": "count",
+              "probability": "probability", "probability_decimal": "probability_decimal", "net_or_returned": "net",
+              "contribution": "contribution", "contribution_decimal": "contribution_decimal"}
 
 
-def round_statistics_summary(analysis: HoldemAnalysis) -> dict:
-    """summary.json's round_statistics: every strategy's wagers, each from its exact net-result distribution."""
-    strategies = {}
-    for name, stats in analysis.statistics.items():
-        strategies[name] = {"main": stats.main.as_summary(context=False), "aa_bonus": stats.side.as_summary(context=False),
-                            "combined": stats.combined.as_summary(context=False),
-                            "covariance_main_aa_bonus": figure(stats.covariance)}
-    return {**summary_context(), "wagers": WAGER_DEFINITIONS,
-            "aa_bonus_stake_per_ante": figure(analysis.aa_ratio),
-            "covariance_main_aa_bonus": "Cov(ANTE + CALL net per ANTE, AA Bonus net per unit), counted from the "
-                                        "joint distribution of the two in one round",
-            "strategies": strategies}
-
-
-def wager_entries(analysis: HoldemAnalysis, strategies=None) -> list[WagerEntry]:
-    """Every (strategy, wager) of the round statistics, in summary order, with its summary.json path."""
-    entries = []
-    for name, stats in analysis.statistics.items():
-        if strategies is not None and name not in strategies:
-            continue
-        for key, wager in (("main", stats.main), ("aa_bonus", stats.side), ("combined", stats.combined)):
-            entries.append(WagerEntry((name, wager_label(key, analysis)), wager,
-                                      f"/round_statistics/strategies/{name}/{key}"))
-    return entries
-
-
-def wager_label(key: str, analysis: HoldemAnalysis) -> str:
-    if key == "combined":
-        return f"{WAGERS[key]} ({fraction_str(analysis.aa_ratio).removesuffix('/1')} x ANTE)"
-    return WAGERS[key]
-
-
-def statistics_markdown(analysis: HoldemAnalysis) -> str:
-    """The PAR sheet's section on volatility: every strategy's figures, the optimal distributions, the settling."""
+def par_statistics(analysis: HoldemAnalysis) -> ParStatistics:
+    """The round statistics as the PAR sheet shows them: every strategy's ANTE + CALL, AA Bonus and both."""
     ratio = fraction_str(analysis.aa_ratio).removesuffix("/1")
+    entries, combined = [], []
+    for name, s in analysis.statistics.items():
+        path = f"/round_statistics/strategies/{name}"
+        entries += [WagerEntry((name, "ANTE + CALL"), s.main, f"{path}/main"),
+                    WagerEntry((name, "AA Bonus"), s.side, f"{path}/aa_bonus"),
+                    WagerEntry((name, f"ANTE + CALL + AA Bonus ({ratio} x ANTE)"), s.combined, f"{path}/combined")]
+        combined.append(((name,), f"{path}/combined", s.combined, (analysis.aa_ratio, s.main.mean, s.side.mean,
+                                                                   s.covariance)))
     optimal = analysis.statistics["optimal"]
-    out = ["## Volatility, hit frequency and the net result of a round\n",
-           f"Convention: {CONVENTION}. ANTE + CALL is per ANTE; the AA Bonus alone is per unit staked on it "
-           f"(staked every round, lost on a fold); combined play stakes the AA Bonus at {ratio} x ANTE and is per "
-           "ANTE. Every figure is derived from the exact distribution of the net result over every deal; the "
-           "variance is exact and the standard deviation (SD) is its square root, rendered by integer square "
-           "roots. SD per unit wagered divides by the average amount wagered.\n",
-           figures_markdown(wager_entries(analysis), ["strategy", "wager"]),
-           "\nCovariance of ANTE + CALL (per ANTE) and the AA Bonus (per unit) in one round, counted from their "
-           "joint distribution:\n",
-           markdown_table(["strategy", "covariance (exact)", "covariance"],
-                          [[name, fraction_str(s.covariance), decimal_str(s.covariance)]
-                           for name, s in analysis.statistics.items()], "lrr"),
-           "\n### Net result of one round, optimal strategy\n",
-           "#### ANTE + CALL (per ANTE)\n", distribution_markdown(optimal.main),
-           "\n#### AA Bonus (per unit staked)\n", distribution_markdown(optimal.side),
-           f"\n#### ANTE + CALL + AA Bonus ({ratio} x ANTE, per ANTE)\n", distribution_markdown(optimal.combined),
-           "\n### How fast the realised return settles\n",
-           f"Half-width of the 95% interval of the realised return per unit wagered after N rounds, and the rounds "
-           f"after which it is within +-0.1 and +-0.01 percentage points ({SETTLING_RULE}; the 99% intervals are in "
-           "`par_sheet.xlsx` and `summary.json`).\n",
-           settling_markdown(wager_entries(analysis), ["strategy", "wager"])]
-    return "\n".join(out)
+    return ParStatistics(
+        entries, ["Strategy", "Wager"], WAGER_DEFINITIONS,
+        frame={"aa_bonus_stake_per_ante": figure(analysis.aa_ratio),
+               "covariance_main_aa_bonus": "Cov(ANTE + CALL net per ANTE, AA Bonus net per unit), counted from the "
+                                           "joint distribution of the two in one round",
+               "strategies": {name: {"covariance_main_aa_bonus": figure(s.covariance)}
+                              for name, s in analysis.statistics.items()}},
+        convention="ANTE + CALL is per ANTE; the AA Bonus alone is per unit staked on it (staked every round, lost "
+                   f"on a fold); combined play stakes the AA Bonus at {ratio} x ANTE and is per ANTE. "
+                   f"{derivation('every deal')} SD per unit wagered divides by the average amount wagered.",
+        combined=CombinedPlay(["Strategy"], COMBINED_COLUMNS, combined), csv_fields=CSV_FIELDS,
+        notes=[("Covariance of ANTE + CALL (per ANTE) and the AA Bonus (per unit) in one round, counted from their "
+                "joint distribution:", covariance_markdown("strategy", [(name, s.covariance) for name, s
+                                                                          in analysis.statistics.items()]))],
+        distributions_heading="Net result of one round, optimal strategy",
+        distributions=[Distribution("ANTE + CALL (per ANTE)", optimal.main),
+                       Distribution("AA Bonus (per unit staked)", optimal.side),
+                       Distribution(f"ANTE + CALL + AA Bonus ({ratio} x ANTE, per ANTE)", optimal.combined)])
 
 
 def par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]:
@@ -225,102 +200,70 @@ def _aa_par_lines(analysis: HoldemAnalysis, strategy: str) -> list[dict]:
     return lines
 
 
-def _rows(lines, total, value_key):
-    rows = []
-    for line in lines:
-        p = Fraction(line["combinations"], total)
-        rows.append((line, p, p * line[value_key]))
-    return rows
-
-
 def par_markdown(analysis: HoldemAnalysis, lines: list, aa_lines: list) -> str:
     """The PAR sheet: every outcome of the optimal strategy with its count, and the AA Bonus."""
-    rules, rf, table = analysis.rules, analysis.rule_file, analysis.table
-    st = analysis.strategies
+    rules, table, st = analysis.rules, analysis.table, analysis.strategies
     opt = st["optimal"]
     total = analysis.total_deals
-    out = [f"# PAR sheet: Casino Hold'em: {rf.title}\n",
-           f"Rule set `{rf.name}` (rule file sha256 `{rf.sha256}`). Strategy: the main-game optimal "
-           "strategy (call exactly when calling beats folding).\n",
-           "## What was counted\n",
-           f"Every situation the player decides on (2 hole cards and a 3-card flop: "
-           f"{thousands(analysis.total_weight)} of them, {thousands(len(table))} classes under suit "
-           f"renaming) x every turn/river pair x every dealer hole pair ({thousands(table.continuations)} "
-           f"continuations each): {thousands(total)} deals, every one counted once. The dealer qualifies "
-           f"with {qualifier_words(rules.qualifier)}.\n",
-           "## ANTE + CALL\n"]
+    out = par_heading("Casino Hold'em", analysis.rule_file,
+                      "Strategy: the main-game optimal strategy (call exactly when calling beats folding).")
+    out += [f"Every situation the player decides on (2 hole cards and a 3-card flop: "
+            f"{thousands(analysis.total_weight)} of them, {thousands(len(table))} classes under suit "
+            f"renaming) x every turn/river pair x every dealer hole pair ({thousands(table.continuations)} "
+            f"continuations each): {thousands(total)} deals, every one counted once. The dealer qualifies "
+            f"with {qualifier_words(rules.qualifier)}.\n",
+            "## ANTE + CALL\n"]
     rows = []
     ev = Fraction(0)
-    for line, p, contribution in _rows(lines, total, "net"):
-        if line["combinations"] == 0:
-            continue
-        ev += contribution
-        rows.append([line["hand"], line["outcome"], thousands(line["combinations"]), decimal_str(p),
-                     fraction_str(line["wagered"]), fraction_str(line["net"]), decimal_str(contribution)])
-    rows.append(["**total**", "", thousands(total), "1", decimal_str(opt.average_wager),
-                 "", f"**{decimal_str(ev)}**"])
-    out.append(markdown_table(["final hand", "outcome", "combinations", "probability", "wagered",
-                               "net (per ANTE)", "contribution to EV"], rows, "llrrrrr"))
-    out.append(f"\nEV per ANTE = {fraction_str(opt.ev)} = {decimal_str(opt.ev)}; house edge "
-               f"{percent_str(opt.house_edge, 6)} per ANTE; probability of calling "
-               f"{percent_str(opt.p_call, 6)}; RTP (returned / wagered) "
-               f"{percent_str(opt.rtp, 6)}.\n")
-    out.append("## AA Bonus (same strategy; counted per situation, 1 unit staked)\n")
+    for line in lines:
+        p, contribution = share(line["combinations"], total, line["net"])
+        if line["combinations"]:
+            ev += contribution
+            rows.append([line["hand"], line["outcome"], thousands(line["combinations"]), decimal_str(p),
+                         fraction_str(line["wagered"]), fraction_str(line["net"]), decimal_str(contribution)])
+    rows.append(["**total**", "", thousands(total), "1", decimal_str(opt.average_wager), "", f"**{decimal_str(ev)}**"])
+    out += [markdown_table(["final hand", "outcome", "combinations", "probability", "wagered", "net (per ANTE)",
+                            "contribution to EV"], rows, "llrrrrr"),
+            f"\nEV per ANTE = {fraction_str(opt.ev)} = {decimal_str(opt.ev)}; house edge "
+            f"{percent_str(opt.house_edge, 6)} per ANTE; probability of calling {percent_str(opt.p_call, 6)}; RTP "
+            f"(returned / wagered) {percent_str(opt.rtp, 6)}.\n",
+            "## AA Bonus (same strategy; counted per situation, 1 unit staked)\n"]
     rows = []
-    for line, p, contribution in _rows(aa_lines, analysis.total_weight, "returned"):
-        if line["combinations"] == 0:
-            continue
-        rows.append([line["hand"], line["action"], thousands(line["combinations"]), decimal_str(p),
-                     line["pays"], fraction_str(line["returned"]), decimal_str(contribution)])
+    for line in aa_lines:
+        p, contribution = share(line["combinations"], analysis.total_weight, line["returned"])
+        if line["combinations"]:
+            rows.append([line["hand"], line["action"], thousands(line["combinations"]), decimal_str(p), line["pays"],
+                         fraction_str(line["returned"]), decimal_str(contribution)])
     rows.append(["**total**", "", thousands(analysis.total_weight), "1", "", "", f"**{decimal_str(opt.aa_rtp)}**"])
-    out.append(markdown_table(["AA Bonus hand", "player", "combinations", "probability", "pays",
-                               "returned", "contribution to RTP"], rows, "llrrrrr"))
-    out.append("\n## Strategies compared\n")
-    out.append(strategies_table(st))
-    out.append("\n" + statistics_markdown(analysis))
+    out += [markdown_table(["AA Bonus hand", "player", "combinations", "probability", "pays", "returned",
+                            "contribution to RTP"], rows, "llrrrrr"),
+            "\n## Strategies compared\n", strategies_table(st), "\n" + statistics_markdown(par_statistics(analysis))]
     return "\n".join(out)
 
 
+CSV_HEADERS = ["bet", "hand", "outcome", "combinations", "probability", "probability_decimal", "wagered",
+               "net_or_returned", "contribution", "contribution_decimal"]
+
+
 def par_csv(analysis: HoldemAnalysis, lines: list, aa_lines: list) -> str:
-    """The PAR sheet's rows, exact fractions beside their decimals."""
+    """The PAR sheet's rows, exact fractions beside their decimals, then the round statistics."""
     rows = []
-    for line, p, contribution in _rows(lines, analysis.total_deals, "net"):
-        rows.append(["ante+call", line["hand"], line["outcome"], line["combinations"], fraction_str(p),
-                     decimal_str(p), fraction_str(line["wagered"]), fraction_str(line["net"]),
-                     fraction_str(contribution), decimal_str(contribution)])
-    for line, p, contribution in _rows(aa_lines, analysis.total_weight, "returned"):
-        rows.append(["aa_bonus", line["hand"], line["action"], line["combinations"], fraction_str(p),
-                     decimal_str(p), "1/1", fraction_str(line["returned"]), fraction_str(contribution),
+    for line in lines:
+        p, contribution = share(line["combinations"], analysis.total_deals, line["net"])
+        rows.append(["ante+call", line["hand"], line["outcome"], line["combinations"], fraction_str(p), decimal_str(p),
+                     fraction_str(line["wagered"]), fraction_str(line["net"]), fraction_str(contribution),
                      decimal_str(contribution)])
-    rows += statistics_csv_rows(analysis)
-    return csv_text(["bet", "hand", "outcome", "combinations", "probability", "probability_decimal",
-                     "wagered", "net_or_returned", "contribution", "contribution_decimal"], rows)
-
-
-def statistics_csv_rows(analysis: HoldemAnalysis) -> list[list]:
-    """The PAR CSV's statistics section (docs/summary-fields.md): bet "net_result" rows (strategy in "hand",
-    wager in "outcome", net in "net_or_returned") and bet "figure" rows (the figure in "outcome", its exact
-    value in "probability" and decimal in "probability_decimal")."""
-    rows = []
-    for row in csv_rows(wager_entries(analysis)):
-        strategy, wager = row["labels"]
-        if row["kind"] == "net_result":
-            contribution = row["value"] * row["probability"]
-            rows.append(["net_result", strategy, wager, row["count"], row["exact"], row["decimal"], "",
-                         row["name"], fraction_str(contribution), decimal_str(contribution)])
-        else:
-            rows.append(["figure", strategy, f"{wager}: {row['name']}", "" if row["count"] is None else row["count"],
-                         row["exact"], row["decimal"], "", "", "", ""])
-    return rows
+    for line in aa_lines:
+        p, contribution = share(line["combinations"], analysis.total_weight, line["returned"])
+        rows.append(["aa_bonus", line["hand"], line["action"], line["combinations"], fraction_str(p), decimal_str(p),
+                     "1/1", fraction_str(line["returned"]), fraction_str(contribution), decimal_str(contribution)])
+    return csv_text(CSV_HEADERS, rows + csv_rows(par_statistics(analysis), CSV_HEADERS))
 
 
 def key_figures(analysis: HoldemAnalysis) -> list[KeyFigure]:
     """The headline figures (the report's first table, and what `analyzer sweep` compares)."""
     st, published = analysis.strategies, analysis.rules.published
-    opt = st["optimal"]
-
-    def note(key):
-        return f"published {published[key]}" if key in published else ""
+    opt, note = st["optimal"], partial(published_note, published)
     return [
         KeyFigure("house edge per ANTE, optimal strategy", opt.house_edge, note("optimal_house_edge")),
         KeyFigure("RTP (returned / wagered), optimal strategy", opt.rtp, note("optimal_main_rtp")),
@@ -381,40 +324,26 @@ def report_content(analysis: HoldemAnalysis, par_sheet: str, three_rows: list) -
                       {"bins": lambda: margin_histogram(priced.ev_call, priced.denominator, table.weights, total),
                        "action": "call",                               # the bins made when the figure is drawn
                        "title": "Call-minus-fold margin, optimal strategy"}),
-               Figure("figure_net_distribution.svg", "Net result of one round, optimal strategy (probability, "
-                      "log scale)", "net_distribution",
-                      distribution_figure(wager_entries(analysis, ["optimal"]),
-                                          "Net result of one round, optimal strategy"))]
+               distribution_figure("Net result of one round, optimal strategy", "Net result of one round, optimal "
+                                   "strategy", [(f"optimal / {e.labels[1]}", e.stats) for e
+                                                in par_statistics(analysis).entries if e.labels[0] == "optimal"])]
     return ReportContent(key_figures(analysis), method, strategy, par_sheet, figures)
 
 
 def workbook_sheets(analysis: HoldemAnalysis) -> list:
     """The PAR workbook's sheets (the publisher adds the rules analysed)."""
-    outcome_rows = []
-    total = analysis.total_deals
+    rows = []
     for line in par_lines(analysis):
-        p = Fraction(line["combinations"], total)
-        outcome_rows.append(["ANTE + CALL", line["hand"], line["outcome"], line["combinations"], p,
-                             line["wagered"], line["net"], p * line["net"]])
+        p, contribution = share(line["combinations"], analysis.total_deals, line["net"])
+        rows.append(["ANTE + CALL", line["hand"], line["outcome"], line["combinations"], p, line["wagered"],
+                     line["net"], contribution])
     for line in aa_par_lines(analysis):
-        p = Fraction(line["combinations"], analysis.total_weight)
-        outcome_rows.append(["AA Bonus (per situation)", line["hand"], line["action"], line["combinations"], p,
-                             Fraction(1), line["returned"] - 1, p * (line["returned"] - 1)])
+        p, contribution = share(line["combinations"], analysis.total_weight, line["returned"] - 1)
+        rows.append(["AA Bonus (per situation)", line["hand"], line["action"], line["combinations"], p, Fraction(1),
+                     line["returned"] - 1, contribution])
     outcomes = Table(["Bet", "Hand", "Outcome", "Combinations", ("Probability", EXACT), ("Wagered", EXACT),
-                      ("Net", EXACT), ("Contribution to EV", EXACT)], outcome_rows)
-    entries = wager_entries(analysis)
-    combined = Table(["Strategy", "summary.json", ("AA Bonus stake per ANTE", EXACT), ("EV ANTE + CALL", EXACT),
-                      ("EV AA Bonus", EXACT), ("Covariance", EXACT), ("EV combined", EXACT),
-                      ("Variance combined", EXACT), ("SD combined", ROOT), ("Mean wagered", EXACT), ("RTP", EXACT),
-                      ("SD per unit wagered", ROOT)],
-                     [[name, f"/round_statistics/strategies/{name}/combined", analysis.aa_ratio, s.main.mean,
-                       s.side.mean, s.covariance, s.combined.mean, s.combined.variance, s.combined.variance,
-                       s.combined.mean_wagered, s.combined.rtp,
-                       s.combined.variance / s.combined.mean_wagered ** 2]
-                      for name, s in analysis.statistics.items()])
-    return [("Outcomes", outcomes), ("Net distribution", distribution_table(entries, ["Strategy", "Wager"])),
-            ("Wager figures", figures_table(entries, ["Strategy", "Wager"])), ("Combined play", combined),
-            ("Settling", settling_table(entries, ["Strategy", "Wager"]))]
+                      ("Net", EXACT), ("Contribution to EV", EXACT)], rows)
+    return statistics_sheets(outcomes, par_statistics(analysis))
 
 
 def outputs(analysis: HoldemAnalysis) -> Outputs:
