@@ -11,7 +11,7 @@ import pytest
 from analyzer.core.errors import InputError
 from analyzer.games import registry
 from analyzer.games.caribbean_stud.progressive import (combined_functions, figures_of_counts, progressive_moments,
-                                                       rtp_at, rtp_function, value_at)
+                                                       rtp_at, rtp_function, value_at_jackpot)
 from analyzer.games.caribbean_stud.rules import Progressive
 from analyzer.poker.settlement import N_CATEGORIES
 
@@ -98,7 +98,7 @@ def test_figures_equal_plain_fractions():
         figures = figures_of_counts(prog, counts)
         for j in jackpots(prog):
             expected = plain_rtp(prog, counts, j)
-            assert rtp_at(figures.rtp_text, j) == value_at(rtp_function(prog, counts), j) == expected
+            assert rtp_at(figures.rtp_text, j) == value_at_jackpot(rtp_function(prog, counts), j) == expected
             assert sum(rtp_at(line["contribution"], j) for line in figures.lines) == expected
         assert figures.table == [(level, plain_rtp(prog, counts, level)) for level in prog.levels]
         at_zero, slope = plain_rtp(prog, counts, Fraction(0)), plain_rtp(prog, counts, Fraction(1)) - plain_rtp(

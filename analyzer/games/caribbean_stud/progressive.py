@@ -39,7 +39,7 @@ def _fraction(value) -> Fraction:
     return Fraction(int(value.p), int(value.q))
 
 
-def value_at(expression, jackpot_value) -> Fraction:
+def value_at_jackpot(expression, jackpot_value) -> Fraction:
     """A function of J at one jackpot, exactly."""
     import sympy
     return _fraction(sympy.sympify(expression).subs(jackpot(), sympy.Rational(Fraction(jackpot_value))))
@@ -75,7 +75,7 @@ def figures_of_counts(prog: Progressive, counts: list[int]) -> ProgressiveFigure
     # the symbol is positive: no break-even when the fixed payouts alone return the stake
     solutions = sympy.solve(rtp - 1, jackpot()) if rtp.has(jackpot()) else []
     break_even = _fraction(solutions[0]) if solutions else None
-    levels = [(level, value_at(rtp, level)) for level in prog.levels]
+    levels = [(level, value_at_jackpot(rtp, level)) for level in prog.levels]
     return ProgressiveFigures(counts, hands, rtp, break_even, levels, progressive_lines(prog, counts, hands))
 
 
@@ -101,7 +101,7 @@ def progressive_lines(p: Progressive, counts: list, hands: int) -> list[dict]:
         if pays:
             words.append(f"EUR {decimal_str(pays, 2)}")
         contribution = _expanded(returned_expression(p, c) * Fraction(counts[c], hands) / p.stake)
-        exact = None if contribution.has(jackpot()) else value_at(contribution, 0)
+        exact = None if contribution.has(jackpot()) else value_at_jackpot(contribution, 0)
         lines.append({"category": c, "combinations": counts[c], "pays": " + ".join(words) or "loses",
                       "contribution": str(contribution), "contribution_exact": exact})
     return lines
@@ -111,7 +111,8 @@ def rtp_points(figures: ProgressiveFigures, points: int = 101) -> list[tuple[Fra
     """(J, RTP(J)) at evenly spaced jackpots from 0 to 5/4 of the largest level (or break-even), exactly."""
     levels = sorted({level for level, _ in figures.table} | {figures.break_even})
     top = max(levels) * 5 // 4
-    return [(Fraction(top * i, points - 1), value_at(figures.rtp, Fraction(top * i, points - 1))) for i in range(points)]
+    jackpots = [Fraction(top * i, points - 1) for i in range(points)]
+    return [(j, value_at_jackpot(figures.rtp, j)) for j in jackpots]
 
 
 # what the files write: sums of [p*]J[**2][/q] and p[/q] terms (no name but J, no call: safe to sympify)
@@ -130,7 +131,7 @@ def rtp_at(text: str, jackpot_value) -> Fraction:
     import sympy
     if not isinstance(text, str) or not _FUNCTION_OF_J.fullmatch(text):
         raise InputError(f"{text!r} is not a polynomial in J of degree at most 2 with rational coefficients")
-    return value_at(sympy.sympify(text, locals={"J": jackpot()}), jackpot_value)
+    return value_at_jackpot(sympy.sympify(text, locals={"J": jackpot()}), jackpot_value)
 
 
 # --- volatility: the progressive's moments, and its covariance with ANTE + raise, as functions of J ---
