@@ -1,5 +1,5 @@
-"""The architecture holds: import contracts (layers, independent games, where matplotlib lives, sympy
-nowhere in the package), and the advisor loads and answers with neither matplotlib nor sympy available."""
+"""The architecture holds: import contracts (layers, independent games, where matplotlib lives, sympy only
+in the progressive, imported lazily), and the advisor loads and answers with neither matplotlib nor sympy."""
 import json
 import shutil
 import subprocess
@@ -31,7 +31,7 @@ def test_import_contracts_hold():
     ("analyzer/games/baccarat/price.py", "import analyzer.games.casino_holdem.rules", "imports no other game folder"),
     ("analyzer/advisor.py", "import sympy", "The advisor loads and answers without"),
     ("analyzer/games/casino_holdem/price.py", "import matplotlib", "Counting and pricing never import rendering"),
-    ("analyzer/games/caribbean_stud/progressive.py", "import sympy", "sympy is imported nowhere in the package"),
+    ("analyzer/games/caribbean_stud/outputs.py", "import sympy", "only analyzer.games.caribbean_stud.progressive imports"),
 ])
 def test_a_planted_import_breaks_its_contract(tmp_path, module, planted, contract):
     """The contracts can fail: the same check on a copy of the package with one bad import added."""
@@ -70,3 +70,23 @@ def test_the_advisor_answers_without_matplotlib_and_sympy(holdem_results, stud_r
     expected = [holdem.decide("Ah Kd", "Qs 7h 2c").as_json(), stud.decide("Ah Kd 9s 5c 2h", "Qd").as_json(),
                 baccarat.decide(baccarat.shoe(remove="5,5,9,K")).as_json()]
     assert json.loads(run.stdout) == expected
+
+
+LAZY_SYMPY = """
+import sys
+from analyzer import cli
+from analyzer.games.caribbean_stud import analysis, checks, design, outputs, progressive
+assert "sympy" not in sys.modules, "imported with the modules"
+from analyzer.games import registry
+rules = registry.game("caribbean-stud").load_rules(sys.argv[1])[1]
+figures = progressive.figures_of_counts(rules.progressive, [1] * 10)
+assert "sympy" in sys.modules and figures.rtp_text
+"""
+
+
+def test_sympy_is_loaded_only_when_the_progressive_is_built():
+    """The command line and every Caribbean Stud module import without sympy; building RTP(J) loads it."""
+    from analyzer.games import registry
+    rules = registry.game("caribbean-stud").builtin_rule_paths[0]
+    run = subprocess.run([sys.executable, "-c", LAZY_SYMPY, str(rules)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr

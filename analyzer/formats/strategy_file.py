@@ -14,36 +14,22 @@ Rows are sorted by their key bytes, ascending, so a reader can binary-search a k
 docs/strategy-format.md is the full specification; this module is one reader and the
 writers.
 
-Two writers make the same format.  `encode` compresses the whole decompressed stream in
-one go (small files: Baccarat's).  `Compressor` (for the poker games' files of millions of
-rows) compresses the header and every piece of every column (at most PIECE_BYTES of one
-plane, made when a thread takes it up) as its own deflate segment,
-on a pool of threads (zlib releases the GIL), ending each but the last with a sync flush
-so that the segments, one after the other, are one deflate stream: the file is still one
-gzip member, read by any gzip reader.  Each piece's CRC-32 is taken on its thread too (by
-ISA-L: the same CRC), and a file's CRC combined from its pieces' (`analyzer.formats.crc32`).  A column array that several
-files hold (the keys, weights and EVs of a rule set's optimal and basic-strategy files, the
-keys and weights of every rule set on one count) is compressed, and its CRC taken, once; so is a
-piece of a column of one-byte values (decisions) equal to one compressed before (`Compressor._deflate_by_content`).
+A file's deflate stream is made of segments, one per text header and per column, each
+deflated on its own and ending on a byte boundary (a sync flush), then an empty final
+block: still one gzip member, read by any gzip reader.  A segment depends only on its
+column's bytes and level, so a column that several files hold (a count's keys and
+weights, a rule set's EVs) is deflated once (`deflate`, on whichever thread) and given
+to `encode` for each file; zlib takes the member's CRC-32 over the columns' bytes.
 """
 from __future__ import annotations
 
-import gzip
-import hashlib
-import io
 import json
 import struct
 import sys
-import threading
-import weakref
 import zlib
-from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 from isal import isal_zlib
-
-from analyzer.formats.crc32 import crc32_combine
-from analyzer.core.execution import default_jobs
 
 MAGIC = "TGA-STRATEGY"
 VERSION = 1
@@ -72,20 +58,45 @@ def pack_keys(keys: np.ndarray) -> np.ndarray:
     return packed
 
 
-def encode(header: dict, columns: dict[str, np.ndarray], compresslevel: int = 6) -> bytes:
+def encode(header: dict, columns: dict[str, np.ndarray], levels: dict | None = None, level: int = 6,
+           deflated: dict | None = None) -> bytes:
     """The file's bytes for `columns` (name -> array, keys first), with `header` completed.
 
     The header's "columns" entry is built here: name, dtype and width of each column.
-    `compresslevel` (gzip, 1..9) trades size for time; readers do not depend on it.
+    `levels` gives a column's gzip level by name (default `level`, 1..9): size against
+    time; readers do not depend on it.  `deflated`: {name: `deflate(that column, its level)`}
+    made before (e.g. for another file holding the same array), used as it is.
     """
-    body = io.BytesIO()
-    body.write(_described(header, columns))
-    for name, array in columns.items():
-        body.write(np.ascontiguousarray(array.T if array.ndim == 2 else array).tobytes())
-    compressed = io.BytesIO()
-    with gzip.GzipFile(fileobj=compressed, mode="wb", compresslevel=compresslevel, mtime=0, filename="") as stream:
-        stream.write(body.getvalue())
-    return compressed.getvalue()
+    described = _described(header, columns)
+    deflated = deflated or {}
+    segments = [deflate(described, level)] + [
+        deflated[name] if name in deflated else deflate(array, (levels or {}).get(name, level))
+        for name, array in columns.items()]
+    crc, size = zlib.crc32(described), len(described)
+    for array in columns.values():
+        for plane in _planes(array):
+            crc, size = zlib.crc32(plane, crc), size + len(plane)
+    return b"".join([GZIP_HEADER, *segments, FINAL_BLOCK, struct.pack("<II", crc, size & 0xFFFFFFFF)])
+
+
+def deflate(column, level: int) -> bytes:
+    """A column's (or the header's) segment of a file's deflate stream: its bytes in file order, raw
+    deflate ending on a byte boundary with no final block.  zlib releases the GIL meanwhile."""
+    deflater = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
+    planes = (column,) if isinstance(column, bytes) else _planes(column)
+    return b"".join([*(deflater.compress(plane) for plane in planes), deflater.flush(zlib.Z_SYNC_FLUSH)])
+
+
+def _planes(array: np.ndarray):
+    """A column's bytes in file order: the array's, or for width w > 1 its w planes (copied one at a time)."""
+    for plane in (array,) if array.ndim == 1 else (array[:, j] for j in range(array.shape[1])):
+        yield memoryview(np.ascontiguousarray(plane)).cast("B")
+
+
+# The gzip member around the deflate segments (RFC 1952): no file name, mtime 0, no extra
+# flags, OS unknown -- what `gzip.GzipFile(filename="", mtime=0)` writes; and the empty final block.
+GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+FINAL_BLOCK = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS).flush()
 
 
 def _described(header: dict, columns: dict[str, np.ndarray]) -> bytes:
@@ -103,124 +114,6 @@ def _described(header: dict, columns: dict[str, np.ndarray]) -> bytes:
     header = dict(header, format="tga-strategy", version=VERSION, rows=rows.pop(), columns=described)
     return (f"{MAGIC} {VERSION}\n".encode()
             + json.dumps(header, sort_keys=True, separators=(",", ":")).encode() + b"\n")
-
-
-# The gzip member around a Compressor's deflate stream (RFC 1952): no file name, mtime 0,
-# no extra flags, OS unknown -- what `gzip.GzipFile(filename="", mtime=0)` writes.
-GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
-PIECE_BYTES = 8 << 20          # columns are compressed in pieces of at most 8 MiB, each on a thread
-
-
-class Pending:
-    """A strategy file being compressed: `result()` waits for it and returns its bytes."""
-
-    def __init__(self, segments: list):
-        self._segments = segments      # futures of (raw deflate, crc32, length) of every piece, in file order
-
-    def result(self) -> bytes:
-        crc = size = 0
-        parts = [GZIP_HEADER]
-        for segment, piece_crc, length in (future.result() for future in self._segments):
-            parts.append(segment)
-            crc, size = crc32_combine(crc, piece_crc, length), size + length
-        parts.append(struct.pack("<II", crc, size & 0xFFFFFFFF))
-        return b"".join(parts)                # one copy of the compressed bytes, not a body and then the file
-
-
-class _Piece:
-    """Rows start..stop-1 of one plane of a column: its bytes are made when a thread needs them
-    (a copy of that much only, for a plane of a wider column), never for the whole column at once."""
-
-    __slots__ = ("array", "plane", "start", "stop")
-
-    def __init__(self, array: np.ndarray, plane: int, start: int, stop: int):
-        self.array, self.plane, self.start, self.stop = array, plane, start, stop
-
-    def data(self):
-        rows = self.array[self.start:self.stop]
-        return memoryview(np.ascontiguousarray(rows if rows.ndim == 1 else rows[:, self.plane]).view(np.uint8))
-
-
-def _pieces(array: np.ndarray) -> list:
-    """A column's bytes in file order (plane after plane), as pieces of at most PIECE_BYTES."""
-    rows = max(1, PIECE_BYTES // array.itemsize)
-    planes = array.shape[1] if array.ndim == 2 else 1
-    return [_Piece(array, plane, start, min(start + rows, len(array)))
-            for plane in range(planes) for start in range(0, len(array), rows)] or [_Piece(array, 0, 0, 0)]
-
-
-def _deflate(piece, level: int, last: bool) -> tuple[bytes, int, int]:
-    """(raw deflate, crc32, length) of a piece (bytes or _Piece), its bytes made once for both; unless last,
-    the deflate ends on a byte boundary without a final block."""
-    compressor = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
-    data = piece.data() if isinstance(piece, _Piece) else piece
-    return compressor.compress(data) + compressor.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH), \
-        isal_zlib.crc32(data), len(data)        # the same CRC-32 as zlib's, four times as fast (carry-less multiply)
-
-
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-
-
-def _submit(function, *args) -> Future:
-    """Run on the writers' thread pool (one thread per core, started when first needed)."""
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(default_jobs(), thread_name_prefix="strategy-file")
-    return _POOL.submit(function, *args)
-
-
-class Compressor:
-    """Writes strategy files on a pool of threads, each column array compressed once however many files hold it.
-
-    `encode(header, columns, levels)` starts a file and returns its `Pending` bytes at once.
-    A column is recognised by its array object: its compressed pieces are remembered while
-    the array lives, and forgotten when it goes (before its id can name another array), so
-    one compressor serves every file of the same arrays (a count's rule sets share its keys
-    and weights) without holding any array.  A column array must not change after it was
-    given.  `levels` gives a column's gzip level by name (default `level`); readers do not
-    depend on it.
-    """
-
-    def __init__(self, level: int = 6):
-        self.level = level
-        self._columns = {}             # (id(array), level, last) -> futures of its pieces' (deflate, crc32, length)
-        self._by_content = {}          # (sha256 of a decision piece, level, last) -> its (deflate, crc32, length)
-
-    def _column(self, array: np.ndarray, level: int, last: bool) -> list:
-        key = (id(array), level, last)
-        segments = self._columns.get(key)
-        if segments is None:
-            pieces = _pieces(array)
-            deflate = self._deflate_by_content if array.ndim == 1 and array.itemsize == 1 else _deflate
-            segments = [_submit(deflate, piece, level, last and i == len(pieces) - 1)
-                        for i, piece in enumerate(pieces)]
-            self._columns[key] = segments
-            weakref.finalize(array, self._columns.pop, key, None).atexit = False
-        return segments
-
-    def _deflate_by_content(self, piece: _Piece, level: int, last: bool) -> tuple[bytes, int, int]:
-        """`_deflate` of a piece of a column of one-byte values (decisions), done once for equal bytes: rule
-        sets on one count often decide alike, in arrays of their own.  A deflate depends on nothing but the
-        piece's bytes, the level and whether it ends the stream.  One kept is at most an eighth of its piece
-        (decisions compress a hundredfold)."""
-        data = piece.data()
-        key = (hashlib.sha256(data).digest(), level, last)
-        deflated = self._by_content.get(key)
-        if deflated is None:
-            deflated = _deflate(data, level, last)
-            if 8 * len(deflated[0]) <= len(data):
-                self._by_content[key] = deflated
-        return deflated
-
-    def encode(self, header: dict, columns: dict[str, np.ndarray], levels: dict | None = None) -> Pending:
-        """Start the file for `columns` (name -> array, keys first), with `header` completed."""
-        segments = [_submit(_deflate, _described(header, columns), self.level, not columns)]
-        names = list(columns)
-        for name in names:
-            segments += self._column(columns[name], (levels or {}).get(name, self.level), name == names[-1])
-        return Pending(segments)
 
 
 def decode(data: bytes, source: str = "strategy file", columns=None,

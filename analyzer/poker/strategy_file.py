@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import threading
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +12,7 @@ from fractions import Fraction
 
 from analyzer.formats import strategy_file
 from analyzer.core.errors import InputError
+from analyzer.core.execution import default_jobs
 from analyzer.core.exact import INT64_MAX
 from analyzer.core.rules import RuleError
 from analyzer.poker.decision_table import DecisionTable
@@ -171,70 +174,89 @@ def check_ev_column(rule_file, paytable: Paytable, outcomes: int, contributions:
                                              "coarser payouts")
 
 
-# gzip levels of the poker strategy files, by measurement (Caribbean Stud's 5.6 million rows,
-# one core): the keys, weights and decisions compress best at level 6 and cheaply (the keys:
-# 0.62 MB in 0.14 s); the EV column is most of the file and of the time: level 6 gives 6.19 MB
-# in 0.52 s, level 4 6.47 MB in 0.23 s (Casino Hold'em's: 4.17 MB in 0.42 s, 4.21 MB in 0.11 s).
+# gzip levels of the poker strategy files: the keys, weights and decisions compress best at level 6 and
+# cheaply; the EV column is most of the file and of the time, and level 4 takes half of level 6's time
+# for 5% more bytes.
 LEVEL = 6
 EV_LEVEL = 4
 
 
-def shared_compressor(cache: dict) -> strategy_file.Compressor:
-    """The compressor of every strategy file made from one count (`cache`: the count's `derived`), so that
-    the columns its rule sets share (the keys, the weights) are compressed once."""
-    return cache.setdefault("strategy file compressor", strategy_file.Compressor(LEVEL))
+@cache
+def _deflating() -> ThreadPoolExecutor:
+    """The threads the strategy files' columns are deflated on, one per core (zlib releases the GIL)."""
+    return ThreadPoolExecutor(default_jobs(), thread_name_prefix="strategy-file")
+
+
+def shared_columns(cache: dict) -> dict:
+    """The deflated columns every strategy file made from one count holds (`cache`: the count's `derived`):
+    its keys and weights, deflated once for all its rule sets."""
+    return cache.setdefault("strategy file columns", {})
 
 
 class DecisionTableFiles:
-    """The strategy files of one decision table: each is compressed in background threads from when its
-    decisions are added with `start` (e.g. while the rest of the analysis runs), or at the latest
-    when its bytes are asked for (`data`).  The files share their keys, weights and EVs, each
-    compressed once; `compressor` (default: one of their own) may be shared with other tables'
-    files, e.g. `shared_compressor`.
+    """The strategy files of one decision table: each file's columns are deflated on background threads
+    from when its decisions are added with `start` (e.g. while the rest of the analysis runs), or at
+    the latest when its bytes are asked for (`data`).  The files share their keys, weights and EVs,
+    each deflated once; `shared` (`shared_columns`) holds the keys and weights for other tables on
+    the same count.
     """
 
     def __init__(self, *, game: str, rule_file, groups: list, actions: list, ev_column: str, key_text: str,
-                 keys: np.ndarray, table: DecisionTable, compressor: strategy_file.Compressor | None = None):
+                 keys: np.ndarray, table: DecisionTable, shared: dict | None = None):
         self._spec = dict(game=game, groups=groups, actions=actions, ev_column=ev_column, key_text=key_text)
         self._rule_file, self._keys, self._table = rule_file, keys, table
-        self._compressor, self._header, self._shared = compressor, None, None
-        self._codes, self._pending = {}, {}
+        # column name -> (its array, future of its segment): the keys and weights with other tables, the EVs here
+        self._shared, self._own = {} if shared is None else shared, {}
+        self._header = self._arrays = None
+        self._codes, self._started = {}, {}                 # file name -> its decision codes, its columns' futures
 
     def add(self, name: str, codes: np.ndarray | None = None, start: bool = False) -> None:
-        """A file `name` of these decision codes (None: the optimal ones, ties coded EITHER), compressed from
+        """A file `name` of these decision codes (None: the optimal ones, ties coded EITHER), deflated from
         now on if `start`."""
         self._codes[name] = codes
         if start:
             self._start(name)
 
     def start(self) -> None:
-        """Start compressing every file not started yet."""
+        """Start deflating every file not started yet."""
         for name in self._codes:
-            if name not in self._pending:
+            if name not in self._started:
                 self._start(name)
 
     def data(self, name: str) -> bytes:
-        """The file's bytes (compression started now if it was not, and waited for).  Raises InputError
+        """The file's bytes (deflating started now if it was not, and waited for).  Raises InputError
         when an EV numerator does not fit the file's 64-bit column."""
-        if name not in self._pending:
+        if name not in self._started:
             self._start(name)
-        return self._pending[name].result()
+        columns, futures = self._started[name]
+        return strategy_file.encode(self._header, columns, level=LEVEL,
+                                    deflated={column: future.result() for column, future in futures.items()})
 
     def columns(self) -> dict:
         """The arrays every file of this table holds as columns, as written (name -> array): the keys, the
         weights and the EVs; what reading the files back compares them with (`advisor.load_folder_strategies`)."""
         if self._header is None:
             self._begin()
-        return {**self._shared, self._spec["ev_column"]: self._table.ev_play.astype("<i8", copy=False)}
+        return dict(self._arrays)
 
     def _start(self, name: str) -> None:
         codes = self._codes[name]
         codes = optimal_decisions(self._table) if codes is None else codes
-        shared, ev_column = self.columns(), self._spec["ev_column"]
-        self._pending[name] = self._compressor.encode(
-            self._header, {"key": shared["key"], "weight": shared["weight"],
-                           "decision": codes.astype(np.uint8, copy=False), ev_column: shared[ev_column]},
-            levels={ev_column: EV_LEVEL})
+        arrays, ev_column = self.columns(), self._spec["ev_column"]
+        columns = {"key": arrays["key"], "weight": arrays["weight"], "decision": codes.astype(np.uint8, copy=False),
+                   ev_column: arrays[ev_column]}
+        futures = {column: self._segment(column, array, EV_LEVEL if column == ev_column else LEVEL)
+                   for column, array in columns.items() if column != "decision"}
+        futures["decision"] = _deflating().submit(strategy_file.deflate, columns["decision"], LEVEL)
+        self._started[name] = columns, futures
+
+    def _segment(self, column: str, array: np.ndarray, level: int):
+        """The future of a shared column's segment, deflated once for every file holding this very array."""
+        segments = self._shared if column in ("key", "weight") else self._own
+        held = segments.get(column)
+        if held is None or held[0] is not array:
+            held = segments[column] = array, _deflating().submit(strategy_file.deflate, array, level)
+        return held[1]
 
     def _begin(self) -> None:
         table, rule_file, spec = self._table, self._rule_file, self._spec
@@ -250,5 +272,5 @@ class DecisionTableFiles:
             "denominator": table.denominator, "ev_fold": table.fold_numerator, "ev_unit": "ANTE",
             "weight": "raw situations the class stands for", "situations": str(table.total_weight),
         }
-        self._shared = {"key": np.ascontiguousarray(self._keys), "weight": table.weights.astype(np.uint8, copy=False)}
-        self._compressor = self._compressor or strategy_file.Compressor(LEVEL)
+        self._arrays = {"key": np.ascontiguousarray(self._keys), "weight": table.weights.astype(np.uint8, copy=False),
+                        spec["ev_column"]: table.ev_play.astype("<i8", copy=False)}

@@ -3,14 +3,16 @@
 A game supplies what only it knows (key figures, method, strategy, PAR sheet, figures as
 data) as a `ReportContent`; this module adds what every report has (the rules as analysed,
 every figure of summary.json, the verification, the provenance) and renders both twins
-from the analysis in memory.  The HTML is converted from the Markdown (only the subset
-written here), with the SVG figures inlined, so the two say the same thing.
+from the analysis in memory.  The HTML is rendered from the Markdown (markdown-it-py), with
+the SVG figures inlined, so the two say the same thing.
 """
 from __future__ import annotations
 
 import html
 import re
 from fractions import Fraction
+
+from markdown_it import MarkdownIt
 
 from analyzer.core.exact import decimal_str, fraction_str
 from analyzer.figures.outputs import ReportContent
@@ -124,72 +126,31 @@ def build(content: ReportContent, folder: ResultFolder, summary: dict, verificat
     return files
 
 
-# --- Markdown (the subset written above) to HTML -----------------------------------------
+# --- Markdown to HTML (markdown-it-py, CommonMark with tables) --------------------------
 
 CSS = """body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:60rem;margin:2rem auto;
 padding:0 1rem;color:#222;line-height:1.45}table{border-collapse:collapse;margin:.6rem 0;font-size:.85rem}
 th,td{border:1px solid #ccc;padding:.2rem .45rem;vertical-align:top}th{background:#f0f0f0}
-td.r{text-align:right;font-variant-numeric:tabular-nums}code{font-size:.85em;background:#f5f5f5;padding:0 .2em}
+td[style]{font-variant-numeric:tabular-nums}code{font-size:.85em;background:#f5f5f5;padding:0 .2em}
 blockquote{border-left:4px solid #4a6fa5;margin:1rem 0;padding:.3rem 1rem;background:#f7f9fc}
-figure{margin:1rem 0}figcaption{font-style:italic;font-size:.85rem}h1{font-size:1.6rem}h2{border-bottom:1px solid #ddd}"""
+svg{display:block;margin:1rem 0}h1{font-size:1.6rem}h2{border-bottom:1px solid #ddd}"""
 
 
-def _inline(text: str) -> str:
-    text = html.escape(text, quote=False)
-    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
-    text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
-    return re.sub(r"(?<![*\w])\*([^*]+)\*(?![*\w])", r"<em>\1</em>", text)
-
-
-def _cells(line: str) -> list[str]:
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+def _inline_svg(renderer, tokens, index, options, env) -> str:
+    """An image is one of the report's figures: its SVG text in the page (no file to fetch)."""
+    svg = env["svgs"][tokens[index].attrs["src"]]
+    return re.sub(r"^<\?xml[^>]*>\s*(<!DOCTYPE[^>]*>\s*)?", "", svg)
 
 
 def to_html(markdown: str, svgs: dict, title: str) -> str:
-    lines = markdown.splitlines()
-    out = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-           f"<style>{CSS}</style></head><body>"]
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if not line.strip():
-            i += 1
-        elif line.startswith("#"):
-            level = len(line) - len(line.lstrip("#"))
-            out.append(f"<h{level}>{_inline(line[level:].strip())}</h{level}>")
-            i += 1
-        elif line.startswith("> "):
-            out.append(f"<blockquote>{_inline(line[2:])}</blockquote>")
-            i += 1
-        elif line.startswith("|"):
-            header = _cells(line)
-            aligns = ["r" if cell.endswith(":") else "" for cell in _cells(lines[i + 1])]
-            rows = []
-            i += 2
-            while i < len(lines) and lines[i].startswith("|"):
-                rows.append(_cells(lines[i]))
-                i += 1
-            body = "".join("<tr>" + "".join(f"<td class=\"{a}\">{_inline(c)}</td>" for c, a in zip(row, aligns))
-                           + "</tr>" for row in rows)
-            out.append("<table><tr>" + "".join(f"<th>{_inline(h)}</th>" for h in header) + f"</tr>{body}</table>")
-        elif line.startswith("- ") or re.match(r"\d+\. ", line):
-            numbered = not line.startswith("- ")
-            items = []
-            while i < len(lines) and (re.match(r"\d+\. ", lines[i]) if numbered else lines[i].startswith("- ")):
-                items.append(f"<li>{_inline(lines[i].split(' ', 1)[1])}</li>")
-                i += 1
-            out.append(("<ol>" if numbered else "<ul>") + "".join(items) + ("</ol>" if numbered else "</ul>"))
-        elif line.startswith("!["):
-            caption, name = re.match(r"!\[(.*)\]\((.*)\)", line).groups()
-            svg = re.sub(r"^<\?xml[^>]*>\s*(<!DOCTYPE[^>]*>\s*)?", "", svgs[name])
-            out.append(f"<figure>{svg}</figure>")
-            i += 1
-        else:
-            paragraph = []
-            while i < len(lines) and lines[i].strip() and not lines[i].startswith(("#", "|", "- ", "![", "> ")) \
-                    and not re.match(r"\d+\. ", lines[i]):
-                paragraph.append(lines[i])
-                i += 1
-            out.append(f"<p>{_inline(' '.join(paragraph))}</p>")
-    out.append("</body></html>\n")
-    return "\n".join(out)
+    """A self-contained HTML page of the report's Markdown, its figures (`svgs`, by file name) inline.
+
+    Raw HTML in the Markdown is escaped, not passed through: the page holds only what the
+    renderer makes and the figures.
+    """
+    renderer = MarkdownIt("commonmark", {"html": False}).enable("table")
+    renderer.add_render_rule("image", _inline_svg)
+    # a * between letters or digits is a product (sympy's 47*J/46486281, J**2), never emphasis
+    markdown = re.sub(r"(?<=\w)\*+(?=\w)", lambda run: "\\*" * len(run[0]), markdown)
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
+            f"<style>{CSS}</style></head><body>\n{renderer.render(markdown, {'svgs': svgs})}</body></html>\n")

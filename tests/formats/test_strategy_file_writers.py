@@ -1,6 +1,6 @@
-"""The two strategy-file writers make one format: same decompressed bytes, one gzip member, any reader."""
+"""The strategy-file writer: one gzip member of deflate segments, any gzip reader reads it; a column deflated
+before (for another file) gives the very bytes deflating it again gives; zlib's CRC-32 and length."""
 import gzip
-import time
 import zlib
 
 import numpy as np
@@ -20,38 +20,45 @@ def columns():
             "ev": rng.integers(-2**40, 2**40, 20_000).astype("<i8")}
 
 
-def test_compressor_and_encode_hold_the_same_bytes(columns):
-    one = strategy_file.encode({"game": "test"}, columns)
-    other = strategy_file.Compressor().encode({"game": "test"}, columns, levels={"ev": 1}).result()
-    assert gzip.decompress(one) == gzip.decompress(other)
-    header, decoded = strategy_file.decode(other)
+def plain_body(header: dict, columns: dict) -> bytes:
+    """The reference: the decompressed stream as docs/strategy-format.md lays it out, written plainly."""
+    import json
+    described = [{"name": name, "dtype": {1: "u1", 8: "<i8"}[a.itemsize], "width": a.shape[1] if a.ndim == 2 else 1}
+                 for name, a in columns.items()]
+    full = dict(header, format="tga-strategy", version=1, rows=len(next(iter(columns.values()))), columns=described)
+    return (b"TGA-STRATEGY 1\n" + json.dumps(full, sort_keys=True, separators=(",", ":")).encode() + b"\n"
+            + b"".join((a.T if a.ndim == 2 else a).tobytes() for a in columns.values()))
+
+
+def test_a_file_is_one_gzip_member_of_the_documented_bytes(columns):
+    data = strategy_file.encode({"game": "test"}, columns, levels={"ev": 1})
+    inflater = zlib.decompressobj(31)                                # a reader of a single gzip member
+    raw = inflater.decompress(data)
+    assert inflater.eof and not inflater.unused_data
+    assert raw == gzip.decompress(data) == plain_body({"game": "test"}, columns)
+    assert data[-8:] == (zlib.crc32(raw).to_bytes(4, "little") + len(raw).to_bytes(4, "little"))
+    header, decoded = strategy_file.decode(data)
     assert header["rows"] == 20_000 and header["version"] == strategy_file.VERSION
     assert all(np.array_equal(decoded[name], array) for name, array in columns.items())
 
 
-def test_a_compressor_file_is_one_gzip_member_in_pieces(columns, monkeypatch):
-    monkeypatch.setattr(strategy_file, "PIECE_BYTES", 4096)        # many deflate segments per column
-    data = strategy_file.Compressor().encode({"game": "test"}, columns).result()
-    inflater = zlib.decompressobj(31)                                # a reader of a single gzip member
-    raw = inflater.decompress(data)
-    assert inflater.eof and not inflater.unused_data
-    assert raw == gzip.decompress(strategy_file.encode({"game": "test"}, columns))
-
-
-def test_a_shared_column_is_compressed_once(columns):
-    compressor = strategy_file.Compressor()
-    first = compressor.encode({"game": "test"}, columns)
+def test_columns_deflated_before_give_the_same_bytes(columns):
+    levels = {"ev": 4}
+    deflated = {name: strategy_file.deflate(array, levels.get(name, 6)) for name, array in columns.items()
+                if name != "decision"}
+    assert strategy_file.encode({"game": "test"}, columns, levels, deflated=deflated) == \
+        strategy_file.encode({"game": "test"}, columns, levels)
     other = dict(columns, decision=np.zeros(20_000, dtype=np.uint8))
-    second = compressor.encode({"game": "test"}, other)
-    assert len(compressor._columns) == len(columns) + 1             # only the new decision column is added
-    assert strategy_file.decode(second.result())[1]["decision"].sum() == 0
-    assert np.array_equal(strategy_file.decode(first.result())[1]["decision"], columns["decision"])
+    data = strategy_file.encode({"game": "test"}, other, levels, deflated=deflated)
+    assert gzip.decompress(data) == plain_body({"game": "test"}, other)
 
 
 def test_empty_table(columns):
     empty = {name: array[:0] for name, array in columns.items()}
-    header, decoded = strategy_file.decode(strategy_file.Compressor().encode({}, empty).result())
+    data = strategy_file.encode({}, empty)
+    header, decoded = strategy_file.decode(data)
     assert header["rows"] == 0 and all(len(a) == 0 for a in decoded.values())
+    assert gzip.decompress(data) == plain_body({}, empty)
 
 
 def test_pack_keys_orders_like_the_key_bytes():
@@ -59,60 +66,3 @@ def test_pack_keys_orders_like_the_key_bytes():
     packed = strategy_file.pack_keys(keys)
     expected = [int.from_bytes(bytes(row), "big") for row in keys.tolist()]
     assert packed.dtype == np.uint64 and packed.tolist() == expected
-
-
-def test_a_column_is_forgotten_when_its_array_goes(columns):
-    # the compressor holds no array: an array's pieces are dropped with it, and a new array that happens
-    # to get the dead one's id is compressed afresh, never taken for it
-    compressor = strategy_file.Compressor()
-    compressor.encode({"game": "test"}, columns).result()
-    decision = np.ones(20_000, dtype=np.uint8)
-    compressor.encode({"game": "test"}, dict(columns, decision=decision)).result()
-    assert len(compressor._columns) == len(columns) + 1
-    del decision                                    # (the pool's thread lets go of its last piece just after)
-    deadline = time.monotonic() + 30
-    while len(compressor._columns) > len(columns) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert len(compressor._columns) == len(columns)
-    for value in range(3):                          # ids of freed arrays are often reused at once
-        data = compressor.encode({"game": "test"}, dict(columns, decision=np.full(20_000, value, np.uint8))).result()
-        assert (strategy_file.decode(data)[1]["decision"] == value).all()
-
-
-def test_one_compressor_for_two_tables_gives_each_table_its_own_bytes(columns, monkeypatch):
-    monkeypatch.setattr(strategy_file, "PIECE_BYTES", 4096)
-    other = dict(columns, ev=columns["ev"][::-1].copy())                 # shares the keys, weights, decisions
-    shared = strategy_file.Compressor()
-    pending = [shared.encode({"game": "test", "n": n}, table) for n, table in enumerate((columns, other))]
-    alone = [strategy_file.Compressor().encode({"game": "test", "n": n}, table).result()
-             for n, table in enumerate((columns, other))]
-    assert [p.result() for p in pending] == alone
-
-
-def test_equal_one_byte_pieces_in_other_arrays_are_compressed_once(columns, monkeypatch):
-    # rule sets on one count often decide alike, each in an array of its own: such a piece is deflated
-    # once, and every file still holds exactly the bytes a compressor of its own writes
-    monkeypatch.setattr(strategy_file, "PIECE_BYTES", 4096)
-    deflated = []
-    real = strategy_file._deflate
-    def counted(piece, *args):
-        deflated.append(bytes(piece.data() if isinstance(piece, strategy_file._Piece) else piece))
-        return real(piece, *args)
-    monkeypatch.setattr(strategy_file, "_deflate", counted)
-    decisions = np.zeros(20_000, dtype=np.uint8)
-    decisions[::7] = 2
-    tables = [dict(columns, decision=decisions.copy(), ev=columns["ev"] + n) for n in range(2)]
-    shared = strategy_file.Compressor()
-    files = [shared.encode({"game": "test", "n": n}, table).result() for n, table in enumerate(tables)]
-    pieces = [piece for piece in deflated if piece in {bytes(decisions[i:i + 4096]) for i in range(0, 20_000, 4096)}]
-    assert len(pieces) == 5                                       # 20,000 one-byte rows: five pieces, each once
-    assert files == [strategy_file.Compressor().encode({"game": "test", "n": n}, table).result()
-                     for n, table in enumerate(tables)]
-
-
-def test_a_piece_that_compresses_poorly_is_not_kept(columns):
-    compressor = strategy_file.Compressor()
-    noise = np.random.default_rng(3).integers(0, 256, 20_000).astype(np.uint8)
-    compressor.encode({}, {"decision": noise}).result()
-    compressor.encode({}, {"decision": np.zeros(20_000, dtype=np.uint8)}).result()
-    assert len(compressor._by_content) == 1                        # the zeros' piece only

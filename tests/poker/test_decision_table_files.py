@@ -9,7 +9,8 @@ import pytest
 from analyzer.formats import strategy_file
 from analyzer.core.errors import InputError
 from analyzer.poker.decision_table import DecisionTable
-from analyzer.poker.strategy_file import EITHER, DecisionTableFiles, shared_compressor
+from analyzer.poker import strategy_file as poker_files
+from analyzer.poker.strategy_file import EITHER, DecisionTableFiles, shared_columns
 
 SPEC = dict(game="caribbean-stud", groups=[("hand", 5), ("up card", 1)], actions=["fold", "raise"],
             ev_column="ev_raise", key_text="test keys")
@@ -28,16 +29,15 @@ def rule_file():
     return SimpleNamespace(name="test", sha256="0" * 64, path="test.toml")
 
 
-def files(keys, decisions, basic, start: bool, compressor=None) -> DecisionTableFiles:
-    made = DecisionTableFiles(**SPEC, rule_file=rule_file(), keys=keys, table=decisions, compressor=compressor)
+def files(keys, decisions, basic, start: bool, shared=None) -> DecisionTableFiles:
+    made = DecisionTableFiles(**SPEC, rule_file=rule_file(), keys=keys, table=decisions, shared=shared)
     made.add("strategy.bin.gz", start=start)
     made.add("strategy_basic.bin.gz", basic, start=start)
     return made
 
 
 @pytest.mark.parametrize("rows", [0, 1, 3_000])
-def test_files_started_early_or_late_are_the_same_bytes(rows, monkeypatch):
-    monkeypatch.setattr(strategy_file, "PIECE_BYTES", 1024)          # many pieces per column
+def test_files_started_early_or_late_are_the_same_bytes(rows):
     keys, decisions, basic = table(rows, rows)
     early, late = files(keys, decisions, basic, True), files(keys, decisions, basic, False)
     late.start()
@@ -49,8 +49,8 @@ def test_files_started_early_or_late_are_the_same_bytes(rows, monkeypatch):
     assert np.array_equal(columns["ev_raise"], decisions.ev_play) and header["rule_set"] == "test"
     plain = strategy_file.encode({k: v for k, v in header.items() if k not in ("format", "version", "rows", "columns")},
                                  {"key": keys, "weight": decisions.weights, "decision": expected,
-                                  "ev_raise": decisions.ev_play.astype("<i8")})
-    assert gzip.decompress(early.data("strategy.bin.gz")) == gzip.decompress(plain)
+                                  "ev_raise": decisions.ev_play.astype("<i8")}, levels={"ev_raise": poker_files.EV_LEVEL})
+    assert early.data("strategy.bin.gz") == plain
     assert np.array_equal(strategy_file.decode(early.data("strategy_basic.bin.gz"))[1]["decision"], basic)
 
 
@@ -64,18 +64,22 @@ def test_evs_beyond_int64_are_refused_when_the_files_are_made_not_before():
 
 
 def test_rule_sets_on_one_count_share_its_columns_and_keep_their_own_bytes(monkeypatch):
-    # two rule sets priced on one count (its keys and weights): one compressor for both, each file the
-    # bytes of its own compressor
-    monkeypatch.setattr(strategy_file, "PIECE_BYTES", 1024)
+    # two rule sets priced on one count (its keys and weights): the keys and weights deflated once for both,
+    # each rule set's EVs once for its two files, every file the bytes it has alone
     keys, decisions, basic = table(3_000, 4)
     repriced = DecisionTable(decisions.weights, decisions.ev_play * 3 - 500, 3000, Fraction(2))
-    cut, count = [], {}
-    monkeypatch.setattr(strategy_file, "_pieces", lambda array, pieces=strategy_file._pieces: cut.append(array)
-                        or pieces(array))
-    shared = [files(keys, priced, basic, True, shared_compressor(count)) for priced in (decisions, repriced)]
-    assert shared_compressor(count) is shared_compressor(count)
-    assert sum(array is keys for array in cut) == sum(array is decisions.weights for array in cut) == 1
-    for made, priced in zip(shared, (decisions, repriced)):
+    deflated, count = [], {}
+    real = strategy_file.deflate
+    monkeypatch.setattr(strategy_file, "deflate", lambda column, level: deflated.append(column) or real(column, level))
+    shared = [files(keys, priced, basic, True, shared_columns(count)) for priced in (decisions, repriced)]
+    assert shared_columns(count) is shared_columns(count)
+    made = [(made, priced, {name: made.data(name) for name in ("strategy.bin.gz", "strategy_basic.bin.gz")})
+            for made, priced in zip(shared, (decisions, repriced))]
+    arrays = [column for column in deflated if isinstance(column, np.ndarray)]
+    assert sum(array is shared[0].columns()["key"] for array in arrays) == 1
+    assert sum(array is shared[0].columns()["weight"] for array in arrays) == 1
+    assert all(sum(array is table.columns()["ev_raise"] for array in arrays) == 1 for table in shared)
+    for _, priced, data in made:
         alone = files(keys, priced, basic, False)
         for name in ("strategy.bin.gz", "strategy_basic.bin.gz"):
-            assert made.data(name) == alone.data(name)
+            assert data[name] == alone.data(name)

@@ -4,7 +4,7 @@ import re
 from html.parser import HTMLParser
 
 import support
-from analyzer.publish.report import summary_figures
+from analyzer.publish.report import summary_figures, to_html
 
 
 def test_report_holds_every_summary_figure(holdem_results):
@@ -35,7 +35,9 @@ def test_report_sections_and_verification(holdem_results):
 
 def test_html_is_self_contained_and_well_formed(holdem_results):
     page = (holdem_results / "report.html").read_text()
-    assert "<svg" in page and not re.search(r"(src|href)=\"(https?:|//)", page)
+    figures = re.findall(r"!\[[^]]*\]\((figure_\w+\.svg)\)", (holdem_results / "report.md").read_text())
+    assert figures and page.count("<svg") == len(figures) and "<img" not in page
+    assert not re.search(r"(src|href)=\"(https?:|//)", page)
 
     class Balance(HTMLParser):
         VOID = {"meta", "br", "hr", "img", "path", "use", "rect", "line", "stop", "circle"}
@@ -67,3 +69,15 @@ def test_baccarat_results_are_byte_identical_with_reports(tmp_path, quick_checks
     for path in first.iterdir():
         assert path.read_bytes() == (second / path.name).read_bytes(), path.name
     assert "/tmp" not in (first / "report.md").read_text()
+
+
+def test_markdown_renders_as_the_report_means_it():
+    """CommonMark with tables: products stay products (sympy's 47*J/46486281 is no emphasis), bold and
+    italics where written, right-aligned numeric columns, figures inline, raw HTML escaped."""
+    markdown = ("# Title\n\n> a note\n\n| figure | function |\n|---|---:|\n| RTP | 47*J**2/46486281 + 9*J/7 |\n\n"
+                "- **PASS** check: z * sigma / sqrt(N), h*W, <b>raw</b>\n\n![A figure](figure_x.svg)\n\n*Figure: A figure*\n")
+    page = to_html(markdown, {"figure_x.svg": '<?xml version="1.0"?>\n<!DOCTYPE svg>\n<svg id="x"></svg>'}, "T & t")
+    assert "<title>T &amp; t</title>" in page and "<h1>Title</h1>" in page and "<blockquote>" in page
+    assert '<td style="text-align:right">47*J**2/46486281 + 9*J/7</td>' in page
+    assert "<li><strong>PASS</strong> check: z * sigma / sqrt(N), h*W, &lt;b&gt;raw&lt;/b&gt;</li>" in page
+    assert '<p><svg id="x"></svg></p>' in page and "<?xml" not in page and "<p><em>Figure: A figure</em></p>" in page

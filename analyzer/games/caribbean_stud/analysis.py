@@ -20,7 +20,7 @@ from analyzer.games.caribbean_stud.rules import GAME, Progressive, StudRules
 from analyzer.poker.decision_table import StrategyFigures
 from analyzer.poker.settlement import N_CATEGORIES
 from analyzer.poker.statistics import MAIN, SIDE, PlayStatistics, round_outcomes, with_side_bet
-from analyzer.poker.strategy_file import DecisionTableFiles, shared_compressor
+from analyzer.poker.strategy_file import DecisionTableFiles, shared_columns
 from analyzer.strategy.language import Strategy
 
 PROGRESSIVE = "progressive"        # the side bet's component in the round statistics
@@ -91,7 +91,7 @@ def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progr
     """
     priced = price(table, rules)
     files = DecisionTableFiles(**STRATEGY_FILE, rule_file=rule_file, keys=table.keys, table=priced.decisions,
-                               compressor=shared_compressor(table.derived))
+                               shared=shared_columns(table.derived))
     files.add(OPTIMAL_FILE, start=start_files)
     gains = PatternGains.of(priced.patterns, priced.sums)
     rule = derive_rule(gains)

@@ -12,7 +12,7 @@ from analyzer.design.piecewise import Problem, linear_problem
 from analyzer.core.rules import numeric_keys, value_at, with_value
 from analyzer.games.caribbean_stud.count import SituationCounts, hand_category_counts
 from analyzer.games.caribbean_stud.price import price
-from analyzer.games.caribbean_stud.progressive import rtp_function
+from analyzer.games.caribbean_stud.progressive import rtp_function, value_at_jackpot
 from analyzer.games.caribbean_stud.rules import StudRules
 from analyzer.design.main_game import main_game_problem
 
@@ -37,6 +37,6 @@ def problem(rule_file, rules: StudRules, table: SituationCounts, key: str, jackp
     if key == JACKPOT:
         rtp = rtp_function(rules.progressive, counts)
         return linear_problem(key, "progressive, per unit staked, as a function of the jackpot J", level,
-                              lambda j: rtp(Fraction(j)) - 1)
+                              lambda j: value_at_jackpot(rtp, j) - 1)
     return linear_problem(key, f"progressive, per unit staked, at a jackpot of {level}", value_at(rule_file.data, key),
-                          lambda theta: rtp_function(rules_at(theta).progressive, counts)(level) - 1)
+                          lambda theta: value_at_jackpot(rtp_function(rules_at(theta).progressive, counts), level) - 1)

@@ -2,23 +2,47 @@
 
 The progressive is paid on the player's own five cards, whatever the dealer holds, so
 its figures need only how many of the deck's C(n, 5) hands fall in each category (from
-the class weights of the count).  The jackpot is a variable: the RTP is a polynomial in J
-of degree 1 (`Polynomial`, written as sympy writes it), the break-even jackpot is solved
-exactly, and the rule file's jackpot levels are evaluated.
+the class weights of the count).  The jackpot is a sympy symbol J (positive): the RTP is
+linear in J, the break-even jackpot is solved exactly, the rule file's jackpot levels are
+substituted, and the files write each function as sympy's str() of its expanded form.
+sympy is imported here only, when a function is first built, so that the other games and
+the advisor never load it.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
+from analyzer.core.errors import InputError
 from analyzer.core.exact import decimal_str, percent_str
-from analyzer.games.caribbean_stud.polynomial import Polynomial
 from analyzer.games.caribbean_stud.count import SituationCounts, hand_category_counts
 from analyzer.games.caribbean_stud.rules import Progressive
 from analyzer.poker.settlement import N_CATEGORIES
 
-JACKPOT = Polynomial.variable("J")
-NOTHING = JACKPOT * 0            # where sums start: a polynomial in J even if no term has J
+
+@cache
+def jackpot():
+    """The symbol J (positive: a jackpot below or at zero is no break-even)."""
+    import sympy
+    return sympy.Symbol("J", positive=True)
+
+
+def _expanded(expression):
+    import sympy
+    return sympy.expand(sympy.sympify(expression))
+
+
+def _fraction(value) -> Fraction:
+    """A sympy Rational as a Fraction."""
+    return Fraction(int(value.p), int(value.q))
+
+
+def value_at_jackpot(expression, jackpot_value) -> Fraction:
+    """A function of J at one jackpot, exactly."""
+    import sympy
+    return _fraction(sympy.sympify(expression).subs(jackpot(), sympy.Rational(Fraction(jackpot_value))))
 
 
 @dataclass
@@ -27,7 +51,7 @@ class ProgressiveFigures:
 
     counts: list                 # hands of each category
     hands: int                   # C(n, 5)
-    rtp: Polynomial              # total returned / total staked, a function of J
+    rtp: object                  # total returned / total staked, a function of J (a sympy expression)
     break_even: Fraction | None  # the jackpot J > 0 at which RTP = 1 (None if no hand pays a share of it)
     table: list                  # [(jackpot, rtp)] at the rule file's levels
     lines: list                  # PAR lines, best hand first: category, combinations, pays, contribution
@@ -45,25 +69,25 @@ def progressive_figures(table: SituationCounts, prog: Progressive) -> Progressiv
 
 def figures_of_counts(prog: Progressive, counts: list[int]) -> ProgressiveFigures:
     """`progressive_figures` from the hands of each category."""
+    import sympy
     hands = sum(counts)
     rtp = rtp_function(prog, counts)
-    # a jackpot is positive: no break-even when the fixed payouts alone return the stake
-    break_even = rtp.solve(1) if rtp.degree == 1 else None
-    if break_even is not None and break_even <= 0:
-        break_even = None
-    levels = [(level, rtp(level)) for level in prog.levels]
+    # the symbol is positive: no break-even when the fixed payouts alone return the stake
+    solutions = sympy.solve(rtp - 1, jackpot()) if rtp.has(jackpot()) else []
+    break_even = _fraction(solutions[0]) if solutions else None
+    levels = [(level, value_at_jackpot(rtp, level)) for level in prog.levels]
     return ProgressiveFigures(counts, hands, rtp, break_even, levels, progressive_lines(prog, counts, hands))
 
 
-def rtp_function(prog: Progressive, counts: list[int]) -> Polynomial:
+def rtp_function(prog: Progressive, counts: list[int]):
     """RTP(J) = total returned / total staked over the deck's five-card hands (`counts` per category)."""
-    returned = sum((n * returned_expression(prog, c) for c, n in enumerate(counts)), NOTHING)
-    return returned / (sum(counts) * prog.stake)
+    hands = sum(counts)
+    return _expanded(sum(Fraction(n, hands) * returned_expression(prog, c) for c, n in enumerate(counts)) / prog.stake)
 
 
-def returned_expression(prog: Progressive, category: int) -> Polynomial:
-    """`Progressive.returned` as a function of J (a losing hand returns 0, a constant polynomial too)."""
-    return NOTHING + prog.returned(category, JACKPOT)
+def returned_expression(prog: Progressive, category: int):
+    """`Progressive.returned` as a function of J."""
+    return prog.returned(category, jackpot())
 
 
 def progressive_lines(p: Progressive, counts: list, hands: int) -> list[dict]:
@@ -76,8 +100,8 @@ def progressive_lines(p: Progressive, counts: list, hands: int) -> list[dict]:
             words.append(f"{percent_str(share, 0)} of J" if share * 100 == int(share * 100) else f"{share} x J")
         if pays:
             words.append(f"EUR {decimal_str(pays, 2)}")
-        contribution = returned_expression(p, c) * Fraction(counts[c], hands) / p.stake
-        exact = None if contribution.degree >= 1 else contribution(0)
+        contribution = _expanded(returned_expression(p, c) * Fraction(counts[c], hands) / p.stake)
+        exact = None if contribution.has(jackpot()) else value_at_jackpot(contribution, 0)
         lines.append({"category": c, "combinations": counts[c], "pays": " + ".join(words) or "loses",
                       "contribution": str(contribution), "contribution_exact": exact})
     return lines
@@ -87,33 +111,42 @@ def rtp_points(figures: ProgressiveFigures, points: int = 101) -> list[tuple[Fra
     """(J, RTP(J)) at evenly spaced jackpots from 0 to 5/4 of the largest level (or break-even), exactly."""
     levels = sorted({level for level, _ in figures.table} | {figures.break_even})
     top = max(levels) * 5 // 4
-    return [(Fraction(top * i, points - 1), figures.rtp(Fraction(top * i, points - 1))) for i in range(points)]
+    jackpots = [Fraction(top * i, points - 1) for i in range(points)]
+    return [(j, value_at_jackpot(figures.rtp, j)) for j in jackpots]
 
 
-def rtp_at(rtp_text: str, jackpot) -> Fraction:
-    """RTP(J) as written in a summary ("J/324870 + 6091/15470"), evaluated exactly at a jackpot.
+# what the files write: sums of [p*]J[**2][/q] and p[/q] terms (no name but J, no call: safe to sympify)
+_TERM = r"(?:[1-9]\d*\*)?J(?:\*\*2)?(?:/[1-9]\d*)?|(?:0|[1-9]\d*)(?:/[1-9]\d*)?"
+_FUNCTION_OF_J = re.compile(rf"\s*-?\s*(?:{_TERM})(?:\s*[+-]\s*(?:{_TERM}))*\s*")
 
-    Any function of J the summary writes is read so (InputError if the text is not one).
+
+def rtp_at(text: str, jackpot_value) -> Fraction:
+    """A function of J as a summary writes it ("J/324870 + 6091/15470"), evaluated exactly at a jackpot.
+
+    InputError if the text is not a polynomial in J of degree at most 2 with rational coefficients.
 
     >>> rtp_at("J/324870 + 6091/15470", 0)
     Fraction(6091, 15470)
     """
-    return Polynomial.parse(rtp_text, JACKPOT.name)(Fraction(jackpot))
+    import sympy
+    if not isinstance(text, str) or not _FUNCTION_OF_J.fullmatch(text):
+        raise InputError(f"{text!r} is not a polynomial in J of degree at most 2 with rational coefficients")
+    return value_at_jackpot(sympy.sympify(text, locals={"J": jackpot()}), jackpot_value)
 
 
 # --- volatility: the progressive's moments, and its covariance with ANTE + raise, as functions of J ---
 
-def net_expression(prog: Progressive, category: int) -> Polynomial:
+def net_expression(prog: Progressive, category: int):
     """The net result per unit staked of a hand of this category, a function of J (`Progressive.net` of J)."""
-    return returned_expression(prog, category) / prog.stake - 1
+    return _expanded(returned_expression(prog, category) / prog.stake - 1)
 
 
 @dataclass
 class ProgressiveMoments:
     """Exact functions of J: the progressive's mean and variance per unit staked (X = payment / stake - 1)."""
 
-    mean: Polynomial
-    variance: Polynomial
+    mean: object                 # sympy expressions
+    variance: object
 
     @property
     def mean_text(self) -> str:
@@ -130,9 +163,8 @@ def progressive_moments(prog: Progressive, counts: list) -> ProgressiveMoments:
     """E[X](J) and Var[X](J) over the deck's five-card hands (`counts` per category): linear and quadratic in J."""
     hands = sum(counts)
     nets = [net_expression(prog, c) for c in range(N_CATEGORIES)]
-    mean = sum((counts[c] * nets[c] for c in range(N_CATEGORIES)), NOTHING) / hands
-    square = sum((counts[c] * nets[c] ** 2 for c in range(N_CATEGORIES)), NOTHING) / hands
-    variance = square - mean ** 2
+    mean = _expanded(sum(Fraction(counts[c], hands) * nets[c] for c in range(N_CATEGORIES)))
+    variance = _expanded(sum(Fraction(counts[c], hands) * nets[c] ** 2 for c in range(N_CATEGORIES)) - mean ** 2)
     return ProgressiveMoments(mean, variance)
 
 
@@ -154,9 +186,9 @@ def combined_functions(moments: ProgressiveMoments, prog: Progressive, main_by_c
     rows of the strategy's deals); the progressive depends on the category alone.
     """
     r = Fraction(ratio)
-    covariance = sum((Fraction(main_by_category[c]) * net_expression(prog, c) for c in range(N_CATEGORIES)),
-                     NOTHING) - Fraction(main_mean) * moments.mean
-    mean = Fraction(main_mean) + r * moments.mean
-    variance = Fraction(main_variance) + r ** 2 * moments.variance + 2 * r * covariance
-    rtp = 1 + mean / (Fraction(mean_wagered) + r)
+    covariance = _expanded(sum(Fraction(main_by_category[c]) * net_expression(prog, c) for c in range(N_CATEGORIES))
+                           - Fraction(main_mean) * moments.mean)
+    mean = _expanded(Fraction(main_mean) + r * moments.mean)
+    variance = _expanded(Fraction(main_variance) + r ** 2 * moments.variance + 2 * r * covariance)
+    rtp = _expanded(1 + mean / (Fraction(mean_wagered) + r))
     return CombinedFunctions(str(covariance), str(mean), str(variance), str(rtp))

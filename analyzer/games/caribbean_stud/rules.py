@@ -52,7 +52,7 @@ class Progressive:
     def returned(self, category: int, jackpot) -> object:
         """Total returned on one stake by a hand of this category (the settlement of the side bet).
 
-        `jackpot` may be a number or the variable J (a `Polynomial`): the result is exact either way.
+        `jackpot` may be a number or the symbol J (sympy): the result is exact either way.
         """
         if not self.wins(category):
             return Fraction(0)

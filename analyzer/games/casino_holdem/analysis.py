@@ -14,7 +14,7 @@ from analyzer.games.casino_holdem.count import SituationTable
 from analyzer.games.casino_holdem.price import HoldemStrategy, Priced, figures, price, strategies
 from analyzer.games.casino_holdem.rules import AA_HANDS, GAME, HoldemRules
 from analyzer.poker.statistics import PlayStatistics, round_outcomes, with_side_bet
-from analyzer.poker.strategy_file import DecisionTableFiles, shared_compressor
+from analyzer.poker.strategy_file import DecisionTableFiles, shared_columns
 from analyzer.strategy.costs import RuleCost
 from analyzer.strategy.language import Strategy
 
@@ -67,7 +67,7 @@ def analyse(rule_file: RuleFile, rules: HoldemRules, table: SituationTable,
     """
     priced = price(table, rules)
     files = DecisionTableFiles(**STRATEGY_FILE, rule_file=rule_file, keys=table.keys, table=priced.decisions,
-                               compressor=shared_compressor(table.derived))
+                               shared=shared_columns(table.derived))
     files.add(OPTIMAL_FILE, start=start_files)
     st = strategies(priced, aa_ratio)
     basic = features.basic_strategy()
