@@ -113,10 +113,11 @@ def _read_checked(path: Path, check_manifest: bool, staged: bool, columns=None, 
     except strategy_file.StrategyFileError as error:
         raise StrategyError(str(error)) from None
     if manifest is not None and (header.get("rule_sha256") != manifest["rule_file"]["sha256"]
-                                 or header.get("game") != manifest["game"]):
-        raise StrategyError(f"{path}: header names game {header.get('game')!r} and rule file "
-                            f"{header.get('rule_sha256')}, the manifest {manifest['game']!r} and "
-                            f"{manifest['rule_file']['sha256']}")
+                                 or header.get("game") != manifest["game"]
+                                 or header.get("rule_set") != manifest["rule_set"]):
+        raise StrategyError(f"{path}: header names game {header.get('game')!r}, rule set "
+                            f"{header.get('rule_set')!r} and rule file {header.get('rule_sha256')}, the manifest "
+                            f"{manifest['game']!r}, {manifest['rule_set']!r} and {manifest['rule_file']['sha256']}")
     return header, decoded
 
 
@@ -194,13 +195,15 @@ def _check_against_manifest(path: Path, data: bytes, staged: bool = False) -> di
     if hashlib.sha256(data).hexdigest() != expected:
         raise StrategyError(f"{path}: sha256 differs from {manifest_path} (damaged or replaced file)")
     rules = path.parent / manifest["rule_file"]["name"]
-    if rules.exists():
-        try:
-            digest = hashlib.sha256(read_regular_file(rules)).hexdigest()
-        except OSError as error:
-            raise StrategyError(f"{rules}: cannot be read ({error.strerror or error})") from None
-        if digest != manifest["rule_file"]["sha256"]:
-            raise StrategyError(f"{rules}: sha256 differs from {manifest_path}")
+    try:
+        digest = hashlib.sha256(read_regular_file(rules)).hexdigest()
+    except FileNotFoundError:
+        raise StrategyError(f"{rules}: missing, though {manifest_path} lists it (the rule file the strategy "
+                            "was computed for)") from None
+    except OSError as error:
+        raise StrategyError(f"{rules}: cannot be read ({error.strerror or error})") from None
+    if digest != manifest["rule_file"]["sha256"]:
+        raise StrategyError(f"{rules}: sha256 differs from {manifest_path}")
     return manifest
 
 

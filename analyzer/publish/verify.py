@@ -1,8 +1,9 @@
 """`analyzer verify`: re-check a results folder by independent means, pass or fail.
 
 For each results folder (results/<game>/<rule set>/):
-1. provenance: every file's sha256 against the manifest, the rule file against the hash
-   the manifest names, no file missing or unlisted;
+1. provenance: the folder's place against its manifest's game and rule set, every file's
+   sha256 against the manifest, the rule file against the hash the manifest names, no file
+   missing or unlisted;
 2. the game's own checks (from the registry): for the poker games the summary's figures
    recomputed from the strategy file's per-situation numbers (every decision must also be
    the better action by the stored EVs) and a seeded random sample of raw situations,
@@ -79,6 +80,16 @@ def find_folders(paths) -> list[Path]:
     return folders
 
 
+def check_place(report: FolderReport, manifest: dict, game: registry.Game, staged: bool) -> None:
+    """The folder sits where its manifest's game and rule set put it: <game folder>/<rule set> (or, staged,
+    <game folder>/.<rule set>.partial-<pid>), so that no reader takes it for another rule set's."""
+    folder, rule_set = report.folder, manifest["rule_set"]
+    named = folder.name == rule_set or staged and folder.name.startswith(f".{rule_set}.partial-")
+    report.add("folder place", named and folder.parent.name == game.folder,
+               f"{game.name} rule set {rule_set!r} (manifest), in {folder.parent.name}/{folder.name}"
+               + ("" if named and folder.parent.name == game.folder else f", not {game.folder}/{rule_set}"))
+
+
 def check_provenance(report: FolderReport, manifest: dict) -> None:
     folder = report.folder
     listed = manifest.get("files", {})
@@ -139,6 +150,7 @@ def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress
         report.add("published", False, "the manifest says \"published\": false: the staging folder of a run "
                                         "that did not finish, never published")
         return report
+    check_place(report, manifest, game, staged)
     check_provenance(report, manifest)
     if not report.passed:
         return report                     # nothing else is worth checking on a damaged folder

@@ -15,7 +15,8 @@ from analyzer.publish.options import CheckOptions
 
 
 def copy_folder(source, tmp_path):
-    target = tmp_path / source.name
+    """A copy of a results folder in the same place (<game folder>/<rule set>) under tmp_path."""
+    target = tmp_path / source.parent.name / source.name
     shutil.copytree(source, target)
     return target
 
