@@ -32,6 +32,7 @@ from analyzer.core.exact import decimal_str
 from analyzer.formats.manifest import MANIFEST_NAME, is_published, read_manifest
 from analyzer.figures.sampling import RARE_EXPECTED
 from analyzer.games import registry
+from analyzer.games.interface import DecisionTable, LiveShoe
 from analyzer.publish.options import CheckOptions
 
 
@@ -158,10 +159,11 @@ def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress
     summary = json.loads((folder / "summary.json").read_text())
     # a poker game's counts carry its classes' key rows, what its strategy files' key columns must be
     expected = {**({"key": counts.keys} if hasattr(counts, "keys") else {}), **(columns or {})}
-    strategies = advisor.load_folder_strategies(folder, staged=staged, expected=expected or None)
+    strategies = advisor.load_folder_strategies(folder, staged=staged, expected=expected or None) \
+        if game.has(DecisionTable) or game.has(LiveShoe) else {}
     rounds = game.monte_carlo_rounds if options.rounds is None else options.rounds
-    targets = game.module.check(report, rules, summary, strategies["optimal"], options.samples, rounds, options.seed,
-                                progress)
+    targets = game.module.check(report, rules, summary, strategies.get("optimal"), options.samples, rounds,
+                                options.seed, progress)
     if counts is None and options.recount:
         counts = game.module.count(rules, None, progress)
     if counts is not None:
