@@ -81,14 +81,13 @@ def find_folders(paths) -> list[Path]:
     return folders
 
 
-def check_place(report: FolderReport, manifest: dict, game: registry.Game, staged: bool) -> None:
-    """The folder sits where its manifest's game and rule set put it: <game folder>/<rule set> (or, staged,
-    <game folder>/.<rule set>.partial-<pid>), so that no reader takes it for another rule set's."""
-    folder, rule_set = report.folder, manifest["rule_set"]
-    named = folder.name == rule_set or staged and folder.name.startswith(f".{rule_set}.partial-")
-    report.add("folder place", named and folder.parent.name == game.folder,
-               f"{game.name} rule set {rule_set!r} (manifest), in {folder.parent.name}/{folder.name}"
-               + ("" if named and folder.parent.name == game.folder else f", not {game.folder}/{rule_set}"))
+def check_place(report: FolderReport, manifest: dict, game: registry.Game) -> None:
+    """The folder sits where its manifest's game and rule set put it, <game folder>/<rule set>, so that no
+    reader takes it for another rule set's."""
+    rule_set = manifest["rule_set"]
+    here, there = f"{report.folder.parent.name}/{report.folder.name}", f"{game.folder}/{rule_set}"
+    report.add("folder place", here == there,
+               f"{game.name} rule set {rule_set!r} (manifest), in {here}" + ("" if here == there else f", not {there}"))
 
 
 def check_provenance(report: FolderReport, manifest: dict) -> None:
@@ -151,7 +150,8 @@ def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress
         report.add("published", False, "the manifest says \"published\": false: the staging folder of a run "
                                         "that did not finish, never published")
         return report
-    check_place(report, manifest, game, staged)
+    if not staged:                        # (the pipeline's staging folder is where it made it)
+        check_place(report, manifest, game)
     check_provenance(report, manifest)
     if not report.passed:
         return report                     # nothing else is worth checking on a damaged folder
