@@ -440,7 +440,8 @@ def derive_basic(args) -> None:
     """`analyzer derive-basic`: the game's basic strategy re-derived, as TOML whose comment says how."""
     game = registry.game(args.game)
     rule_file, rules = game.load_rules(args.rules)
-    strategy, seeded, parameters = game.module.derive_basic(rule_file, rules, log=lambda line: print(line, file=sys.stderr))
+    strategy, seeded, parameters = game.module.derive_basic(rule_file, rules,
+                                                            log=lambda line: print(line, file=sys.stderr))
     parameters = {k: v for k, v in parameters.items() if k != "seed"}
     text = strategy.to_toml(
         f"Derived by `analyzer derive-basic {args.game}{' --rules ' + str(args.rules) if args.rules else ''}` from "

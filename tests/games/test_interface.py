@@ -3,14 +3,15 @@ import types
 
 import pytest
 
+import support
 from analyzer.games import interface, registry
 
 
 @pytest.mark.parametrize("game", registry.GAMES, ids=lambda game: game.name)
 def test_every_game_has_the_face_and_exactly_its_declared_capabilities(game):
-    assert interface.satisfies(game.module, interface.Face)
+    assert support.satisfies(game.module, interface.Face)
     for capability in interface.CAPABILITIES:
-        assert interface.satisfies(game.module, capability) == game.has(capability), capability.__name__
+        assert support.satisfies(game.module, capability) == game.has(capability), capability.__name__
     assert set(game.capabilities) <= set(interface.CAPABILITIES)
 
 
@@ -21,7 +22,7 @@ def test_what_a_capability_needs_of_the_registry_entry(game):
     assert bool(game.query_options) == game.has(interface.LiveShoe)
     assert not (game.has(interface.DecisionTable) and game.has(interface.LiveShoe))
     if game.has(interface.LiveShoe):
-        assert interface.satisfies(game.advice, interface.ShoeAdvice)
+        assert support.satisfies(game.advice, interface.ShoeAdvice)
     if game.has(interface.CachedCount):
         assert game.kernels, "the count cache keys a count by the digests of the kernels it ran"
 
@@ -39,12 +40,12 @@ def test_satisfies_can_fail():
 
     def table_from_arrays(rules, arrays, meta):
         return None
-    assert interface.satisfies(face(table_arrays=table_arrays, table_from_arrays=table_from_arrays),
+    assert support.satisfies(face(table_arrays=table_arrays, table_from_arrays=table_from_arrays),
                                interface.CachedCount)
-    assert not interface.satisfies(face(table_arrays=table_arrays), interface.CachedCount)
-    assert not interface.satisfies(face(table_arrays=table_arrays, table_from_arrays=lambda rules, arrays: None),
+    assert not support.satisfies(face(table_arrays=table_arrays), interface.CachedCount)
+    assert not support.satisfies(face(table_arrays=table_arrays, table_from_arrays=lambda rules, arrays: None),
                                    interface.CachedCount)
-    assert not interface.satisfies(face(live_shoe=lambda rules, remove=None, counts=None: {}, spec_deals={}),
+    assert not support.satisfies(face(live_shoe=lambda rules, remove=None, counts=None: {}, spec_deals={}),
                                    interface.LiveShoe)
     baccarat = registry.game("baccarat").module          # its analyse takes no start_files: no decision table
-    assert interface.satisfies(baccarat, interface.Face) and not interface.satisfies(baccarat, interface.DecisionTable)
+    assert support.satisfies(baccarat, interface.Face) and not support.satisfies(baccarat, interface.DecisionTable)

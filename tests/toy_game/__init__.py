@@ -1,1 +1,2 @@
-"""High card, a toy game that lives only in the tests: a folder and one registry entry (tests/games/test_toy_game.py)."""
+"""High card, a toy game that lives only in the tests: this folder and one registry entry
+(tests/games/test_toy_game.py)."""

@@ -10,17 +10,13 @@ from analyzer.core.exact import parse_fraction_str, percent_str
 from analyzer.figures.tables import markdown_table, thousands
 
 
-def _summary(results: Path, rule_set: str) -> dict:
-    return json.loads((results / rule_set / "summary.json").read_text())
-
-
 def _x(entry: dict) -> Fraction:
     return parse_fraction_str(entry["exact"])
 
 
 def readme_figures(results: Path) -> str:
     """The README's Baccarat block, from `results` (the results root's baccarat folder)."""
-    s = _summary(results, "operator")
+    s = json.loads((results / "operator" / "summary.json").read_text())
     labels = {"banker": "BANKER (5% commission, nominal)", "player": "PLAYER", "tie": "TIE (8 to 1)"}
     rows = [[labels[bet], e["house_edge"]["exact"], percent_str(_x(e["house_edge"]), 6), percent_str(_x(e["rtp"]), 6),
              (e.get("published") or {}).get("published", "")] for bet, e in s["bets"].items()]

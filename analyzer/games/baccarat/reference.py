@@ -1,5 +1,5 @@
-"""Punto banco by brute force: every ordered 6-card sequence of individual cards, played out (`BaccaratRules.play_round`)
-and settled."""
+"""Punto banco by brute force: every ordered 6-card sequence of individual cards, played out
+(`BaccaratRules.play_round`) and settled."""
 from __future__ import annotations
 
 from collections import Counter

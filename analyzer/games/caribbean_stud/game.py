@@ -80,5 +80,4 @@ def table_from_arrays(rules: StudRules, arrays: dict, meta: dict) -> SituationCo
 def derive_basic(rule_file, rules: StudRules, log=None) -> tuple:
     """(the basic strategy derived from these rules' exact raise margins, how its search was seeded, its
     parameters)."""
-    strategy = basic.derive(price(count(rules), rules), rule_file.name, log=log)
-    return strategy, basic.SEEDED, basic.DERIVATION_PARAMETERS
+    return basic.derive(price(count(rules), rules), rule_file.name, log=log), basic.SEEDED, basic.DERIVATION_PARAMETERS

@@ -9,17 +9,14 @@ from analyzer.core.exact import parse_fraction_str, percent_str
 from analyzer.figures.tables import markdown_table, thousands
 
 
-def _summary(results: Path, rule_set: str) -> dict:
-    return json.loads((results / rule_set / "summary.json").read_text())
-
-
 def _x(entry: dict) -> Fraction:
     return parse_fraction_str(entry["exact"])
 
 
 def readme_figures(results: Path) -> str:
     """The README's Caribbean Stud block, from `results` (the results root's caribbean_stud folder)."""
-    operator, standard = _summary(results, "operator"), _summary(results, "standard")
+    operator, standard = (json.loads((results / rule_set / "summary.json").read_text())
+                          for rule_set in ("operator", "standard"))
     e = operator["enumeration"]
 
     def both(label, get):

@@ -75,5 +75,4 @@ def table_from_arrays(rules: HoldemRules, arrays: dict, meta: dict) -> Situation
 def derive_basic(rule_file, rules: HoldemRules, log=None) -> tuple:
     """(the basic strategy derived from these rules' exact call margins, how its search was seeded, its
     parameters)."""
-    strategy = basic.derive(price(count(rules), rules), rule_file.name, log=log)
-    return strategy, basic.SEEDED, basic.DERIVATION_PARAMETERS
+    return basic.derive(price(count(rules), rules), rule_file.name, log=log), basic.SEEDED, basic.DERIVATION_PARAMETERS

@@ -9,17 +9,13 @@ from analyzer.core.exact import parse_fraction_str, percent_str
 from analyzer.figures.tables import markdown_table, thousands
 
 
-def _summary(results: Path, rule_set: str) -> dict:
-    return json.loads((results / rule_set / "summary.json").read_text())
-
-
 def _x(entry: dict) -> Fraction:
     return parse_fraction_str(entry["exact"])
 
 
 def readme_figures(results: Path) -> str:
     """The README's Casino Hold'em block, from `results` (the results root's casino_holdem folder)."""
-    s = _summary(results, "operator")
+    s = json.loads((results / "operator" / "summary.json").read_text())
     e, st, pub = s["enumeration"], s["strategies"], s["published"]
 
     def row(name, label, published):
