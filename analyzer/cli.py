@@ -199,8 +199,9 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Answer 'what now?' for a concrete deal from the strategy files in --results "
                     "(default ./results; written by the analyses).  The file is checked against its "
-                    "manifest first.  With --json the answer is one JSON object: decision, ev (each "
-                    "action's exact EV as \"p/q\"), margin (best minus next best).",
+                    "manifest first, and must be of the rule set asked for.  With --json the answer is one "
+                    "JSON object: decision, ev (each action's exact EV as \"p/q\"), margin (best minus next "
+                    "best), key (the situation looked up), rule_set.",
         epilog="examples:\n  analyzer advise casino-holdem --hole \"Ah Kd\" --flop \"Qs 7h 2c\"\n"
                "  analyzer advise caribbean-stud --hand \"Ah Kd 9s 5c 2h\" --up Qd --json\n"
                "  analyzer advise baccarat --remove 5,5,9,K")
