@@ -3,11 +3,12 @@
 `load_strategy(path)` checks the file's format version, its sha256 and rule-file hash
 against the manifest beside it, and returns an object whose `decide(...)` answers one
 deal and `decide_many(...)` a batch.  Everything here follows docs/strategy-format.md;
-the reader needs the core modules, the registry (which game lives in which folder), the
-compiled suit canonicalizer (batches; single lookups use the plain one), the compiled key
-packer (`analyzer.poker.strategy_file.packed_keys`) and, for
-Baccarat, the game's shoe counting and bet settlement; never matplotlib or sympy (a test
-checks it answers with both unavailable).
+the reader needs the core modules, the registry (which game lives in which folder and
+what it can do), the compiled suit canonicalizer (batches; single lookups use the plain
+one), the compiled key packer (`analyzer.poker.strategy_file.packed_keys`) and, for a
+live-shoe game (Baccarat), the game's `advice` module, which the registry imports when
+such a file is loaded; never a game's counting, matplotlib or sympy (import contracts,
+and a test that it answers with matplotlib and sympy unavailable).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import hashlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -26,10 +28,7 @@ from analyzer.core.files import read_regular_file
 from analyzer.core.isomorphism import canonical_groups
 from analyzer.formats.manifest import MANIFEST_NAME, ManifestError, is_published, read_manifest
 from analyzer.games import registry
-from analyzer.games.baccarat.count import count_outcomes
-from analyzer.games.baccarat.price import MainOutcomes, shoe_query
-from analyzer.games.baccarat.rules import rules_from_strategy_header
-from analyzer.games.baccarat.shoe import parse_counts, remove_cards
+from analyzer.games.interface import DecisionTable, LiveShoe
 from analyzer.poker.strategy_file import EITHER, STRATEGY_FILES, KeyColumn, packed_keys
 
 STRATEGY_NAME = "strategy.bin.gz"
@@ -76,7 +75,7 @@ def strategy_path(results: str | Path, game: str, rule_set: str, basic: bool = F
         hint = f" (rule sets there: {', '.join(available)})" if available else \
             f"; run `analyzer {game}` first or point --results at a results folder"
         raise InputError(f"no results for {game} rule set {rule_set!r} under {results}{hint}")
-    if basic and info.strategy_kind == "shoe":
+    if basic and not info.has(DecisionTable):
         raise InputError(f"{game} has no basic strategy card: every bet's EV is computed for the shoe")
     return folder / (BASIC_STRATEGY_NAME if basic else STRATEGY_NAME)
 
@@ -114,10 +113,11 @@ def _read_checked(path: Path, check_manifest: bool, staged: bool, columns=None, 
     except strategy_file.StrategyFileError as error:
         raise StrategyError(str(error)) from None
     if manifest is not None and (header.get("rule_sha256") != manifest["rule_file"]["sha256"]
-                                 or header.get("game") != manifest["game"]):
-        raise StrategyError(f"{path}: header names game {header.get('game')!r} and rule file "
-                            f"{header.get('rule_sha256')}, the manifest {manifest['game']!r} and "
-                            f"{manifest['rule_file']['sha256']}")
+                                 or header.get("game") != manifest["game"]
+                                 or header.get("rule_set") != manifest["rule_set"]):
+        raise StrategyError(f"{path}: header names game {header.get('game')!r}, rule set "
+                            f"{header.get('rule_set')!r} and rule file {header.get('rule_sha256')}, the manifest "
+                            f"{manifest['game']!r}, {manifest['rule_set']!r} and {manifest['rule_file']['sha256']}")
     return header, decoded
 
 
@@ -169,11 +169,14 @@ def _read_optimal(path: Path, staged: bool, expected=None) -> tuple:
 
 
 def _kind(path: Path, header: dict):
-    """The reader class of a strategy file's game (StrategyError for a game the registry does not name)."""
+    """The reader of a strategy file's game: PokerStrategy for a decision table, a ShoeStrategy reading with
+    the game's `advice` for a live shoe (StrategyError for a game the registry does not name)."""
     game = header.get("game")
-    if not isinstance(game, str) or game not in registry.BY_NAME:
-        raise StrategyError(f"{path}: header field 'game' is {game!r}, not one of {', '.join(registry.names())}")
-    return BaccaratStrategy if registry.game(game).strategy_kind == "shoe" else PokerStrategy
+    names = registry.names(DecisionTable) + registry.names(LiveShoe)
+    if not isinstance(game, str) or game not in names:
+        raise StrategyError(f"{path}: header field 'game' is {game!r}, not one of {', '.join(names)}")
+    entry = registry.game(game)
+    return PokerStrategy if entry.has(DecisionTable) else partial(ShoeStrategy, advice=entry.advice)
 
 
 def _check_against_manifest(path: Path, data: bytes, staged: bool = False) -> dict:
@@ -192,13 +195,15 @@ def _check_against_manifest(path: Path, data: bytes, staged: bool = False) -> di
     if hashlib.sha256(data).hexdigest() != expected:
         raise StrategyError(f"{path}: sha256 differs from {manifest_path} (damaged or replaced file)")
     rules = path.parent / manifest["rule_file"]["name"]
-    if rules.exists():
-        try:
-            digest = hashlib.sha256(read_regular_file(rules)).hexdigest()
-        except OSError as error:
-            raise StrategyError(f"{rules}: cannot be read ({error.strerror or error})") from None
-        if digest != manifest["rule_file"]["sha256"]:
-            raise StrategyError(f"{rules}: sha256 differs from {manifest_path}")
+    try:
+        digest = hashlib.sha256(read_regular_file(rules)).hexdigest()
+    except FileNotFoundError:
+        raise StrategyError(f"{rules}: missing, though {manifest_path} lists it (the rule file the strategy "
+                            "was computed for)") from None
+    except OSError as error:
+        raise StrategyError(f"{rules}: cannot be read ({error.strerror or error})") from None
+    if digest != manifest["rule_file"]["sha256"]:
+        raise StrategyError(f"{rules}: sha256 differs from {manifest_path}")
     return manifest
 
 
@@ -366,36 +371,22 @@ def _deck_text(deck) -> str:
     return f"ranks {ranks}, suits {suits}"
 
 
-class BaccaratStrategy:
-    """A Baccarat strategy file: the rules the advisor needs, and exact answers for reference shoes."""
+class ShoeStrategy:
+    """The strategy file of a live-shoe game (Baccarat): its `advice` reads the rules and reference shoes
+    (`answers`), and answers every shoe."""
 
-    def __init__(self, header: dict, columns: dict):
+    def __init__(self, header: dict, columns: dict, advice):
         self.header = header
-        _field(header, "decks", int, lambda v: v >= 1, "a number of decks")
-        _field(header, "rules", dict, what="the rules as a table")
-        for name in ("shoe", "banker_wins", "player_wins", "ties"):
-            if name not in columns:
-                raise StrategyHeaderError(f"has no {name!r} column")
-        if columns["shoe"].ndim != 2 or columns["shoe"].shape[1] != 10 or not len(columns["shoe"]):
-            raise StrategyHeaderError("its shoe column is not 10 counts wide, or it has no rows")
-        self.rules = rules_from_strategy_header(header)
-        self.game, self.rule_set = header["game"], header["rule_set"]
-        # the reference shoes must come out of the header's rules exactly as stored
-        for row, shoe in enumerate(columns["shoe"].tolist()):
-            main = MainOutcomes.from_counts(count_outcomes(shoe, self.rules))
-            stored = (int(columns["banker_wins"][row]), int(columns["player_wins"][row]), int(columns["ties"][row]))
-            if (main.banker, main.player, main.tie) != stored:
-                raise StrategyError(f"baccarat strategy file: reference shoe {shoe} does not match its rules")
-        self.full_shoe = tuple(columns["shoe"][int(np.argmax(columns["shoe"].sum(axis=1)))].tolist())
+        self.game, self.rule_set = _field(header, "game", str), _field(header, "rule_set", str)
+        self.answers = advice.answers(header, columns)
+        self.full_shoe = self.answers.full_shoe
 
     def shoe(self, remove: str | None = None, counts: str | None = None) -> tuple:
         """The shoe a user means: ten counts as text, or the cards already dealt from this file's full shoe
         (neither: the full shoe); refused unless it fits inside the full shoe."""
-        if counts is not None:
-            return parse_counts(counts, self.full_shoe)
-        return self.full_shoe if remove is None else remove_cards(self.full_shoe, remove)
+        return self.answers.shoe(remove, counts)
 
     def decide(self, counts) -> Decision:
         """The best bet and each bet's exact EV per unit for a shoe (10 counts by value)."""
-        answer = shoe_query(counts, self.rules)
+        answer = self.answers.answer(counts)
         return Decision(answer["best_bet"], answer["ev"], tuple(answer["shoe"]))

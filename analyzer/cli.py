@@ -1,4 +1,5 @@
-"""The `analyzer` command line: one subcommand per game (from the registry), plus advise, verify, all, sweep.
+"""The `analyzer` command line: one subcommand per game (from the registry), plus advise, verify, all, sweep,
+design and derive-basic.
 
 Exit status: 0 on success, 2 on bad input (rule file, cards, options, an --out or target
 folder that cannot or must not be written; one line on stderr, nothing written), 1 on any
@@ -20,6 +21,7 @@ from analyzer.core.errors import InputError, InvariantError, OutputError, one_li
 from analyzer.core.exact import decimal_str, fraction_str, to_fraction
 from analyzer.core.rules import check_folder_name
 from analyzer.games import registry
+from analyzer.games.interface import DecisionTable, DerivableBasic, Design, LiveShoe
 
 EXIT_BAD_INPUT = 2
 EXIT_FAILURE = 1
@@ -197,23 +199,38 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Answer 'what now?' for a concrete deal from the strategy files in --results "
                     "(default ./results; written by the analyses).  The file is checked against its "
-                    "manifest first.  With --json the answer is one JSON object: decision, ev (each "
-                    "action's exact EV as \"p/q\"), margin (best minus next best).",
+                    "manifest first, and must be of the rule set asked for.  With --json the answer is one "
+                    "JSON object: decision, ev (each action's exact EV as \"p/q\"), margin (best minus next "
+                    "best), key (the situation looked up), rule_set.",
         epilog="examples:\n  analyzer advise casino-holdem --hole \"Ah Kd\" --flop \"Qs 7h 2c\"\n"
                "  analyzer advise caribbean-stud --hand \"Ah Kd 9s 5c 2h\" --up Qd --json\n"
                "  analyzer advise baccarat --remove 5,5,9,K")
     games = advise.add_subparsers(dest="game", required=True, metavar="GAME")
     for game in registry.GAMES:
-        if game.advise_groups:
+        if game.has(DecisionTable):
             sub = games.add_parser(game.name, help=f"{game.name}: " + ", ".join(f"--{flag}" for flag, _ in game.advise_groups))
             for flag, what in game.advise_groups:
                 sub.add_argument(f"--{flag}", required=True, metavar="CARDS", help=what)
-        else:
+        elif game.has(LiveShoe):
             sub = games.add_parser(game.name, help=f"{game.name}: the best bet for a (depleted) shoe")
             shoe = sub.add_mutually_exclusive_group()
             for option in game.query_options:
                 add_option(shoe, option)
+        else:
+            continue
         add_advise_common(sub)
+
+    derive = commands.add_parser(
+        "derive-basic", help="re-derive a game's basic strategy from its exact EVs (the rule list as TOML)",
+        description="Count and price the rule file, then search for the basic strategy (a short rule list a "
+                    "person can play) the committed one was derived by, with the same parameters; prints the "
+                    "rule list as TOML (the search's progress on stderr), or writes it to --write.",
+        epilog="examples:\n  analyzer derive-basic casino-holdem\n"
+               "  analyzer derive-basic caribbean-stud --rules standard.toml --write basic.toml",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    derive.add_argument("game", choices=registry.names(DerivableBasic), help="the game")
+    derive.add_argument("--rules", metavar="FILE", help=RULES_HELP)
+    derive.add_argument("--write", metavar="FILE", help="write the rule list here (default: print it)")
 
     check = commands.add_parser(
         "verify", help="re-check results by independent means (hashes, totals, re-enumeration, Monte Carlo)",
@@ -282,7 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
                "  analyzer design baccarat --vary payouts.tie --target-house-edge 4.844%% --range 7 10\n"
                "  analyzer design caribbean-stud --vary progressive.jackpot --target-rtp 1\n"
                "  analyzer design caribbean-stud --rules standard.toml --vary raise_pays.flush --step 1/2")
-    design.add_argument("game", choices=registry.names(), help="the game")
+    design.add_argument("game", choices=registry.names(Design), help="the game")
     design.add_argument("--rules", metavar="FILE", help=RULES_HELP)
     design.add_argument("--vary", required=True, metavar="KEY",
                         help="the payout to vary, as a dotted rule-file key (e.g. raise_pays.flush, "
@@ -404,17 +421,38 @@ def advise(args) -> None:
     strategy = advisor.load_strategy(path)
     if strategy.game != args.game:
         raise BadInput(f"{path} is a {strategy.game} strategy file, not {args.game}")
-    if game.advise_groups:
+    if not args.strategy and strategy.rule_set != args.rule_set:
+        raise BadInput(f"{path} is of rule set {strategy.rule_set!r} (its header and manifest say), not "
+                       f"{args.rule_set!r}: a results folder moved or copied to another rule set's place")
+    if game.has(DecisionTable):
         answer = strategy.decide(*(getattr(args, flag) for flag, _ in game.advise_groups))
     else:
         answer = strategy.decide(strategy.shoe(remove=args.remove, counts=args.counts))
     if args.json:
-        print(json.dumps(answer.as_json(), sort_keys=True))
+        print(json.dumps({**answer.as_json(), "rule_set": strategy.rule_set}, sort_keys=True))
         return
     print(f"{args.game} ({strategy.rule_set}): {answer.decision.upper()}   [{answer.key}]")
     for action, ev in sorted(answer.ev.items(), key=lambda item: -item[1]):
         print(f"  {action:<7} EV {decimal_str(ev, 8):>12}  ({fraction_str(ev)})")
     print(f"  margin  {decimal_str(answer.margin, 8):>12}")
+
+
+def derive_basic(args) -> None:
+    """`analyzer derive-basic`: the game's basic strategy re-derived, as TOML whose comment says how."""
+    game = registry.game(args.game)
+    rule_file, rules = game.load_rules(args.rules)
+    strategy, seeded, parameters = game.module.derive_basic(rule_file, rules,
+                                                            log=lambda line: print(line, file=sys.stderr))
+    parameters = {k: v for k, v in parameters.items() if k != "seed"}
+    text = strategy.to_toml(
+        f"Derived by `analyzer derive-basic {args.game}{' --rules ' + str(args.rules) if args.rules else ''}` from "
+        f"the exact per-situation EVs of rule set '{rule_file.name}' (rule file sha256 {rule_file.sha256}),\n"
+        f"{seeded}, with {parameters}.\nEdit by re-deriving; the tests recompute every figure of this list.")
+    if args.write:
+        with open(args.write, "w", encoding="utf-8") as out:
+            out.write(text)
+    else:
+        print(text)
 
 
 def executor_of(args):
@@ -456,6 +494,8 @@ def main(argv: list[str] | None = None) -> int:
             run_games([(game, None) for game in registry.GAMES], args, argv)   # every built-in rule set
         elif args.command == "advise":
             advise(args)
+        elif args.command == "derive-basic":
+            derive_basic(args)
         elif args.command == "sweep":
             from analyzer.publish import sweep
             folder = sweep.run(args.rule_files, args.name, pipeline_run(args, argv), publish=args.publish)

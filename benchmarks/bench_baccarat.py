@@ -8,7 +8,7 @@ import random
 from _timing import machine, median_seconds, save
 
 from analyzer.games import registry
-from analyzer.games.baccarat import price
+from analyzer.games.baccarat import advice
 
 
 def main():
@@ -32,7 +32,7 @@ def main():
             shoe[value] -= 1
         shoes.append(tuple(shoe))
     it = iter(shoes * args.runs)
-    per_query, _ = median_seconds(lambda: price.shoe_query(next(it), rules), len(shoes) * args.runs)
+    per_query, _ = median_seconds(lambda: advice.shoe_query(next(it), rules), len(shoes) * args.runs)
     print(f"depleted-shoe query (EV of all three bets, exact): median {per_query * 1e6:.0f} us "
           f"over {len(shoes) * args.runs} random shoes (target < 1000 us)")
     save("baccarat", args.runs, [

@@ -1,7 +1,10 @@
-"""Helpers the tests share: analyse through the pipeline in memory, publish, write rule-file variants."""
+"""Helpers the tests share: analyse through the pipeline in memory, publish, write rule-file variants, check a face
+against the interface."""
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
+from typing import Protocol
 
 from analyzer.games import registry
 from analyzer.publish import pipeline
@@ -79,3 +82,32 @@ def marginal(rounds: dict, index=None, combine=None) -> dict:
         key = values[index] if combine is None else combine(values)
         out[key] = out.get(key, 0) + n
     return out
+
+
+def members(protocol) -> dict:
+    """{name: the protocol's function, or None for a data member} of a protocol and the protocols it extends."""
+    found = {}
+    for klass in reversed(protocol.__mro__):
+        if Protocol in klass.__bases__:
+            found.update({name: None for name in klass.__dict__.get("__annotations__", {})})
+            found.update({name: value for name, value in klass.__dict__.items()
+                          if inspect.isfunction(value) and not name.startswith("_")})
+    return found
+
+
+def satisfies(face, protocol) -> bool:
+    """Whether `face` (a module) has every member of `protocol`, each function callable as the protocol
+    calls it: its parameters bound to the protocol's (a runtime `isinstance` checks names only)."""
+    if not isinstance(face, protocol):
+        return False
+    for name, wanted in members(protocol).items():
+        if wanted is None:
+            continue
+        params = list(inspect.signature(wanted).parameters.values())[1:]            # without self
+        try:
+            inspect.signature(getattr(face, name)).bind(
+                *(p.name for p in params if p.default is inspect.Parameter.empty),
+                **{p.name: p.default for p in params if p.default is not inspect.Parameter.empty})
+        except (TypeError, ValueError):
+            return False
+    return True

@@ -13,7 +13,7 @@ import support
 from analyzer import advisor
 from analyzer.formats import strategy_file
 from analyzer.core.cards import CardError
-from analyzer.games.baccarat.price import shoe_query
+from analyzer.games.baccarat.advice import shoe_query
 from analyzer.games.baccarat.shoe import remove_cards
 from analyzer.core.errors import InputError
 from analyzer.poker.strategy_file import STRATEGY_FILES, packed_keys, played_masks

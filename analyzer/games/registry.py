@@ -1,11 +1,11 @@
 """The one list of games: each registered once, with everything the command line, verify and the advisor need.
 
-A game is a folder `analyzer/games/<folder>/` whose `game` module provides the pipeline's
-entry points (`load_rules`, `check_limits`, `count_fields`, `count`, `analyse`, `outputs`, `key_figures`,
-`check`, `check_statistics`; a decision-table game's `analyse` also takes `start_files`, to compress its
-strategy files while it analyses); its built-in rule files sit in its `rules/` folder.  This module imports no game:
-entries name their package, and `Game.module` imports it on first use, so the advisor and
-`--help` stay light.  Adding a game touches its own folder and one entry of `GAMES`.
+A game is a folder `analyzer/games/<folder>/` whose `game` module is its face
+(`analyzer.games.interface.Face`: the pipeline's entry points) and whose `rules/` folder holds
+its built-in rule files; what only some games can do is declared here, in `capabilities`.
+This module imports no game: entries name their package, and `Game.module` imports it on
+first use, so the advisor and `--help` stay light.  Adding a game touches its own folder and
+one entry of `GAMES`.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from importlib import import_module, resources
 from pathlib import Path
 
 from analyzer.core.errors import InputError
+from analyzer.games.interface import CachedCount, DecisionTable, DerivableBasic, Design, LiveShoe, ReadmeFigures
 
 
 @dataclass(frozen=True)
@@ -36,25 +37,35 @@ class Game:
     description: str             # `analyzer <game> --help`
     epilog: str
     monte_carlo_rounds: int      # default rounds of the pre-publication and `verify` Monte Carlo
-    strategy_kind: str           # "decision_table" (poker: one row per situation) or "shoe" (Baccarat)
-    advise_groups: tuple = ()    # (flag, help) per card group of `analyzer advise <game>`
+    capabilities: tuple = ()     # the optional protocols of analyzer.games.interface its face has
+    advise_groups: tuple = ()    # (flag, help) per card group of `analyzer advise <game>` (a DecisionTable)
     options: tuple = ()          # Option: extra options of `analyzer <game>` passed to its analysis
     query_options: tuple = ()    # Option: options that turn `analyzer <game>` into a question answered at once
     rules_help: str = ""         # what --rules defaults to
     kernels: tuple = ()          # the compiled modules its count runs (their digests key the count cache)
+    package: str = ""            # where its folder is imported from (default analyzer.games.<folder>)
 
-    @property
-    def package(self) -> str:
-        return f"analyzer.games.{self.folder}"
+    def __post_init__(self):
+        if not self.package:
+            object.__setattr__(self, "package", f"analyzer.games.{self.folder}")
+
+    def has(self, capability) -> bool:
+        """Whether the entry declares that optional protocol of analyzer.games.interface."""
+        return capability in self.capabilities
 
     @property
     def module(self):
-        """The game's `game` module (imported on first use)."""
+        """The game's face, its `game` module (imported on first use)."""
         return import_module(f"{self.package}.game")
 
     @property
+    def advice(self):
+        """A LiveShoe game's `advice` module, what the advisor reads its strategy file with."""
+        return import_module(f"{self.package}.advice")
+
+    @property
     def builtin_rule_paths(self) -> list[Path]:
-        folder = resources.files("analyzer") / "games" / self.folder / "rules"
+        folder = resources.files(self.package) / "rules"
         return [Path(str(folder / name)) for name in self.rule_files]
 
     def load_rules(self, path=None):
@@ -78,7 +89,8 @@ GAMES = (
                     "printed, nothing written.",
         epilog="examples:\n  analyzer baccarat\n  analyzer baccarat --rules six_decks.toml\n"
                "  analyzer baccarat --remove 5,5,9,K\n  analyzer baccarat --counts 128,32,32,32,32,31,32,32,32,30 --json",
-        monte_carlo_rounds=4_000_000, strategy_kind="shoe", kernels=("baccarat_enum",),
+        monte_carlo_rounds=4_000_000, kernels=("baccarat_enum",),
+        capabilities=(LiveShoe, Design, ReadmeFigures),
         query_options=(
             Option("--remove", {"metavar": "CARDS", "help": "cards already dealt from the full shoe, by rank: "
                                                             "e.g. 5,5,9,K (suits optional)"}),
@@ -96,8 +108,8 @@ GAMES = (
                     "strategies, the AA Bonus RTP under each, the PAR sheet and the strategy file.  About "
                     "15 s on two cores.",
         epilog="examples:\n  analyzer casino-holdem\n  analyzer casino-holdem --aa-ratio 0.5 --out /tmp/r",
-        monte_carlo_rounds=4_000_000, strategy_kind="decision_table",
-        kernels=("handeval", "isomorphism", "holdem_enum"),
+        monte_carlo_rounds=4_000_000, kernels=("handeval", "isomorphism", "holdem_enum"),
+        capabilities=(CachedCount, DecisionTable, DerivableBasic, Design, ReadmeFigures),
         advise_groups=(("hole", "the player's 2 hole cards, e.g. \"Ah Kd\""),
                        ("flop", "the 3 flop cards, e.g. \"Qs 7h 2c\"")),
         options=(Option("--aa-ratio", _exact("AA Bonus stake per ANTE for the jointly optimal strategy (default: "
@@ -114,22 +126,23 @@ GAMES = (
                     "of the jackpot, the PAR sheet and the strategy file.  Without --rules: every built-in "
                     "rule set (operator and standard), counted once.  A few seconds on two cores.",
         epilog="examples:\n  analyzer caribbean-stud\n  analyzer caribbean-stud --rules my_paytable.toml --out /tmp/r",
-        monte_carlo_rounds=3_000_000, strategy_kind="decision_table", kernels=("handeval", "stud_enum"),
+        monte_carlo_rounds=3_000_000, kernels=("handeval", "stud_enum"),
+        capabilities=(CachedCount, DecisionTable, DerivableBasic, Design, ReadmeFigures),
         advise_groups=(("hand", "the player's 5 cards, e.g. \"Ah Kd 9s 5c 2h\""),
                        ("up", "the dealer's up card, e.g. Qd")),
         rules_help=" (default: every built-in rule set)"),
 )
 
-BY_NAME = {game.name: game for game in GAMES}
-BY_FOLDER = {game.folder: game for game in GAMES}
 
 
 def game(name: str) -> Game:
     """The game of that name (as in the command line and rule files); InputError if none."""
-    if name not in BY_NAME:
-        raise InputError(f"unknown game {name!r} (one of: {', '.join(BY_NAME)})")
-    return BY_NAME[name]
+    for entry in GAMES:
+        if entry.name == name:
+            return entry
+    raise InputError(f"unknown game {name!r} (one of: {', '.join(names())})")
 
 
-def names() -> list[str]:
-    return list(BY_NAME)
+def names(capability=None) -> list[str]:
+    """The games' names (those declaring `capability`, when given), in registry order."""
+    return [game.name for game in GAMES if capability is None or game.has(capability)]

@@ -31,6 +31,7 @@ import analyzer
 from analyzer.publish import count_cache, memory, timing
 from analyzer.core.errors import InputError, InvariantError
 from analyzer.figures.outputs import WORKBOOK_NAME
+from analyzer.games.interface import CachedCount, DecisionTable
 from analyzer.games.registry import Game
 from analyzer.publish import drawing, report, verify
 from analyzer.publish.drawing import Drawing
@@ -83,8 +84,7 @@ def count(game: Game, rules, run: Run, storing: list | None = None):
     compression and hashing release the GIL, so it overlaps the analysis on a second core)
     and the thread's future is appended there for the caller to wait on; else written here.
     """
-    cacheable = run.cache is not None and hasattr(game.module, "table_arrays")
-    if not cacheable:
+    if run.cache is None or not game.has(CachedCount):
         return game.module.count(rules, run.executor, run.progress)
     key = count_cache.cache_key(game.name, game.module.count_fields(rules),
                                 f"{analyzer.__version__} {kernel_digest(game)}")
@@ -178,8 +178,7 @@ def analyse(game: Game, rule_paths, run: Run, loaded=None, publishing: bool = Fa
 
 
 def _analysed(game: Game, rule_file, rules, count, run: Run, publishing: bool):
-    options = dict(run.options, start_files=True) if publishing and game.strategy_kind == "decision_table" \
-        else run.options
+    options = dict(run.options, start_files=True) if publishing and game.has(DecisionTable) else run.options
     with timing.stage(f"{game.name} {rule_file.name} analyse"):
         analysis = game.module.analyse(rule_file, rules, count, **options)
         memory.release()

@@ -19,6 +19,8 @@ from pathlib import Path
 from analyzer.core.exact import decimal_str, parse_fraction_str, percent_str
 from analyzer.core.roots import sqrt_decimal_str, surd_decimal_str
 from analyzer.figures.tables import markdown_table, thousands
+from analyzer.games import registry
+from analyzer.games.interface import ReadmeFigures
 
 BLOCK = re.compile(r"(<!-- figures:(?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /figures:(?P=name) -->)", re.S)
 
@@ -29,107 +31,6 @@ def _summary(results: Path, folder: str) -> dict:
 
 def _x(entry: dict) -> Fraction:
     return parse_fraction_str(entry["exact"])
-
-
-def baccarat(results: Path) -> str:
-    s = _summary(results, "baccarat/operator")
-    labels = {"banker": "BANKER (5% commission, nominal)", "player": "PLAYER", "tie": "TIE (8 to 1)"}
-    rows = [[labels[bet], e["house_edge"]["exact"], percent_str(_x(e["house_edge"]), 6), percent_str(_x(e["rtp"]), 6),
-             (e.get("published") or {}).get("published", "")] for bet, e in s["bets"].items()]
-    with open(results / "baccarat/operator/banker_commission_by_stake.csv") as handle:
-        stakes = {row["stake"]: parse_fraction_str(row["rtp"]) for row in csv.DictReader(handle)}
-    return (markdown_table(["bet", "house edge (exact)", "house edge", "RTP", "published RTP"], rows, "lllll")
-            + f"\nCounted over all {s['deals']['formula']} = {thousands(int(s['deals']['ordered_six_card_sequences']))} "
-              "ordered 6-card sequences. The BANKER win returns 1.95 x stake rounded down to the cent: the rounding "
-              "costs the player on every stake that is not a multiple of EUR 0.20 (EUR 0.10 stake: RTP "
-              f"{percent_str(stakes['0.10'], 6)}); see `banker_commission_by_stake.csv`.\n")
-
-
-def casino_holdem(results: Path) -> str:
-    s = _summary(results, "casino_holdem/operator")
-    e, st, pub = s["enumeration"], s["strategies"], s["published"]
-
-    def row(name, label, published):
-        f = st[name]
-        return [label, percent_str(_x(f["house_edge_per_ante"]), 6) if name != "optimal" else
-                f"{f['house_edge_per_ante']['exact']} = {percent_str(_x(f['house_edge_per_ante']), 6)}",
-                percent_str(_x(f["probability_of_calling"]), 6), percent_str(_x(f["rtp_returned_over_wagered"]), 6),
-                percent_str(_x(f["aa_bonus_rtp"]), 6), published]
-    aa = pub["optimal_aa_bonus_rtp"]
-    differs = s["joint_optimal_differs_from_optimal"]["situation_classes"]
-    return (f"{thousands(int(e['situations']))} (hole, flop) situations in {thousands(e['situation_classes'])} suit "
-            f"classes, each against all {thousands(int(e['continuations_per_situation']))} turn/river and dealer "
-            f"hole pairs: {thousands(int(e['deals']))} deals.\n\n"
-            + markdown_table(["strategy", "house edge per ANTE", "P(call)", "main RTP", "AA Bonus RTP", "published"], [
-                row("optimal", "optimal (main game)",
-                    f"{pub['optimal_main_rtp']['published']} / {aa['published']}"),
-                row("always_call", "always call", f"AA {pub['every_hand_calls_aa_bonus_rtp']['published']}"),
-                row("call_on_aa_win", "call on every AA Bonus win, else optimal", "")], "llrrrl")
-            + f"\nThe exact optimal AA Bonus RTP, {percent_str(_x(aa['exact']), 4)}, is "
-              f"{aa['exact_minus_published'].lstrip('-').rstrip('%')} percentage points below the operator's published "
-              f"{aa['published']}; the "
-              f"other figures round to the published ones. For an AA Bonus of "
-              f"{st['joint_optimal']['aa_bonus_ratio'].removesuffix('/1')} x "
-              "ANTE the jointly optimal strategy is exactly \"call on every AA Bonus win, else optimal\" "
-              f"({thousands(differs)} classes differ from the main-game optimum); with a smaller AA Bonus "
-              "(`--aa-ratio 0.1`) the two part.\n")
-
-
-def caribbean_stud(results: Path) -> str:
-    operator, standard = _summary(results, "caribbean_stud/operator"), _summary(results, "caribbean_stud/standard")
-    e = operator["enumeration"]
-
-    def both(label, get):
-        return [label, get(operator, False), get(standard, True)]
-
-    def he(name, exact=False):
-        def get(s, is_standard):
-            value = s["strategies"][name]["house_edge_per_ante"]
-            text = percent_str(_x(value), 6)
-            if exact:
-                text = f"{value['exact']} = {text}"
-                if is_standard and s["published"]["house_edge"]:
-                    text += f" (published {s['published']['house_edge']['published']})"
-            return text
-        return get
-
-    def p_raise(s, is_standard):
-        value = s["strategies"]["optimal"]["probability_of_raising"]
-        text = percent_str(_x(value), 6)
-        if not is_standard:
-            return f"{value['exact']} = {text}"
-        published = s["published"]["raise_probability"]
-        return text + (f" (published {published['published']})" if published else "")
-    rows = [both("optimal house edge per ANTE", he("optimal", exact=True)),
-            both("probability of raising", p_raise),
-            both("element of risk", lambda s, _: percent_str(_x(s["strategies"]["optimal"]["element_of_risk"]), 6)),
-            both("RTP (returned / wagered)",
-                 lambda s, _: percent_str(_x(s["strategies"]["optimal"]["rtp_returned_over_wagered"]), 6)),
-            both("raise a pair or better", he("raise_pair_or_better")),
-            both("raise ace-king or better", he("raise_ace_king_or_better")),
-            both("raise everything", he("raise_everything")),
-            both("the rule in words (below)", he("rule_in_words"))]
-    same = operator["strategies"]["optimal"]["probability_of_raising"] == \
-        standard["strategies"]["optimal"]["probability_of_raising"]
-    rule = operator["rule_in_words"]
-    prog = operator["progressive"]
-    return (f"{thousands(int(e['situations']))} (hand, dealer up card) situations in "
-            f"{thousands(e['situation_classes'])} suit classes, each against all "
-            f"{thousands(e['dealer_completions_per_situation'])} completions of the dealer's hand: "
-            f"{thousands(int(e['deals']))} deals per rule set."
-            + (" The raise decisions are the same under both paytables.\n\n" if same else "\n\n")
-            + markdown_table(["", "operator (bonus when the dealer does not qualify)",
-                              "standard (100/50/20/7/5/4/3/2/1)"], rows, "lll")
-            + "\nThe optimal rule in words, checked on every situation class:\n\n"
-            + "\n".join(f"{i}. {line}" for i, line in enumerate(rule["rule"], 1))
-            + f"\n\nIt differs from the optimal table in {thousands(rule['exceptions']['classes'])} classes "
-              f"({thousands(rule['exceptions']['situations'])} situations, listed with their exact cost in "
-              f"`strategy_rule_exceptions.csv`), costing {rule['cost_per_ante']['exact']} ANTE per hand; no rule on "
-              f"ranks alone can be exact ({thousands(rule['rank_patterns_whose_best_play_depends_on_suits'])} rank "
-              "patterns are decided by suits).\n\n"
-              f"Progressive (EUR {prog['stake']}, amounts from the rule file; royal = the jackpot J): RTP(J) = "
-              f"{prog['rtp_as_function_of_jackpot']} exactly; the break-even jackpot is EUR "
-              f"{thousands(round(_x(prog['break_even_jackpot'])))}.\n")
 
 
 def basic_strategies(results: Path) -> str:
@@ -287,8 +188,12 @@ def speed(benchmarks: Path) -> str:
                       rows_table(report("baccarat"), "bench_baccarat.py"), rows_table(report("advisor"), "bench_advisor.py")])
 
 
-RENDERERS = {"baccarat": baccarat, "volatility": volatility, "casino-holdem": casino_holdem, "caribbean-stud": caribbean_stud,
-             "basic-strategies": basic_strategies}
+# blocks rendered from results/: each game's own (its face's readme_figures, given its folder), and two across games
+RENDERERS = {**{game.name: lambda results, game=game: game.module.readme_figures(results / game.folder)
+                for game in registry.GAMES if game.has(ReadmeFigures)},
+             "volatility": volatility, "basic-strategies": basic_strategies}
+
+
 def scaling(benchmarks: Path) -> str:
     """The README's scaling block: each enumeration on each executor (bench_scaling.py)."""
     return rows_table(json.loads((benchmarks / "scaling.json").read_text()), "bench_scaling.py")

@@ -30,7 +30,7 @@ def game_of(path: Path) -> registry.Game:
     name = header.get("game") if isinstance(header, dict) else None
     if not isinstance(name, str):
         raise RuleError(str(path), "game.game", "cannot tell which game this rule file is for")
-    if name not in registry.BY_NAME:
+    if name not in registry.names():
         raise RuleError(str(path), "game.game", f"unknown game {name!r} (one of {', '.join(registry.names())})")
     return registry.game(name)
 

@@ -1,8 +1,9 @@
 """`analyzer verify`: re-check a results folder by independent means, pass or fail.
 
 For each results folder (results/<game>/<rule set>/):
-1. provenance: every file's sha256 against the manifest, the rule file against the hash
-   the manifest names, no file missing or unlisted;
+1. provenance: the folder's place against its manifest's game and rule set, every file's
+   sha256 against the manifest, the rule file against the hash the manifest names, no file
+   missing or unlisted;
 2. the game's own checks (from the registry): for the poker games the summary's figures
    recomputed from the strategy file's per-situation numbers (every decision must also be
    the better action by the stored EVs) and a seeded random sample of raw situations,
@@ -31,6 +32,7 @@ from analyzer.core.exact import decimal_str
 from analyzer.formats.manifest import MANIFEST_NAME, is_published, read_manifest
 from analyzer.figures.sampling import RARE_EXPECTED
 from analyzer.games import registry
+from analyzer.games.interface import DecisionTable, LiveShoe
 from analyzer.publish.options import CheckOptions
 
 
@@ -77,6 +79,15 @@ def find_folders(paths) -> list[Path]:
     if not folders:
         raise InputError(f"no results folders (with {MANIFEST_NAME}) under {', '.join(map(str, paths))}")
     return folders
+
+
+def check_place(report: FolderReport, manifest: dict, game: registry.Game) -> None:
+    """The folder sits where its manifest's game and rule set put it, <game folder>/<rule set>, so that no
+    reader takes it for another rule set's."""
+    rule_set = manifest["rule_set"]
+    here, there = f"{report.folder.parent.name}/{report.folder.name}", f"{game.folder}/{rule_set}"
+    report.add("folder place", here == there,
+               f"{game.name} rule set {rule_set!r} (manifest), in {here}" + ("" if here == there else f", not {there}"))
 
 
 def check_provenance(report: FolderReport, manifest: dict) -> None:
@@ -139,6 +150,8 @@ def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress
         report.add("published", False, "the manifest says \"published\": false: the staging folder of a run "
                                         "that did not finish, never published")
         return report
+    if not staged:                        # (the pipeline's staging folder is where it made it)
+        check_place(report, manifest, game)
     check_provenance(report, manifest)
     if not report.passed:
         return report                     # nothing else is worth checking on a damaged folder
@@ -146,10 +159,11 @@ def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress
     summary = json.loads((folder / "summary.json").read_text())
     # a poker game's counts carry its classes' key rows, what its strategy files' key columns must be
     expected = {**({"key": counts.keys} if hasattr(counts, "keys") else {}), **(columns or {})}
-    strategies = advisor.load_folder_strategies(folder, staged=staged, expected=expected or None)
+    strategies = advisor.load_folder_strategies(folder, staged=staged, expected=expected or None) \
+        if game.has(DecisionTable) or game.has(LiveShoe) else {}
     rounds = game.monte_carlo_rounds if options.rounds is None else options.rounds
-    targets = game.module.check(report, rules, summary, strategies["optimal"], options.samples, rounds, options.seed,
-                                progress)
+    targets = game.module.check(report, rules, summary, strategies.get("optimal"), options.samples, rounds,
+                                options.seed, progress)
     if counts is None and options.recount:
         counts = game.module.count(rules, None, progress)
     if counts is not None:

@@ -29,7 +29,7 @@ The algorithm:
 
 The search scores with floats (ranking only); every figure reported is recomputed
 exactly from the integer margins.  The result depends only on the inputs and the
-parameters (no randomness), so `python -m analyzer.derive_basic casino-holdem` re-derives
+parameters (no randomness), so `analyzer derive-basic casino-holdem` re-derives
 the committed rule list (each game's parameters sit beside its basic strategy).
 """
 from __future__ import annotations

@@ -10,7 +10,7 @@ import pytest
 import support
 from analyzer.core.exact import percent_str
 from analyzer.games import registry
-from analyzer.games.baccarat import count, price
+from analyzer.games.baccarat import advice, count, price
 from analyzer.games.baccarat.count import count_outcomes, count_outcomes_python
 from analyzer.games.baccarat.reference import count_every_sequence
 from analyzer.games.baccarat.rules import BETS
@@ -123,9 +123,10 @@ def test_live_shoe_query(baccarat_rules):
     _, rules = baccarat_rules
     shoe = remove_cards(rules.full_shoe(), "5,5,9,K")
     assert shoe == (127, 32, 32, 32, 32, 30, 32, 32, 32, 31)
-    answer = price.shoe_query(shoe, rules)
+    answer = advice.shoe_query(shoe, rules)
     assert answer["best_bet"] == "banker"
-    assert answer["ev"]["tie"] == price.bet_rtps(shoe, rules)["tie"] - 1
+    main = price.MainOutcomes.from_counts(count_outcomes(shoe, rules))
+    assert answer["ev"]["tie"] == Fraction(8 * main.tie - main.banker - main.player, main.total)
     with pytest.raises(ShoeError, match="no card of value 9"):
         remove_cards((0, 6, 0, 0, 0, 0, 0, 0, 0, 0), "9")
 
@@ -136,16 +137,15 @@ def test_tie_nine_to_one_variant(baccarat_rules, tmp_path):
     path.write_text(rule_file.raw.decode().replace("tie = 8 ", "tie = 9 ").replace('rule_set = "operator"', 'rule_set = "tie9"'))
     _, variant = BACCARAT.load_rules(path)
     main = price.MainOutcomes.from_counts(count_outcomes(variant.full_shoe(), variant))
-    assert price.bet_rtps(variant.full_shoe(), variant)["tie"] == Fraction(10 * main.tie, main.total)
+    assert advice.shoe_query(variant.full_shoe(), variant)["ev"]["tie"] == Fraction(10 * main.tie, main.total) - 1
 
 
 @pytest.mark.parametrize("tableau", ["operator", "odd"])
 def test_the_monte_carlo_tableau_is_the_plain_one_on_every_six_values(baccarat_rules, tmp_path, tableau):
-    """checks.play_rounds (whole arrays) equals reference.play_round on all 10**6 sequences of six values."""
-    from analyzer.games.baccarat.checks import play_rounds
-    from analyzer.games.baccarat.reference import play_round
+    """checks.play_rounds (whole arrays) equals rules.play_round on all 10**6 sequences of six values."""
+    from analyzer.games.baccarat.checks import final_totals, play_rounds
     rules = baccarat_rules[1] if tableau == "operator" else odd_tableau(baccarat_rules, tmp_path)
     values = np.array(list(itertools.product(range(10), repeat=6)), dtype=np.int64)
-    player, banker = play_rounds(values, rules)
-    plain = np.array([play_round(row, rules)[:2] for row in values.tolist()])
+    player, banker = play_rounds(values, final_totals(rules))
+    plain = np.array([rules.play_round(row)[:2] for row in values.tolist()])
     assert (player == plain[:, 0]).all() and (banker == plain[:, 1]).all()

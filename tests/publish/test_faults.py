@@ -252,7 +252,7 @@ DAMAGE = [("manifest", how) for how in ("not json", "empty", "a list", "no game"
 @pytest.mark.parametrize("part,how", DAMAGE, ids=[f"{p}: {h}" for p, h in DAMAGE])
 def test_damaged_folders(published, tmp_path, capsys, part, how):
     import shutil
-    second = published / "baccarat" / "second"
+    second = published.parent / "second" / "baccarat" / "operator"        # an intact copy, in its own results root
     shutil.copytree(published / "baccarat" / "operator", second)
     damaged = published / "baccarat" / "operator"
     if part == "manifest":
@@ -265,7 +265,7 @@ def test_damaged_folders(published, tmp_path, capsys, part, how):
         status = main(["advise", "baccarat", "--results", str(published), "--remove", "5"])
         err = capsys.readouterr().err
         assert status == 2 and err.count("\n") == 1 and "Traceback" not in err, err
-    assert main(["verify", str(published), "--rounds", "0", "--samples", "1", "--quiet"]) == 1
+    assert main(["verify", str(published), str(second.parent.parent), "--rounds", "0", "--samples", "1", "--quiet"]) == 1
     out = capsys.readouterr().out
     assert "FAIL" in out.split("== ")[1] and "verify: FAILED" in out
     assert f"== {second}" in out and "FAIL" not in out.split(f"== {second}")[1].split("verify:")[0]

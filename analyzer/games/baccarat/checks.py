@@ -1,12 +1,12 @@
 """Baccarat verification: the strategy file's answer for the full shoe, the plain walk, and a Monte Carlo.
 
 The Monte Carlo deals card values from shuffled shoes, plays each round through the
-tableau of the rule file (`play_rounds`: the plain `reference.play_round`, a round at a
-time, written for whole arrays; a test holds them equal on every sequence of six values),
-and settles every bet with `price.bet_returns`.
+tableau of the rule file (`play_rounds`: `BaccaratRules.play_round`'s answers, looked up for
+whole arrays: `final_totals`), and settles every bet with `price.bet_returns`.
 """
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -15,36 +15,32 @@ from analyzer.figures.distribution import compare_summaries, summary_distributio
 from analyzer.core.exact import decimal_str, figure, integer_array, parse_fraction_str
 from analyzer.figures.sampling import draw_positions, tally_rounds, values_at, Tally, Target
 from analyzer.games.baccarat.analysis import pair_name, pair_statistics, PAIRS
-from analyzer.games.baccarat.count import count_outcomes_python
+from analyzer.games.baccarat.count import count_outcomes, count_outcomes_python
 from analyzer.games.baccarat.price import (MainOutcomes, banker_win_return, bet_lines, bet_outcomes, bet_returns,
                                            commission_stakes, rtp_of)
-from analyzer.games.baccarat.rules import BETS, BaccaratRules
+from analyzer.games.baccarat.rules import BETS, N_VALUES, BaccaratRules
 
 
-def play_rounds(values: np.ndarray, rules: BaccaratRules) -> tuple[np.ndarray, np.ndarray]:
-    """(player, banker) final totals of each round dealt from a row of (at least) six card values:
-    `reference.play_round` on whole arrays."""
+def final_totals(rules: BaccaratRules) -> np.ndarray:
+    """[hand (player, banker), player's two-card total, banker's, 5th card, 6th card] -> that hand's final
+    total, as `rules.play_round` plays a round with those totals and cards."""
+    final = np.zeros((2,) + (N_VALUES,) * 4, dtype=np.int64)
+    for player, banker, fifth, sixth in itertools.product(range(N_VALUES), repeat=4):
+        final[:, player, banker, fifth, sixth] = rules.play_round((player, banker, 0, 0, fifth, sixth))[:2]
+    return final
+
+
+def play_rounds(values: np.ndarray, final: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(player, banker) final totals of each round dealt from a row of (at least) six card values, looked up
+    in `final_totals`."""
     values = np.asarray(values, dtype=np.int64)
-
-    def among(totals, allowed) -> np.ndarray:
-        return np.isin(totals, sorted(allowed))
-    player, banker = (values[:, 0] + values[:, 2]) % 10, (values[:, 1] + values[:, 3]) % 10
-    natural = among(player, rules.natural) | among(banker, rules.natural)
-    player_draws = ~natural & among(player, rules.player_draws_on)
-    third = values[:, 4]
-    draws_on_third = np.zeros((10, 10), dtype=bool)          # [banker total, player's third card]
-    for total, thirds in enumerate(rules.banker_draws):
-        draws_on_third[total, sorted(thirds)] = True
-    banker_after_player = player_draws & draws_on_third[banker, third]
-    banker_alone = ~natural & ~player_draws & among(banker, rules.banker_draws_when_player_stands)
-    final_banker = np.where(banker_after_player, (banker + values[:, 5]) % 10,
-                            np.where(banker_alone, (banker + third) % 10, banker))
-    return np.where(player_draws, (player + third) % 10, player), final_banker
+    at = ((values[:, 0] + values[:, 2]) % 10, (values[:, 1] + values[:, 3]) % 10, values[:, 4], values[:, 5])
+    return final[0][at], final[1][at]
 
 
-def settle(rules: BaccaratRules, values: np.ndarray, scale: int) -> dict:
+def settle(rules: BaccaratRules, final: np.ndarray, values: np.ndarray, scale: int) -> dict:
     """Per-round net of a 1-unit bet on each of BANKER, PLAYER and TIE (integers over `scale`)."""
-    player, banker = play_rounds(values, rules)
+    player, banker = play_rounds(values, final)
     outcome = np.where(banker > player, 0, np.where(player > banker, 1, 2))
     names = ("banker wins", "player wins", "tie")
     return {bet: integer_array([int((returns[name] - 1) * scale) for name in names])[outcome]
@@ -57,9 +53,9 @@ def simulate(rules: BaccaratRules, rounds: int, seed: int, progress=None) -> dic
     scale = math.lcm(*(r.denominator for returns in bet_returns(rules).values() for r in returns.values()))
     tallies = {bet: Tally(scale) for bet in BETS}
     bar = progress(total=rounds, desc="monte carlo: baccarat", unit="round") if progress else None
-    shoe = rules.full_shoe()
+    shoe, final = rules.full_shoe(), final_totals(rules)
     tally_rounds(lambda size: draw_positions(rng, size, shoe, 6),
-                 lambda positions: settle(rules, values_at(positions, shoe), scale), rounds, tallies, bar)
+                 lambda positions: settle(rules, final, values_at(positions, shoe), scale), rounds, tallies, bar)
     bar and bar.close()
     return tallies
 
@@ -69,7 +65,10 @@ def check(report, rules: BaccaratRules, summary: dict, strategy, samples: int, r
     """Add the game's checks to `report`; returns the Monte Carlo tallies and their exact values."""
     answer = strategy.decide(rules.full_shoe())
     stored = {bet: parse_fraction_str(summary["bets"][bet]["ev_per_unit"]["exact"]) for bet in BETS}
-    report.add("totals from strategy file", answer.ev == stored,
+    header = strategy.answers          # its reference shoes' counts must be what its header's rules count
+    recounted = all(MainOutcomes.from_counts(count_outcomes(shoe, header.rules)) == main
+                    for shoe, main in header.reference.items())
+    report.add("totals from strategy file", answer.ev == stored and recounted,
                "EV of each bet on the full shoe, from the strategy file's rules and reference shoes")
     main = MainOutcomes.from_counts(count_outcomes_python(rules.full_shoe(), rules))
     replayed = {bet: rtp_of(lines) - 1 for bet, lines in bet_lines(main, rules).items()}

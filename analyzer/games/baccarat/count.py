@@ -7,6 +7,9 @@ tests).  The counts depend on the shoe and the tableau only, never on a payout.
 """
 from __future__ import annotations
 
+import itertools
+import math
+
 import numpy as np
 
 from analyzer.core.exact import INT64_MAX
@@ -32,49 +35,47 @@ def count_outcomes(counts, rules: BaccaratRules) -> np.ndarray:
 
 
 def count_outcomes_python(counts, rules: BaccaratRules) -> np.ndarray:
-    """The kernel's walk in plain Python integers (the fallback for very large shoes)."""
+    """The kernel's count in plain Python integers, each round played by `rules.play_round` (the kernel's
+    reference, and the fallback for very large shoes).
+
+    Cards are dealt as values, each weighted by how many of that value are left; a round that
+    uses k < 6 cards is weighted by the (n-k)...(n-5) ways to fill the rest of the sequence.
+    """
     c = list(counts)
     n = sum(c)
-    out = np.zeros((N_VALUES, N_VALUES, len(CARDS_DEALT)), dtype=object)
-    tail4, tail5 = (n - 4) * (n - 5), n - 5
+    out = {}                               # (player, banker, cards dealt - 4) -> sequences
+    play = rules.play_round                # reads only the cards drawn: the others are placeholders (0)
+    values = range(N_VALUES)
 
-    def draw(value):                      # multiplicity of drawing `value`, then remove it
-        m = c[value]
+    def add(player, banker, dealt, ways):
+        out[player, banker, dealt] = out.get((player, banker, dealt), 0) + ways
+
+    def draw(value):                       # the ways to draw `value`, which is then removed
         c[value] -= 1
-        return m
+        return c[value] + 1
 
-    for p1 in range(N_VALUES):
-        m1 = draw(p1)
-        for b1 in range(N_VALUES):
-            m2 = m1 * draw(b1)
-            for p2 in range(N_VALUES):
-                m3 = m2 * draw(p2)
-                for b2 in range(N_VALUES):
-                    m4 = m3 * draw(b2)
-                    pt, bt = (p1 + p2) % 10, (b1 + b2) % 10
-                    if m4 == 0:
-                        pass
-                    elif pt in rules.natural or bt in rules.natural:
-                        out[pt, bt, 0] += m4 * tail4
-                    elif pt in rules.player_draws_on:
-                        for p3 in range(N_VALUES):
-                            m5 = m4 * draw(p3)
-                            if p3 in rules.banker_draws[bt]:
-                                for b3 in range(N_VALUES):
-                                    out[(pt + p3) % 10, (bt + b3) % 10, 2] += m5 * c[b3]
-                            else:
-                                out[(pt + p3) % 10, bt, 1] += m5 * tail5
-                            c[p3] += 1
-                    elif bt in rules.banker_draws_when_player_stands:
-                        for b3 in range(N_VALUES):
-                            out[pt, (bt + b3) % 10, 1] += m4 * c[b3] * tail5
-                    else:
-                        out[pt, bt, 0] += m4 * tail4
-                    c[b2] += 1
-                c[p2] += 1
-            c[b1] += 1
-        c[p1] += 1
-    return out
+    for first in itertools.product(values, repeat=4):
+        ways = math.prod(draw(value) for value in first)     # 0 when the shoe lacks one of them
+        player, banker, used = play(first + (0, 0))
+        if ways and used == 4:
+            add(player, banker, 0, ways * (n - 4) * (n - 5))
+        for fifth in values if ways and used > 4 else ():
+            more = ways * draw(fifth)
+            cards = [*first, fifth, 0]
+            player, banker, used = play(cards)
+            if more and used == 5:
+                add(player, banker, 1, more * (n - 5))
+            for sixth in values if more and used == 6 else ():
+                cards[5] = sixth
+                player, banker, _ = play(cards)
+                add(player, banker, 2, more * c[sixth])
+            c[fifth] += 1
+        for value in first:
+            c[value] += 1
+    counted = np.zeros((N_VALUES, N_VALUES, len(CARDS_DEALT)), dtype=object)
+    for where, ways in out.items():
+        counted[where] = ways
+    return counted
 
 
 def analysis_shoes(rules: BaccaratRules) -> list[tuple]:

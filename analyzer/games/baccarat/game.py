@@ -1,8 +1,5 @@
-"""Baccarat as the pipeline sees it: rules -> count -> analyse (price) -> outputs, checks, and the live shoe.
-
-Every game folder has a `game` module with these names; `analyzer.games.registry` lists
-the games and `analyzer.publish.pipeline` drives them.
-"""
+"""Baccarat's face (`analyzer.games.interface`): rules -> count -> analyse (price) -> outputs, checks, the live
+shoe, payout design and the README's figures; the advisor reads its strategy file with `advice`."""
 from __future__ import annotations
 
 import math
@@ -10,17 +7,28 @@ import math
 from analyzer.core.exact import INT64_MAX
 from analyzer.core.rules import RuleError
 
+from analyzer.games.baccarat.advice import shoe_query
 from analyzer.games.baccarat.analysis import analyse
 from analyzer.games.baccarat.checks import check, check_statistics
 from analyzer.games.baccarat.design import problem as design_problem
 from analyzer.games.baccarat.count import analysis_shoes, count_shoes
 from analyzer.games.baccarat.outputs import key_figures, outputs
-from analyzer.games.baccarat.price import shoe_query
+from analyzer.games.baccarat.readme import readme_figures
 from analyzer.games.baccarat.rules import CARDS_PER_DECK_BY_VALUE, BaccaratRules, load_rules
 from analyzer.games.baccarat.shoe import parse_counts, remove_cards
 
 __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "outputs", "key_figures", "check",
-           "live_shoe", "design_problem", "check_statistics"]
+           "live_shoe", "design_problem", "check_statistics", "readme_figures", "spec_deals", "spec_refusals"]
+
+# The test vectors (docs/strategy-test-vectors.json): shoes by the cards already dealt, and one shoe
+# per refusal of section 7.
+spec_deals = {"operator": ["", "5,5,9,K", "T,T,T,T,T,T,T,T", "9,9,9,9,8,8,8,8"]}
+spec_refusals = [("operator", {"removed": "5,X"}, "malformed-card"),
+                 ("operator", {"removed": ",".join(["Ah"] * 9)}, "removed-too-often"),
+                 ("operator", {"removed": ",".join(["A"] * 33)}, "removed-too-often"),
+                 ("operator", {"counts": "12_8,32,32,32,32,32,32,32,32,32"}, "not-counts"),
+                 ("operator", {"counts": "129,32,32,32,32,32,32,32,32,32"}, "above-full-shoe"),
+                 ("operator", {"counts": "0,0,0,0,0,0,0,0,0,5"}, "too-few-cards")]
 
 
 def _sequences(decks: int) -> int:

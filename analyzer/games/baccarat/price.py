@@ -1,7 +1,7 @@
 """Baccarat pricing: what each bet returns on each outcome, exactly, and the BANKER commission's rounding.
 
 `bet_returns` is the settlement of the three bets, written once: pricing, the live-shoe
-answers and the Monte Carlo all read it.
+answers and the Monte Carlo all read it.  Nothing here counts: the counts come in.
 """
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from fractions import Fraction
 import numpy as np
 
 from analyzer.figures.distribution import RoundOutcomes
-from analyzer.games.baccarat.count import count_outcomes
 from analyzer.games.baccarat.rules import BETS, N_VALUES, BaccaratRules
 
 OUTCOMES = ("banker wins", "player wins", "tie")
@@ -97,19 +96,6 @@ def rtp_of(lines: list[BetLine]) -> Fraction:
     """Total returned / total staked over a bet's lines."""
     total = sum(line.combinations for line in lines)
     return sum(Fraction(line.combinations, total) * line.returned for line in lines)
-
-
-def bet_rtps(counts, rules: BaccaratRules) -> dict:
-    """Exact RTP (total returned / total staked) of each bet for a shoe; EV = RTP - 1."""
-    main = MainOutcomes.from_counts(count_outcomes(counts, rules))
-    return {bet: rtp_of(lines) for bet, lines in bet_lines(main, rules).items()}
-
-
-def shoe_query(counts, rules: BaccaratRules) -> dict:
-    """The live-shoe question: each bet's exact EV per unit for this shoe, and the best bet."""
-    evs = {bet: rtp - 1 for bet, rtp in bet_rtps(counts, rules).items()}
-    best = max(BETS, key=lambda bet: (evs[bet], -BETS.index(bet)))
-    return {"shoe": list(counts), "cards": sum(counts), "ev": evs, "best_bet": best}
 
 
 def effect_of_removal(rules: BaccaratRules, counts: list) -> dict:

@@ -1,26 +1,10 @@
-"""Punto banco by brute force: every ordered 6-card sequence of individual cards, played out and settled."""
+"""Punto banco by brute force: every ordered 6-card sequence of individual cards, played out
+(`BaccaratRules.play_round`) and settled."""
 from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
 from itertools import permutations
-
-
-def play_round(cards, rules) -> tuple[int, int, int]:
-    """Play one round from the top of a sequence of card values; (player, banker, cards used)."""
-    player = (cards[0] + cards[2]) % 10
-    banker = (cards[1] + cards[3]) % 10
-    if player in rules.natural or banker in rules.natural:
-        return player, banker, 4
-    if player in rules.player_draws_on:
-        third = cards[4]
-        player = (player + third) % 10
-        if third in rules.banker_draws[banker]:
-            return player, (banker + cards[5]) % 10, 6
-        return player, banker, 5
-    if banker in rules.banker_draws_when_player_stands:
-        return player, (banker + cards[4]) % 10, 5
-    return player, banker, 4
 
 
 def count_every_sequence(deck_values: list[int], rules) -> Counter:
@@ -31,7 +15,7 @@ def count_every_sequence(deck_values: list[int], rules) -> Counter:
     """
     outcomes = Counter()
     for sequence in permutations(deck_values, 6):
-        outcomes[play_round(sequence, rules)] += 1
+        outcomes[rules.play_round(sequence)] += 1
     return outcomes
 
 

@@ -90,6 +90,22 @@ class BaccaratRules:
     def full_shoe(self) -> tuple:
         return tuple(self.decks * n for n in CARDS_PER_DECK_BY_VALUE)
 
+    def play_round(self, cards) -> tuple[int, int, int]:
+        """The tableau, played from the top of a sequence of card values: (player total, banker total, cards
+        used).  The one definition in Python of who draws, which the plain count, the Monte Carlo and the
+        brute-force reference all play (the kernel is held to it); it reads a card only once it is drawn."""
+        player, banker = (cards[0] + cards[2]) % 10, (cards[1] + cards[3]) % 10
+        if player in self.natural or banker in self.natural:
+            return player, banker, 4
+        if player in self.player_draws_on:
+            third = cards[4]
+            if third in self.banker_draws[banker]:
+                return (player + third) % 10, (banker + cards[5]) % 10, 6
+            return (player + third) % 10, banker, 5
+        if banker in self.banker_draws_when_player_stands:
+            return player, (banker + cards[4]) % 10, 5
+        return player, banker, 4
+
     def flags(self):
         """The tableau as the kernel's byte arrays."""
         def mask(values):

@@ -1,23 +1,38 @@
-"""Caribbean Stud as the pipeline sees it: rules -> count -> analyse (price, decide) -> outputs, and checks.
-
-Every game folder has a `game` module with these names; `analyzer.games.registry` lists
-the games and `analyzer.publish.pipeline` drives them.
-"""
+"""Caribbean Stud's face (`analyzer.games.interface`): rules -> count -> analyse (price, decide) -> outputs,
+checks, the count cache's arrays, payout design, the basic strategy's derivation and the README's figures."""
 from __future__ import annotations
 
 import math
 
+from analyzer.games.caribbean_stud import basic
 from analyzer.games.caribbean_stud.analysis import analyse
 from analyzer.games.caribbean_stud.checks import check, check_statistics
 from analyzer.games.caribbean_stud.design import problem as design_problem
 from analyzer.games.caribbean_stud.count import SituationCounts, count_classes
 from analyzer.games.caribbean_stud.outputs import key_figures, outputs
+from analyzer.games.caribbean_stud.price import price
+from analyzer.games.caribbean_stud.readme import readme_figures
 from analyzer.games.caribbean_stud.rules import StudRules, load_rules
 from analyzer.poker.hands import CATEGORIES
 from analyzer.poker.strategy_file import check_ev_column
 
 __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "outputs", "key_figures", "check",
-           "table_arrays", "table_from_arrays", "design_problem", "check_statistics"]
+           "table_arrays", "table_from_arrays", "design_problem", "check_statistics", "derive_basic", "readme_figures",
+           "spec_deals", "spec_refusals"]
+
+# The test vectors' deals (docs/strategy-test-vectors.json): raises, folds, a suit renaming of the
+# same situation, and strong hands on both rule sets (their raise paytables differ, so their EVs
+# tell the rule sets apart).
+STRONG_HANDS = [{"hand": "As Ks Qs Js Ts", "up": "2d"}, {"hand": "5c 6c 7c 8c 9c", "up": "Ad"},
+                {"hand": "9h 9d 9s 9c Kd", "up": "Qc"}, {"hand": "Kc Kd Ks 4h 4d", "up": "7s"},
+                {"hand": "Ah Jh 8h 6h 3h", "up": "Kd"}]
+spec_deals = {"operator": [{"hand": "Ah Kd 9s 5c 2h", "up": "Qd"},
+                           {"hand": "Ac Kh 9d 5s 2c", "up": "Qh"},       # the same situation, suits renamed
+                           {"hand": "Ah Kd Qs 5c 2h", "up": "9d"}, {"hand": "Ah Kd 8s 5c 2h", "up": "Ad"},
+                           {"hand": "3h 3d 9s 5c 2h", "up": "Kc"}, {"hand": "Kh Qd Js 9c 7h", "up": "2s"},
+                           *STRONG_HANDS],
+              "standard": STRONG_HANDS}
+spec_refusals = [("operator", {"hand": "Ah Kd 9s 5c 2h", "up": "Ah"}, "repeated-card")]
 
 
 def check_limits(rule_file, rules: StudRules) -> None:
@@ -60,3 +75,9 @@ def table_from_arrays(rules: StudRules, arrays: dict, meta: dict) -> SituationCo
                            player_rank=arrays["player_rank"], player_category=arrays["player_category"],
                            completions=meta["completions"])
 
+
+
+def derive_basic(rule_file, rules: StudRules, log=None) -> tuple:
+    """(the basic strategy derived from these rules' exact raise margins, how its search was seeded, its
+    parameters)."""
+    return basic.derive(price(count(rules), rules), rule_file.name, log=log), basic.SEEDED, basic.DERIVATION_PARAMETERS

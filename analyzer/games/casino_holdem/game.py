@@ -1,21 +1,38 @@
-"""Casino Hold'em as the pipeline sees it: rules -> count -> analyse (price, decide) -> outputs, and checks.
-
-Every game folder has a `game` module with these names; `analyzer.games.registry` lists
-the games and `analyzer.publish.pipeline` drives them.
-"""
+"""Casino Hold'em's face (`analyzer.games.interface`): rules -> count -> analyse (price, decide) -> outputs,
+checks, the count cache's arrays, payout design, the basic strategy's derivation and the README's figures."""
 from __future__ import annotations
 
+from analyzer.games.casino_holdem import basic
 from analyzer.games.casino_holdem.analysis import analyse
 from analyzer.games.casino_holdem.checks import check, check_statistics
 from analyzer.games.casino_holdem.design import problem as design_problem
 from analyzer.games.casino_holdem.count import SituationTable, count_situations
 from analyzer.games.casino_holdem.outputs import key_figures, outputs
+from analyzer.games.casino_holdem.price import price
+from analyzer.games.casino_holdem.readme import readme_figures
 from analyzer.games.casino_holdem.rules import HoldemRules, load_rules
 from analyzer.poker.hands import CATEGORIES
 from analyzer.poker.strategy_file import check_ev_column
 
 __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "outputs", "key_figures", "check",
-           "table_arrays", "table_from_arrays", "design_problem", "check_statistics"]
+           "table_arrays", "table_from_arrays", "design_problem", "check_statistics", "derive_basic", "readme_figures",
+           "spec_deals", "spec_refusals"]
+
+# The test vectors' deals (docs/strategy-test-vectors.json): calls, folds, a suit renaming of the
+# same situation, flush draws, made hands, and a class whose two EVs are exactly equal ("either").
+spec_deals = {"operator": [
+    {"hole": "Ah Kd", "flop": "Qs 9h 2c"},
+    {"hole": "Ac Ks", "flop": "Qd 9c 2h"},        # the same situation, suits renamed
+    {"hole": "7c 2d", "flop": "Ks Qs 9h"},
+    {"hole": "5h 5d", "flop": "5s Ah Kc"},
+    {"hole": "Ah 2h", "flop": "Kh 7h 3c"},
+    {"hole": "9d 8d", "flop": "Tc 7s 2h"},
+    {"hole": "Jc 3s", "flop": "Qd 8h 4c"},
+    {"hole": "3s 3h", "flop": "Ac Jc 9c"},        # calling and folding are worth exactly -1: "either"
+]}
+spec_refusals = [("operator", {"hole": "Ah Kx", "flop": "Qs 7h 2c"}, "malformed-card"),
+                 ("operator", {"hole": "Ah", "flop": "Qs 7h 2c"}, "wrong-count"),
+                 ("operator", {"hole": "Ah Ah", "flop": "Qs 7h 2c"}, "repeated-card")]
 
 
 def check_limits(rule_file, rules: HoldemRules) -> None:
@@ -53,3 +70,9 @@ def table_from_arrays(rules: HoldemRules, arrays: dict, meta: dict) -> Situation
         return None
     return table
 
+
+
+def derive_basic(rule_file, rules: HoldemRules, log=None) -> tuple:
+    """(the basic strategy derived from these rules' exact call margins, how its search was seeded, its
+    parameters)."""
+    return basic.derive(price(count(rules), rules), rule_file.name, log=log), basic.SEEDED, basic.DERIVATION_PARAMETERS
