@@ -1,28 +1,34 @@
 """Caribbean Stud with seen dealer cards: the exploit's exact play over every deal, by classes of the seen cards.
 
 The player sees his five cards P and 1 + K of the dealer's five (the up card and K hole cards: a
-set S); the dealer's r = 4 - K other cards R complete his hand.  For each suit class of S (weighted
-by the raw sets it stands for), every player hand P among the n - |S| cards left (the
-"candidates") is settled against every completion R disjoint from P.  Algorithm (card removal by
-inclusion-exclusion over P's subsets):
+set S); the dealer's r = 4 - K other cards R complete his hand from the n - |S| cards left (the
+"candidates").  For each suit class of S, weighted by the raw sets it stands for, every P among
+the candidates is settled against every R disjoint from P.  Algorithm:
 
-    #{R disjoint from P : rank(S + R) < g} = sum over A subset of P, |A| <= r, of (-1)^|A| F_A(g),
-    F_A(g) = #{R containing A : rank(S + R) < g},
+- Card removal by inclusion-exclusion over P's subsets: the completions below P's rank g are
 
-where F_A for |A| = r is [rank(S + A) < g] and, for smaller A, a row of counts by rank, cumulative,
-made once per S from its C(n - |S|, r) dealer hands.  Asked at g = the player's rank, at g + 1 and
-at the qualifier, this gives the dealer hands below, up to and not qualifying against P: the
-completions by outcome.  The exploit raises exactly when raising's EV numerator (the counts x the
-paytable's integer nets) beats folding's; every deal is added to its player category x decision x
-outcome, and the deals where the honest optimum (which takes one of the |S| cards as the up card)
-decides otherwise are counted from a per-hand bit mask of its decisions.  Nothing per situation
-is kept.
+      #{R disjoint from P : rank(S + R) < g} = sum over A subset of P, |A| <= r, of (-1)^|A| F_A(g),
+      F_A(g) = #{R containing A : rank(S + R) < g},
 
-Player hands are visited in colex order of their candidate indices (the smallest card in the
-innermost loop), so that their deck colex indices increase and the per-hand tables are read in
-order; the terms of the subsets of the outer cards are made once per iteration of their loop.
+  where F_A for |A| = r is [rank(S + A) < g] and, for smaller A, a row of counts by rank,
+  cumulative, made once per S from its C(n - |S|, r) dealer hands.  Asked at g, g + 1 and the
+  qualifier, it gives the completions below P, up to P and not qualifying: P's outcome counts.
+- Hand types: a dealer hand S + R is ranked by R's ranks alone unless S is of one suit (then a
+  flush needs R in that suit too), so P's counts depend only on its rank g or, for S of one suit,
+  on g and the ranks P holds in that suit.  A canonical S of one suit is in clubs: the deck's
+  hands are sorted once by (rank, rank mask in clubs), each type a run of them, and each type's
+  counts are asked of one hand of the type that avoids S.
+- Bit planes over the sorted hands count the rest: per deck card, the hands holding it (so the
+  hands avoiding S are one AND per word), and per up card, the hands the honest optimum raises
+  with it; popcounts over a type's run give how many of its hands avoid S and, per card u of S,
+  how many of those the honest optimum raises with up card u.
 
-`hand_ranks` and `honest_masks` make the per-hand tables; `count_seen` counts.
+The exploit raises exactly when raising's EV numerator (the counts x the paytable's integer nets)
+beats folding's; the deals are added up by the player's category x decision x outcome, and the
+deals where the honest optimum decides otherwise are counted with the up card distinguished among
+S.  Nothing per situation is kept.
+
+`hand_ranks`, `hand_types` and `honest_planes` make the per-deck tables; `count_seen` counts.
 """
 import itertools
 
@@ -31,8 +37,8 @@ import numpy as np
 from cython.parallel cimport prange
 from libc.string cimport memset
 
-from cython_ext._types cimport (card_t, int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, HAND, N_CARDS,
-                                N_SUITS, N_CATEGORIES, N_OUTCOMES, DEALER_NOT_QUALIFIED, PLAYER_WINS, PUSH_TIE,
+from cython_ext._types cimport (int64_t, uint8_t, uint16_t, uint32_t, uint64_t, HAND, N_CARDS, N_RANKS, N_SUITS,
+                                N_CATEGORIES, N_OUTCOMES, DEALER_NOT_QUALIFIED, PLAYER_WINS, PUSH_TIE,
                                 DEALER_WINS, card_rank, card_suit, make_card, fill_binomials, colex5,
                                 sort_ascending)
 from cython_ext.handeval cimport N_DISTINCT_HANDS
@@ -40,24 +46,29 @@ from cython_ext.stud_enum cimport DeckTables, rank_hands
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
 
 cdef enum:
     MIN_DECK = 10                   # 5 player cards + the dealer's 5
     SITUATION = HAND + 1            # a class key: the hand, then the up card
     MIN_SEEN_HOLE = 1
     MAX_SEEN_HOLE = 3               # K = 4 (the whole hand) needs no enumeration: the honest counts settle it
+    MAX_SEEN = MAX_SEEN_HOLE + 1
     MAX_REST = HAND - 1 - MIN_SEEN_HOLE    # the dealer's unseen cards: at most 3
-    OUTER = HAND - 1                # the player's cards outside the innermost loop
-    MAX_TERMS = 1 << OUTER          # subsets of the outer cards
     COLUMNS = N_DISTINCT_HANDS + 1  # a row of counts F_A(g), g = 0 .. 7462
     DECISIONS = 2                   # fold, raise: the middle axis of the totals
     TOTALS = N_CATEGORIES * DECISIONS * N_OUTCOMES
     NOT_IN_DECK = 255
+    POSITION_BITS = 6               # a deck position packed in 6 bits
+    POSITION_MASK = (1 << POSITION_BITS) - 1
+    WORD_BITS = 64                  # hands per word of a bit plane
+    CLUBS = 0                       # the suit of a canonical S of one suit
 
 
 # What every thread reads; set once per count.
 cdef struct Setting:
     DeckTables deck                 # n_cards, binom and hand_rank (the rank of every hand by colex index)
+    const uint8_t* cards            # the card at each deck position
     int seen                        # |S| = 1 + K
     int rest                        # r = 4 - K: the dealer's unseen cards
     int candidates                  # n - |S|: the cards a player hand or a completion is made of
@@ -68,37 +79,26 @@ cdef struct Setting:
     int64_t fold_ev                 # folding's EV numerator: -completions x the paytable's scale
     const int64_t* nets             # [category * N_OUTCOMES + outcome]: the nets x the paytable's scale
     const uint8_t* category_of_rank # the hand category of each dense rank
-    const uint64_t* honest          # by hand colex index: bit u set = the honest optimum raises with
-                                    # the up card at deck position u
+    const uint32_t* hands           # the sorted hands: deck positions, ascending, 6 bits each
+    const uint32_t* rank_start      # hands of rank g: sorted hands rank_start[g] .. rank_start[g + 1] - 1
+    const uint32_t* type_start      # type t: sorted hands type_start[t] .. type_start[t + 1] - 1
+    const uint16_t* type_rank       # the rank of each type's hands
+    Py_ssize_t n_types
+    Py_ssize_t words                # words of a bit plane
+    const uint64_t* holding         # plane c (c = deck position): the sorted hands that hold card c
+    const uint64_t* honest          # plane u: the sorted hands the honest optimum raises with the up card u
 
 # One thread's tables for one S (sized for the setting) and its totals.
 cdef struct Workspace:
-    uint8_t* candidate              # deck position of each candidate, ascending
+    uint8_t* candidate              # N_CARDS: deck position of each candidate, ascending
+    uint8_t* index_of               # N_CARDS: candidate index of each deck position (S's: NOT_IN_DECK)
     uint16_t* dealer_rank           # C(candidates, r): the rank of S + R by R's colex index
     uint16_t* wide                  # n_wide x COLUMNS: F_A for |A| <= r - 2 (at most C(50, 3) = 19,600)
     uint8_t* narrow                 # n_narrow x COLUMNS: F_A for |A| = r - 1 (at most 50)
-    uint16_t* wide_q                # each row's count at the qualifier
-    uint8_t* narrow_q
+    uint64_t* avoid                 # words: the sorted hands that avoid S
     int64_t* local                  # TOTALS: one S's deals by category x decision x outcome (at most
                                     # C(50, 5) x C(45, 3) < 2**35)
     int64_t* totals                 # TOTALS + 1: weighted over this thread's classes, then the disagreements
-
-# The subsets A of the player's cards fixed so far with |A| <= r: their terms by kind (a row of
-# counts, or a dealer hand's rank when |A| = r), signed (-1)^|A|; and those with |A| < r, which a
-# smaller card may still join.
-cdef struct Terms:
-    int n_wide, n_narrow, n_dealer, n_grow
-    const uint16_t* wide[MAX_TERMS]
-    const uint8_t* narrow[MAX_TERMS]
-    uint16_t dealer[MAX_TERMS]
-    int8_t wide_sign[MAX_TERMS]
-    int8_t narrow_sign[MAX_TERMS]
-    int8_t dealer_sign[MAX_TERMS]
-    uint8_t grow_size[MAX_TERMS]
-    int8_t grow_sign[MAX_TERMS]
-    uint32_t grow_shift[MAX_TERMS][MAX_REST + 1]   # sum over A's cards a_e (ascending) of C(a_e, e + 1 + t)
-    int64_t nq                      # sum of sign x F_A(q): the completions that do not qualify, so far
-    uint32_t colex                  # the fixed cards' part of the hand's deck colex index
 
 
 cdef inline int wide_row(int size, uint32_t index) noexcept nogil:
@@ -118,8 +118,10 @@ cdef void make_tables(const Setting* st, const uint8_t* seen, Workspace* ws) noe
         in_seen |= (<uint64_t>1) << seen[j]
     j = 0
     for p in range(st.deck.n_cards):
+        ws.index_of[p] = NOT_IN_DECK
         if not (in_seen >> p) & 1:
             ws.candidate[j] = p
+            ws.index_of[p] = j
             j += 1
     memset(ws.wide, 0, st.n_wide * COLUMNS * sizeof(uint16_t))
     memset(ws.narrow, 0, st.n_narrow * COLUMNS * sizeof(uint8_t))
@@ -152,221 +154,154 @@ cdef void make_tables(const Setting* st, const uint8_t* seen, Workspace* ws) noe
     for row in range(st.n_wide):
         for d in range(1, COLUMNS):
             ws.wide[row * COLUMNS + d] += ws.wide[row * COLUMNS + d - 1]
-        ws.wide_q[row] = ws.wide[row * COLUMNS + st.qualifier_rank]
     for row in range(st.n_narrow):
         for d in range(1, COLUMNS):
             ws.narrow[row * COLUMNS + d] += ws.narrow[row * COLUMNS + d - 1]
-        ws.narrow_q[row] = ws.narrow[row * COLUMNS + st.qualifier_rank]
 
 
-cdef inline void add_term(const Setting* st, const Workspace* ws, Terms* terms, int size, int sign,
-                          const uint32_t* shift) noexcept nogil:
-    """Adds the subset of `size` cards whose shifted colex sums are `shift` (shift[0]: its index)."""
-    cdef int t, k
-    cdef uint16_t d
-    if size < st.rest - 1:
-        k = terms.n_wide
-        terms.wide[k] = ws.wide + wide_row(size, shift[0]) * COLUMNS
-        terms.wide_sign[k] = sign
-        terms.nq += sign * ws.wide_q[wide_row(size, shift[0])]
-        terms.n_wide += 1
-    elif size == st.rest - 1:
-        k = terms.n_narrow
-        terms.narrow[k] = ws.narrow + shift[0] * COLUMNS
-        terms.narrow_sign[k] = sign
-        terms.nq += sign * ws.narrow_q[shift[0]]
-        terms.n_narrow += 1
-    else:
-        k = terms.n_dealer
-        d = ws.dealer_rank[shift[0]]
-        terms.dealer[k] = d
-        terms.dealer_sign[k] = sign
-        terms.nq += sign * (d < st.qualifier_rank)
-        terms.n_dealer += 1
-    if size < st.rest:
-        k = terms.n_grow
-        terms.grow_size[k] = size
-        terms.grow_sign[k] = sign
-        for t in range(st.rest - size + 1):
-            terms.grow_shift[k][t] = shift[t]
-        terms.n_grow += 1
-
-
-cdef void extend(const Setting* st, const Workspace* ws, const Terms* parent, Terms* child, int x,
-                 int place) noexcept nogil:
-    """child = parent's subsets, and each growable one joined by candidate x (below all of its cards),
-    x being the hand's card at `place` (1 = lowest outer card .. 4 = highest)."""
-    cdef int k, t, size
-    cdef uint32_t shift[MAX_REST + 1]
-    child.n_wide = parent.n_wide
-    child.n_narrow = parent.n_narrow
-    child.n_dealer = parent.n_dealer
-    child.n_grow = parent.n_grow
-    for k in range(parent.n_wide):
-        child.wide[k] = parent.wide[k]
-        child.wide_sign[k] = parent.wide_sign[k]
-    for k in range(parent.n_narrow):
-        child.narrow[k] = parent.narrow[k]
-        child.narrow_sign[k] = parent.narrow_sign[k]
-    for k in range(parent.n_dealer):
-        child.dealer[k] = parent.dealer[k]
-        child.dealer_sign[k] = parent.dealer_sign[k]
-    for k in range(parent.n_grow):
-        child.grow_size[k] = parent.grow_size[k]
-        child.grow_sign[k] = parent.grow_sign[k]
-        for t in range(st.rest - parent.grow_size[k] + 1):
-            child.grow_shift[k][t] = parent.grow_shift[k][t]
-    child.nq = parent.nq
-    child.colex = parent.colex + st.deck.binom[ws.candidate[x]][place + 1]
-    for k in range(parent.n_grow):
-        size = parent.grow_size[k] + 1
-        for t in range(st.rest - size + 1):
-            shift[t] = st.deck.binom[x][1 + t] + parent.grow_shift[k][t + 1]
-        add_term(st, ws, child, size, -parent.grow_sign[k], shift)
-
-
-cdef Py_ssize_t settle_hands(const Setting* st, Workspace* ws, const Terms* outer, int last,
-                             uint64_t seen_bits, int64_t* disagreements) noexcept nogil:
-    """Every player hand made of the outer cards and a candidate c0 < last: its completions by outcome,
-    the exploit's decision, the deals added to ws.local.  Returns the inconsistent counts (none)."""
-    cdef const uint16_t* inner_wide[MAX_TERMS]
-    cdef const uint16_t* inner_wide_q[MAX_TERMS]
-    cdef const uint8_t* inner_narrow[MAX_TERMS]
-    cdef const uint8_t* inner_narrow_q[MAX_TERMS]
-    cdef const uint16_t* inner_dealer[MAX_TERMS]
-    cdef int8_t wide_sign[MAX_TERMS]
-    cdef int8_t narrow_sign[MAX_TERMS]
-    cdef int8_t dealer_sign[MAX_TERMS]
-    cdef int n_wide = 0, n_narrow = 0, n_dealer = 0, k, size, sign, g, q = st.qualifier_rank, c0, cat, raised, h
-    cdef int d
-    cdef uint32_t shift, index
-    cdef int64_t nq, below, upto, win, tie, lose, ev, completions = st.completions
-    cdef int64_t* cell
+cdef inline void add_term(const Setting* st, const Workspace* ws, int size, uint32_t index, int sign, int g,
+                          int64_t* counts) noexcept nogil:
+    """Adds sign x F_A at the qualifier, at g and at g + 1 to counts[0..2], A the subset of `size`
+    candidates with colex index `index`."""
     cdef const uint16_t* row16
     cdef const uint8_t* row8
+    cdef int d, q = st.qualifier_rank
+    if size < st.rest - 1:
+        row16 = ws.wide + wide_row(size, index) * COLUMNS
+        counts[0] += sign * row16[q]
+        counts[1] += sign * row16[g]
+        counts[2] += sign * row16[g + 1]
+    elif size == st.rest - 1:
+        row8 = ws.narrow + index * COLUMNS
+        counts[0] += sign * row8[q]
+        counts[1] += sign * row8[g]
+        counts[2] += sign * row8[g + 1]
+    else:
+        d = ws.dealer_rank[index]
+        counts[0] += sign * (d < q)
+        counts[1] += sign * (d < g)
+        counts[2] += sign * (d <= g)
+
+
+cdef void hand_counts(const Setting* st, const Workspace* ws, uint32_t packed, int g, int64_t* counts) noexcept nogil:
+    """The completions of S that avoid the hand (packed deck positions, ascending) and do not qualify,
+    are below g and up to g: counts[0..2], summed over the hand's subsets of at most r cards."""
+    cdef uint32_t x[HAND]
+    cdef uint32_t pair
+    cdef int i, j, k, r = st.rest
+    for i in range(HAND):
+        x[i] = ws.index_of[(packed >> (POSITION_BITS * i)) & POSITION_MASK]
+    counts[0] = counts[1] = counts[2] = 0
+    add_term(st, ws, 0, 0, 1, g, counts)
+    for i in range(HAND):
+        add_term(st, ws, 1, x[i], -1, g, counts)
+        if r >= 2:
+            for j in range(i + 1, HAND):
+                pair = x[i] + st.deck.binom[x[j]][2]
+                add_term(st, ws, 2, pair, 1, g, counts)
+                if r >= 3:
+                    for k in range(j + 1, HAND):
+                        add_term(st, ws, 3, pair + st.deck.binom[x[k]][3], -1, g, counts)
+
+
+cdef Py_ssize_t settle_type(const Setting* st, Workspace* ws, int g, Py_ssize_t first, Py_ssize_t last,
+                            const uint64_t** honest, int64_t* dealt, int64_t* disagreements) noexcept nogil:
+    """The sorted hands first .. last - 1 (of rank g, one type for S): how many avoid S and how often the
+    honest optimum raises them with each card of S as the up card; one of them priced; the decision and
+    its deals added to ws.local.  Returns 1 if the counts came out inconsistent (a kernel fault), else 0."""
+    cdef Py_ssize_t w, low = first // WORD_BITS, high = (last - 1) // WORD_BITS, one = -1
+    cdef uint64_t bits
+    cdef int64_t n = 0, raised_honest = 0, nq, below, upto, win, tie, lose
+    cdef int64_t counts[3]
+    cdef int j, cat, raised
     cdef const int64_t* net
-    cdef Py_ssize_t inconsistent = 0
-    # The subsets that hold the innermost card: {c0} + B for each growable B (index c0 + B's shift 1).
-    for k in range(outer.n_grow):
-        size = outer.grow_size[k] + 1
-        sign = -outer.grow_sign[k]
-        shift = outer.grow_shift[k][1]
-        if size < st.rest - 1:
-            inner_wide[n_wide] = ws.wide + wide_row(size, shift) * COLUMNS
-            inner_wide_q[n_wide] = ws.wide_q + wide_row(size, shift)
-            wide_sign[n_wide] = sign
-            n_wide += 1
-        elif size == st.rest - 1:
-            inner_narrow[n_narrow] = ws.narrow + shift * COLUMNS
-            inner_narrow_q[n_narrow] = ws.narrow_q + shift
-            narrow_sign[n_narrow] = sign
-            n_narrow += 1
-        else:
-            inner_dealer[n_dealer] = ws.dealer_rank + shift
-            dealer_sign[n_dealer] = sign
-            n_dealer += 1
-    for c0 in range(last):
-        index = outer.colex + ws.candidate[c0]
-        g = st.deck.hand_rank[index]
-        nq = outer.nq
-        for k in range(n_wide):
-            nq += wide_sign[k] * inner_wide_q[k][c0]
-        for k in range(n_narrow):
-            nq += narrow_sign[k] * inner_narrow_q[k][c0]
-        for k in range(n_dealer):
-            nq += dealer_sign[k] * (inner_dealer[k][c0] < q)
-        if g < q:                                 # no qualifying dealer is beaten or tied
-            win = tie = 0
-            lose = completions - nq
-            inconsistent += not (0 <= nq <= completions)
-        else:
-            below = upto = 0
-            for k in range(outer.n_wide):
-                row16 = outer.wide[k]
-                below += outer.wide_sign[k] * row16[g]
-                upto += outer.wide_sign[k] * row16[g + 1]
-            for k in range(n_wide):
-                row16 = inner_wide[k] + c0 * COLUMNS
-                below += wide_sign[k] * row16[g]
-                upto += wide_sign[k] * row16[g + 1]
-            for k in range(outer.n_narrow):
-                row8 = outer.narrow[k]
-                below += outer.narrow_sign[k] * row8[g]
-                upto += outer.narrow_sign[k] * row8[g + 1]
-            for k in range(n_narrow):
-                row8 = inner_narrow[k] + c0 * COLUMNS
-                below += narrow_sign[k] * row8[g]
-                upto += narrow_sign[k] * row8[g + 1]
-            for k in range(outer.n_dealer):
-                d = outer.dealer[k]
-                below += outer.dealer_sign[k] * (d < g)
-                upto += outer.dealer_sign[k] * (d <= g)
-            for k in range(n_dealer):
-                d = inner_dealer[k][c0]
-                below += dealer_sign[k] * (d < g)
-                upto += dealer_sign[k] * (d <= g)
-            win = below - nq
-            tie = upto - below
-            lose = completions - upto
-            inconsistent += not (0 <= nq <= below <= upto <= completions)
-        cat = st.category_of_rank[g]
-        net = st.nets + cat * N_OUTCOMES
-        ev = nq * net[DEALER_NOT_QUALIFIED] + win * net[PLAYER_WINS] + tie * net[PUSH_TIE] + lose * net[DEALER_WINS]
-        raised = ev > st.fold_ev                  # an exact tie folds
-        cell = ws.local + (cat * DECISIONS + raised) * N_OUTCOMES
-        cell[DEALER_NOT_QUALIFIED] += nq
-        cell[PLAYER_WINS] += win
-        cell[PUSH_TIE] += tie
-        cell[DEALER_WINS] += lose
-        h = __builtin_popcountll(st.honest[index] & seen_bits)    # up cards of S the honest optimum raises with
-        disagreements[0] += h + raised * (st.seen - 2 * h)
-    return inconsistent
+    cdef int64_t* cell
+    for w in range(low, high + 1):
+        bits = ws.avoid[w]
+        if w == low:
+            bits &= ~(<uint64_t>0) << (first % WORD_BITS)
+        if w == high:
+            bits &= ~(<uint64_t>0) >> (WORD_BITS - 1 - (last - 1) % WORD_BITS)
+        if bits:
+            n += __builtin_popcountll(bits)
+            if one < 0:
+                one = w * WORD_BITS + __builtin_ctzll(bits)
+            for j in range(st.seen):
+                raised_honest += __builtin_popcountll(bits & honest[j][w])
+    if n == 0:
+        return 0
+    hand_counts(st, ws, st.hands[one], g, counts)
+    nq = counts[0]
+    below = counts[1]
+    upto = counts[2]
+    if g < st.qualifier_rank:                     # no qualifying dealer is beaten or tied
+        if not 0 <= nq <= st.completions:
+            return 1
+        below = upto = nq
+    elif not 0 <= nq <= below <= upto <= st.completions:
+        return 1
+    win = below - nq
+    tie = upto - below
+    lose = st.completions - upto
+    cat = st.category_of_rank[g]
+    net = st.nets + cat * N_OUTCOMES
+    raised = nq * net[DEALER_NOT_QUALIFIED] + win * net[PLAYER_WINS] + tie * net[PUSH_TIE] \
+        + lose * net[DEALER_WINS] > st.fold_ev                 # an exact tie folds
+    cell = ws.local + (cat * DECISIONS + raised) * N_OUTCOMES
+    cell[DEALER_NOT_QUALIFIED] += n * nq
+    cell[PLAYER_WINS] += n * win
+    cell[PUSH_TIE] += n * tie
+    cell[DEALER_WINS] += n * lose
+    dealt[0] += n
+    disagreements[0] += st.seen * n - raised_honest if raised else raised_honest
+    return 0
 
 
 cdef Py_ssize_t count_class(const Setting* st, const uint8_t* seen, int64_t weight, Workspace* ws) noexcept nogil:
     """Every player hand against one class of seen cards (deck positions, ascending): its deals x weight
     added to ws.totals.  Returns the inconsistent counts (0 unless the kernel is wrong)."""
-    cdef Terms terms[OUTER + 1]                   # terms[j]: the subsets of the j highest cards
-    cdef uint32_t empty[MAX_REST + 1]
-    cdef int m = st.candidates, c1, c2, c3, c4, j
-    cdef uint64_t seen_bits = 0
-    cdef int64_t disagreements = 0, dealt = 0
-    cdef Py_ssize_t inconsistent = 0
+    cdef const uint64_t* honest[MAX_SEEN]
+    cdef const uint64_t* holding[MAX_SEEN]
+    cdef Py_ssize_t w, t, inconsistent = 0
+    cdef uint64_t bits
+    cdef int64_t dealt = 0, disagreements = 0
+    cdef int j, g, one_suit = 1
     make_tables(st, seen, ws)
     for j in range(st.seen):
-        seen_bits |= (<uint64_t>1) << seen[j]
+        honest[j] = st.honest + seen[j] * st.words
+        holding[j] = st.holding + seen[j] * st.words
+        one_suit &= card_suit(st.cards[seen[j]]) == card_suit(st.cards[seen[0]])
+    for w in range(st.words):
+        bits = holding[0][w]
+        for j in range(1, st.seen):
+            bits |= holding[j][w]
+        ws.avoid[w] = ~bits
     memset(ws.local, 0, TOTALS * sizeof(int64_t))
-    memset(empty, 0, sizeof(empty))
-    terms[0].n_wide = terms[0].n_narrow = terms[0].n_dealer = terms[0].n_grow = 0
-    terms[0].nq = 0
-    terms[0].colex = 0
-    add_term(st, ws, &terms[0], 0, 1, empty)
-    for c4 in range(OUTER, m):
-        extend(st, ws, &terms[0], &terms[1], c4, 4)
-        for c3 in range(3, c4):
-            extend(st, ws, &terms[1], &terms[2], c3, 3)
-            for c2 in range(2, c3):
-                extend(st, ws, &terms[2], &terms[3], c2, 2)
-                for c1 in range(1, c2):
-                    extend(st, ws, &terms[3], &terms[4], c1, 1)
-                    inconsistent += settle_hands(st, ws, &terms[4], c1, seen_bits, &disagreements)
+    if one_suit:                                  # the dealer may flush: hand types by rank and clubs
+        for t in range(st.n_types):
+            inconsistent += settle_type(st, ws, st.type_rank[t], st.type_start[t], st.type_start[t + 1], honest,
+                                        &dealt, &disagreements)
+    else:                                         # the dealer cannot flush: hand types by rank
+        for g in range(N_DISTINCT_HANDS):
+            if st.rank_start[g] < st.rank_start[g + 1]:
+                inconsistent += settle_type(st, ws, g, st.rank_start[g], st.rank_start[g + 1], honest, &dealt,
+                                            &disagreements)
     for j in range(TOTALS):
-        dealt += ws.local[j]
         ws.totals[j] += weight * ws.local[j]
     ws.totals[TOTALS] += weight * disagreements * st.completions
-    return inconsistent + (dealt != <int64_t>st.deck.binom[m][HAND] * st.completions)
+    return inconsistent + (dealt != st.deck.binom[st.candidates][HAND])
 
 
 cdef void count_share(const Setting* st, const uint8_t* seen, const int64_t* weights, Py_ssize_t n_classes,
                       int thread, int n_threads, Workspace* ws, Py_ssize_t* inconsistent) noexcept nogil:
-    """The classes thread, thread + n_threads, ...: every class costs the same."""
+    """The classes thread, thread + n_threads, ...: every class costs about the same."""
     cdef Py_ssize_t i = thread
     while i < n_classes:
         inconsistent[0] += count_class(st, seen + st.seen * i, weights[i], ws)
         i += n_threads
 
 
-# --- Python entry points --------------------------------------------------------------------------
+# --- the per-deck tables ----------------------------------------------------------------------------
 
 def _deck_positions(deck_cards):
     deck = np.ascontiguousarray(deck_cards, dtype=np.uint8)
@@ -379,22 +314,11 @@ def _deck_positions(deck_cards):
     return deck, position
 
 
-def _positions_of(rows, position, what):
-    """Each row's cards as deck positions, ascending; ValueError for a card outside the deck or twice."""
-    rows = np.asarray(rows, dtype=np.uint8)
-    at = np.sort(position[rows], axis=1)
-    bad = (at == NOT_IN_DECK).any(axis=1) | (np.diff(at.astype(np.int16), axis=1) <= 0).any(axis=1)
-    if bad.any():
-        raise ValueError(f"{what} {int(np.argmax(bad))} has a card outside the deck or a card twice: "
-                         f"{rows[np.argmax(bad)].tolist()}")
-    return np.ascontiguousarray(at)
-
-
 def hand_ranks(deck_cards):
     """The dense rank (handeval) of every 5-card hand of the deck, by colex index of its deck positions (uint16).
 
-    >>> ranks = hand_ranks(range(10))                  # the deuces, treys and two fours (4c, 4d)
     >>> from cython_ext import handeval
+    >>> ranks = hand_ranks(range(10))                  # the deuces, treys and two fours (4c, 4d)
     >>> len(ranks), int(ranks[0]) == handeval.dense(handeval.evaluate([0, 1, 2, 3, 4]))   # C(10, 5); 2c 2d 2h 2s 3c
     (252, True)
     """
@@ -412,21 +336,86 @@ def hand_ranks(deck_cards):
     return ranks
 
 
-def honest_masks(deck_cards, const uint8_t[:, ::1] keys, const uint8_t[::1] raises):
-    """Per hand of the deck (by colex index of its deck positions): bit u set where a decision per
-    situation class (`raises`, one per class key) raises with the up card at deck position u.
+def hand_types(deck_cards, const uint16_t[::1] hand_rank):
+    """The deck's hands sorted by (rank, ranks held in clubs), for `count_seen`: a dict of
+    "order" (the colex index of each sorted hand), "hands" (its deck positions packed 6 bits each),
+    "rank_start" (hands of rank g: rank_start[g] .. rank_start[g + 1] - 1), "type_start" and "type_rank"
+    (the runs of one rank and clubs mask, and their ranks), "holding" (per deck position, a bit plane of
+    the sorted hands that hold that card).
+
+    >>> types = hand_types(range(12), hand_ranks(range(12)))     # deuces, treys, fours
+    >>> len(types["order"]), int(types["rank_start"][-1]), int(types["holding"][0].sum() > 0)
+    (792, 792, 1)
+    """
+    deck, _ = _deck_positions(deck_cards)
+    cdef DeckTables tables
+    cdef int n = len(deck), a, b, c, e, top, i
+    fill_binomials(tables.binom)
+    cdef Py_ssize_t n_hands = tables.binom[n][HAND], words = (n_hands + WORD_BITS - 1) // WORD_BITS, h, w
+    if hand_rank.shape[0] != n_hands:
+        raise ValueError("hand_rank: one rank per hand of the deck")
+    keys = np.empty(n_hands, dtype=np.uint32)
+    packed = np.empty(n_hands, dtype=np.uint32)
+    cdef uint32_t[::1] keys_v = keys
+    cdef uint32_t[::1] packed_v = packed
+    cdef const uint8_t[::1] cards = deck
+    cdef uint32_t index, clubs
+    cdef int p[HAND]
+    with nogil:
+        for top in range(HAND - 1, n):
+            for c in range(3, top):
+                for b in range(2, c):
+                    for a in range(1, b):
+                        for e in range(a):
+                            p[0] = e
+                            p[1] = a
+                            p[2] = b
+                            p[3] = c
+                            p[4] = top
+                            index = colex5(tables.binom, e, a, b, c, top)
+                            clubs = 0
+                            for i in range(HAND):
+                                if card_suit(cards[p[i]]) == CLUBS:
+                                    clubs |= 1 << card_rank(cards[p[i]])
+                            keys_v[index] = (<uint32_t>hand_rank[index] << N_RANKS) | clubs
+                            packed_v[index] = (e | a << POSITION_BITS | b << 2 * POSITION_BITS
+                                               | c << 3 * POSITION_BITS | top << 4 * POSITION_BITS)
+    order = np.argsort(keys, kind="stable").astype(np.uint32)
+    keys = keys[order]
+    hands = np.ascontiguousarray(packed[order])
+    type_start = np.flatnonzero(np.r_[True, np.diff(keys.astype(np.int64)) != 0, True]).astype(np.uint32)
+    holding = np.zeros((n, words), dtype=np.uint64)
+    cdef uint64_t[:, ::1] holding_v = holding
+    cdef uint64_t[::1] masks_v = np.zeros(n_hands, dtype=np.uint64)
+    cdef const uint32_t[::1] order_v = order
+    with nogil:
+        for h in range(n_hands):                                    # by colex index: the cards' positions
+            for i in range(HAND):
+                masks_v[h] |= (<uint64_t>1) << ((packed_v[h] >> (POSITION_BITS * i)) & POSITION_MASK)
+        for w in prange(words, schedule="static"):
+            plane_word(&masks_v[0], &order_v[0], w, n_hands, &holding_v[0, 0], words)
+    return {"order": order, "hands": hands,
+            "rank_start": np.searchsorted(keys >> N_RANKS, np.arange(COLUMNS)).astype(np.uint32),
+            "type_start": type_start, "type_rank": (keys[type_start[:len(type_start) - 1]] >> N_RANKS).astype(np.uint16),
+            "holding": holding}
+
+
+def honest_planes(deck_cards, const uint8_t[:, ::1] keys, const uint8_t[::1] raises, const uint32_t[::1] order):
+    """Per deck position u, a bit plane over the sorted hands (`hand_types`' order): bit h set where a decision
+    per situation class (`raises`, one per class key) raises sorted hand h with the up card at position u.
 
     keys: the (hand, up card) class keys of the deck, sorted, as `stud_enum.situation_classes` gives
     them (the classes of one canonical hand consecutive).  Every renaming of the deck's suits maps a
     class's canonical hand and up card to the raw situations it stands for; the hands of different
-    canonical hands are different, so threads share the canonical hands without sharing a mask.
+    canonical hands are different, so threads share the canonical hands without sharing a hand.
     Raises ValueError on a malformed deck, key or decision array.
 
     >>> from cython_ext import stud_enum
     >>> keys, weights = stud_enum.situation_classes(range(12))
-    >>> masks = honest_masks(range(12), keys, np.ones(len(keys), dtype=np.uint8))
-    >>> sorted(set(bin(int(m)).count("1") for m in masks))     # raise always: all 7 up cards, every hand
-    [7]
+    >>> types = hand_types(range(12), hand_ranks(range(12)))
+    >>> planes = honest_planes(range(12), keys, np.ones(len(keys), dtype=np.uint8), types["order"])
+    >>> planes.shape, sum(bin(int(x)).count("1") for x in planes.ravel()) == 792 * 7   # raise always
+    ((12, 13), True)
     """
     deck, position = _deck_positions(deck_cards)
     if keys.shape[1] != SITUATION or raises.shape[0] != keys.shape[0]:
@@ -444,8 +433,13 @@ def honest_masks(deck_cards, const uint8_t[:, ::1] keys, const uint8_t[::1] rais
     cdef DeckTables tables
     cdef int n = len(deck), n_renamings = len(renamings)
     fill_binomials(tables.binom)
-    masks = np.zeros(tables.binom[n][HAND], dtype=np.uint64)
+    cdef Py_ssize_t n_hands = tables.binom[n][HAND], words = (n_hands + WORD_BITS - 1) // WORD_BITS, w
+    if order.shape[0] != n_hands:
+        raise ValueError("order: one colex index per hand of the deck")
+    masks = np.zeros(n_hands, dtype=np.uint64)                # by colex index: the up cards it raises with
+    planes = np.zeros((n, words), dtype=np.uint64)
     cdef uint64_t[::1] masks_v = masks
+    cdef uint64_t[:, ::1] planes_v = planes
     cdef const int64_t[::1] starts_v = starts
     cdef const uint8_t[:, ::1] renamings_v = renamings
     cdef const uint8_t[::1] position_v = position
@@ -454,7 +448,22 @@ def honest_masks(deck_cards, const uint8_t[:, ::1] keys, const uint8_t[::1] rais
         for run in prange(n_runs, schedule="dynamic", chunksize=64):
             mask_run(&tables, &keys[0, 0], &raises[0], starts_v[run], starts_v[run + 1], &renamings_v[0, 0],
                      n_renamings, &position_v[0], &masks_v[0])
-    return masks
+        for w in prange(words, schedule="static"):                  # a word's 64 hands, one thread
+            plane_word(&masks_v[0], &order[0], w, n_hands, &planes_v[0, 0], words)
+    return planes
+
+
+cdef void plane_word(const uint64_t* masks, const uint32_t* order, Py_ssize_t w, Py_ssize_t n_hands,
+                     uint64_t* planes, Py_ssize_t words) noexcept nogil:
+    """Word w of every plane: bit h - 64 w of plane u set where sorted hand h's mask (by colex index order[h])
+    has bit u."""
+    cdef Py_ssize_t h
+    cdef uint64_t mask
+    for h in range(w * WORD_BITS, min((w + 1) * WORD_BITS, n_hands)):
+        mask = masks[order[h]]
+        while mask:
+            planes[__builtin_ctzll(mask) * words + w] |= (<uint64_t>1) << (h - w * WORD_BITS)
+            mask &= mask - 1
 
 
 cdef void mask_run(const DeckTables* deck, const uint8_t* keys, const uint8_t* raises, Py_ssize_t first,
@@ -481,19 +490,23 @@ cdef void mask_run(const DeckTables* deck, const uint8_t* keys, const uint8_t* r
         masks[colex5(deck.binom, at[0], at[1], at[2], at[3], at[4])] |= bits
 
 
-def count_seen(deck_cards, seen_cards, weights, const uint16_t[::1] hand_rank, const uint64_t[::1] honest,
-               const uint8_t[::1] category_of_rank, nets, int64_t fold_ev, int qualifier_rank, n_threads=None):
+# --- counting ------------------------------------------------------------------------------------------
+
+def count_seen(deck_cards, seen_cards, weights, const uint16_t[::1] hand_rank, types,
+               const uint64_t[:, ::1] honest, const uint8_t[::1] category_of_rank, nets, int64_t fold_ev,
+               int qualifier_rank, n_threads=None):
     """The exploit's deals by player category x decision x outcome, and the deals where the honest optimum differs.
 
-    deck_cards: the deck (ascending card indices); seen_cards: (c, 1 + K) the classes of seen dealer
-    cards, K = 1..3, with `weights` (raw sets per class); hand_rank and honest: per hand of the deck
-    by colex index (`hand_ranks`, `honest_masks`); category_of_rank: the category of each dense rank;
-    nets: (categories, outcomes) integer nets of a raised hand (the paytable x its scale), fold_ev:
-    folding's EV numerator (-completions x scale); the dealer qualifies with a dense rank >=
-    qualifier_rank.  Returns (totals, disagreements): totals (categories, 2, outcomes) int64 deals
-    [category][folded, raised][outcome], every deal (P, S, R) counted once (S in its class's raw sets);
-    disagreements: the deals with the up card distinguished among S where the honest optimum decides
-    otherwise.  The caller proves the bounds: |nets| x completions and the weighted totals within int64.
+    deck_cards: the deck (ascending card indices); seen_cards: (c, 1 + K) canonical classes of seen
+    dealer cards, K = 1..3 (a class of one suit in clubs), with `weights` (raw sets per class);
+    hand_rank, types and honest: the deck's tables (`hand_ranks`, `hand_types`, `honest_planes`);
+    category_of_rank: the category of each dense rank; nets: (categories, outcomes) integer nets of a
+    raised hand (the paytable x its scale), fold_ev: folding's EV numerator (-completions x scale);
+    the dealer qualifies with a dense rank >= qualifier_rank.  Returns (totals, disagreements):
+    totals (categories, 2, outcomes) int64 deals [category][folded, raised][outcome], every deal
+    (P, S, R) counted once (S in its class's raw sets); disagreements: the deals with the up card
+    distinguished among S where the honest optimum decides otherwise.  The caller proves the bounds:
+    |nets| x completions and the weighted totals within int64.
     Raises ValueError on malformed input, RuntimeError if a count comes out inconsistent.
 
     One seen card besides the up card on the 12 cards deuce to four: each of the 66 pairs S, the
@@ -504,15 +517,28 @@ def count_seen(deck_cards, seen_cards, weights, const uint16_t[::1] hand_rank, c
     >>> nets = np.array([[1, 3, 0, -3]] * 10, dtype=np.int64)       # a raise pays 1 to 1, the ante 1 to 1
     >>> pairs = np.array([[a, b] for a in deck for b in deck if a < b], dtype=np.uint8)
     >>> categories = handeval.categories(handeval.ORDERED_VALUES).astype(np.uint8)
-    >>> totals, disagreements = count_seen(deck, pairs, np.ones(len(pairs)), hand_ranks(deck),
-    ...     np.zeros(792, dtype=np.uint64), categories, nets, -10, 0, n_threads=1)
-    >>> int(totals.sum()) == 66 * 252 * 10, int(totals[:, 1].sum()) > 0, disagreements == int(totals[:, 1].sum()) * 2
-    (True, True, True)
+    >>> ranks = hand_ranks(deck)
+    >>> types = hand_types(deck, ranks)
+    >>> never = np.zeros((12, 13), dtype=np.uint64)                 # an honest strategy that never raises
+    >>> one_suit = pairs[:, 0] % 4 == pairs[:, 1] % 4
+    >>> pairs = pairs[~one_suit | (pairs[:, 0] % 4 == 0)]           # the pairs of one suit in clubs only
+    >>> weights = np.where(pairs[:, 0] % 4 == pairs[:, 1] % 4, 4, 1)
+    >>> totals, disagreements = count_seen(deck, pairs, weights, ranks, types, never, categories, nets, -10, 0, 1)
+    >>> int(totals.sum()) == 66 * 252 * 10, disagreements == int(totals[:, 1].sum()) * 2
+    (True, True)
     """
     deck, position = _deck_positions(deck_cards)
-    seen = _positions_of(seen_cards, position, "seen cards")
-    if seen.ndim != 2 or not MIN_SEEN_HOLE + 1 <= seen.shape[1] <= MAX_SEEN_HOLE + 1:
+    rows = np.asarray(seen_cards, dtype=np.uint8)
+    if rows.ndim != 2 or not MIN_SEEN_HOLE + 1 <= rows.shape[1] <= MAX_SEEN:
         raise ValueError(f"seen cards: (c, 1 + K) rows, K = {MIN_SEEN_HOLE}..{MAX_SEEN_HOLE}")
+    seen = np.sort(position[rows], axis=1)
+    bad = (seen == NOT_IN_DECK).any(axis=1) | (np.diff(seen.astype(np.int16), axis=1) <= 0).any(axis=1)
+    one_suit = (rows % N_SUITS == rows[:, :1] % N_SUITS).all(axis=1)
+    bad |= one_suit & (rows[:, 0] % N_SUITS != CLUBS)
+    if bad.any():
+        raise ValueError(f"seen cards {int(np.argmax(bad))} ({rows[np.argmax(bad)].tolist()}): a card outside "
+                         "the deck, a card twice, or of one suit other than clubs (not a canonical class)")
+    seen = np.ascontiguousarray(seen)
     class_weights = np.ascontiguousarray(weights, dtype=np.int64)
     net_array = np.ascontiguousarray(nets, dtype=np.int64)
     cdef int n = len(deck), threads = 1 if n_threads is None else int(n_threads), t
@@ -526,8 +552,16 @@ def count_seen(deck_cards, seen_cards, weights, const uint16_t[::1] hand_rank, c
     fill_binomials(st.deck.binom)
     st.deck.n_cards = n
     st.deck.n_hands = st.deck.binom[n][HAND]
-    if hand_rank.shape[0] != st.deck.n_hands or honest.shape[0] != st.deck.n_hands:
-        raise ValueError("hand_rank and honest: one entry per hand of the deck")
+    st.words = (st.deck.n_hands + WORD_BITS - 1) // WORD_BITS
+    cdef const uint32_t[::1] hands_v = types["hands"]
+    cdef const uint32_t[::1] rank_start_v = types["rank_start"]
+    cdef const uint32_t[::1] type_start_v = types["type_start"]
+    cdef const uint16_t[::1] type_rank_v = types["type_rank"]
+    cdef const uint64_t[:, ::1] holding_v = types["holding"]
+    if hand_rank.shape[0] != st.deck.n_hands or hands_v.shape[0] != st.deck.n_hands \
+            or (holding_v.shape[0], holding_v.shape[1]) != (n, st.words) or (honest.shape[0], honest.shape[1]) != (n, st.words) \
+            or rank_start_v.shape[0] != COLUMNS or type_start_v.shape[0] != type_rank_v.shape[0] + 1:
+        raise ValueError("hand_rank, types and honest: the tables of this deck")
     st.seen = seen.shape[1]
     st.rest = HAND - st.seen
     st.candidates = n - st.seen
@@ -539,22 +573,30 @@ def count_seen(deck_cards, seen_cards, weights, const uint16_t[::1] hand_rank, c
     st.completions = st.deck.binom[st.candidates - HAND][st.rest]
     st.fold_ev = fold_ev
     cdef const int64_t[:, ::1] nets_v = net_array
+    cdef const uint8_t[::1] cards_v = deck
     st.nets = &nets_v[0, 0]
+    st.cards = &cards_v[0]
     st.category_of_rank = &category_of_rank[0]
     st.deck.hand_rank = &hand_rank[0]
-    st.honest = &honest[0]
+    st.hands = &hands_v[0]
+    st.rank_start = &rank_start_v[0]
+    st.type_start = &type_start_v[0]
+    st.type_rank = &type_rank_v[0]
+    st.n_types = type_rank_v.shape[0]
+    st.holding = &holding_v[0, 0]
+    st.honest = &honest[0, 0]
 
-    sizes = {"candidate": (N_CARDS, np.uint8), "dealer_rank": (st.deck.binom[st.candidates][st.rest], np.uint16),
+    sizes = {"candidate": (N_CARDS, np.uint8), "index_of": (N_CARDS, np.uint8),
+             "dealer_rank": (st.deck.binom[st.candidates][st.rest], np.uint16),
              "wide": (max(1, st.n_wide) * COLUMNS, np.uint16), "narrow": (st.n_narrow * COLUMNS, np.uint8),
-             "wide_q": (max(1, st.n_wide), np.uint16), "narrow_q": (st.n_narrow, np.uint8),
-             "local": (TOTALS, np.int64), "totals": (TOTALS + 1, np.int64)}
+             "avoid": (st.words, np.uint64), "local": (TOTALS, np.int64), "totals": (TOTALS + 1, np.int64)}
     buffers = {name: np.zeros((threads, size), dtype=dtype) for name, (size, dtype) in sizes.items()}
     cdef uint8_t[:, ::1] candidate_v = buffers["candidate"]
+    cdef uint8_t[:, ::1] index_of_v = buffers["index_of"]
     cdef uint16_t[:, ::1] dealer_v = buffers["dealer_rank"]
     cdef uint16_t[:, ::1] wide_v = buffers["wide"]
     cdef uint8_t[:, ::1] narrow_v = buffers["narrow"]
-    cdef uint16_t[:, ::1] wide_q_v = buffers["wide_q"]
-    cdef uint8_t[:, ::1] narrow_q_v = buffers["narrow_q"]
+    cdef uint64_t[:, ::1] avoid_v = buffers["avoid"]
     cdef int64_t[:, ::1] local_v = buffers["local"]
     cdef int64_t[:, ::1] totals_v = buffers["totals"]
     workspaces = np.zeros(threads * sizeof(Workspace), dtype=np.uint8)
@@ -562,11 +604,11 @@ def count_seen(deck_cards, seen_cards, weights, const uint16_t[::1] hand_rank, c
     cdef Workspace* ws = <Workspace*>&workspaces_v[0]
     for t in range(threads):
         ws[t].candidate = &candidate_v[t, 0]
+        ws[t].index_of = &index_of_v[t, 0]
         ws[t].dealer_rank = &dealer_v[t, 0]
         ws[t].wide = &wide_v[t, 0]
         ws[t].narrow = &narrow_v[t, 0]
-        ws[t].wide_q = &wide_q_v[t, 0]
-        ws[t].narrow_q = &narrow_q_v[t, 0]
+        ws[t].avoid = &avoid_v[t, 0]
         ws[t].local = &local_v[t, 0]
         ws[t].totals = &totals_v[t, 0]
     inconsistent = np.zeros(threads, dtype=np.intp)

@@ -185,18 +185,22 @@ def seen_classes(cards, size: int) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(keys), weights.astype(np.int64)
 
 
+TYPES = ("hands", "rank_start", "type_start", "type_rank", "holding")   # stud_leak.hand_types' tables
+
+
 def _seen_chunk(shared, cards: tuple, qualifier_rank: int, nets: np.ndarray, fold_ev: int, start: int, stop: int,
                 threads: int) -> list:
     """The deals of the seen-card classes start..stop-1."""
     deals, disagreements = stud_leak.count_seen(
         np.array(cards, dtype=np.uint8), shared["seen"][start:stop], shared["weights"][start:stop],
-        shared["hand_rank"], shared["honest"], shared["category_of_rank"], nets, fold_ev, qualifier_rank, threads)
+        shared["hand_rank"], {name: shared[name] for name in TYPES}, shared["honest"], shared["category_of_rank"],
+        nets, fold_ev, qualifier_rank, threads)
     return [Part("deals", deals.astype(np.uint64)), Part("disagreements", np.array([disagreements], dtype=np.uint64))]
 
 
 def count_seen(rules: StudRules, table: SituationCounts, raise_: np.ndarray, k: int, executor: Executor | None,
                progress=None) -> SeenCounts:
-    """K = 1..3: every player hand against every class of seen cards, in the compiled kernel, chunked."""
+    """K = 1..3: every class of seen cards against every player hand, in the compiled kernel, chunked."""
     nets, scale = rules.paytable.net_matrix()
     n = len(table.cards)
     completions = math.comb(n - HAND - 1 - k, HOLE_CARDS - k)
@@ -206,16 +210,18 @@ def count_seen(rules: StudRules, table: SituationCounts, raise_: np.ndarray, k: 
         raise InputError(f"seen dealer cards: the paytable's nets (x {scale}) are too large for exact 64-bit EVs")
     if math.comb(n, HAND) * math.comb(n - HAND, 1 + k) * completions * (1 + k) > INT64_MAX:
         raise InvariantError("seen dealer cards: the deal counts would not fit 64 bits")
-    cards = tuple(table.cards)
-    seen, weights = seen_classes(cards, 1 + k)
-    shared = {"seen": seen, "weights": weights, "hand_rank": stud_leak.hand_ranks(np.array(cards, dtype=np.uint8)),
-              "honest": stud_leak.honest_masks(np.array(cards, dtype=np.uint8), table.keys, raise_.view(np.uint8)),
+    cards = np.array(table.cards, dtype=np.uint8)
+    seen, weights = seen_classes(table.cards, 1 + k)
+    hand_rank = stud_leak.hand_ranks(cards)
+    types = stud_leak.hand_types(cards, hand_rank)
+    shared = {"seen": seen, "weights": weights, "hand_rank": hand_rank, **{name: types[name] for name in TYPES},
+              "honest": stud_leak.honest_planes(cards, table.keys, raise_.view(np.uint8), types["order"]),
               "category_of_rank": handeval.categories(handeval.ORDERED_VALUES).astype(np.uint8)}
     executor = executor or SerialExecutor(stud_enum.default_threads())
     totals = Totals({"deals": ((N_CATEGORIES, 2, N_OUTCOMES), np.uint64), "disagreements": ((1,), np.uint64)})
     pieces = 1 if executor.workers == 1 else 4 * executor.workers
-    executor.run([Chunk(_seen_chunk, (cards, int(table.qualifier_rank), nets.astype(np.int64), fold_ev, a, b,
-                                      executor.threads_per_chunk))
+    executor.run([Chunk(_seen_chunk, (tuple(table.cards), int(table.qualifier_rank), nets.astype(np.int64), fold_ev,
+                                      a, b, executor.threads_per_chunk))
                   for a, b in chunk_ranges(len(seen), pieces)], totals, shared, progress,
                  f"caribbean stud: {k} seen hole cards")
     deals = np.array(totals["deals"].tolist(), dtype=object)
