@@ -188,14 +188,15 @@ def seen_classes(cards, size: int) -> tuple[np.ndarray, np.ndarray]:
 TYPES = ("hands", "rank_start", "type_start", "type_rank", "holding")   # stud_leak.hand_types' tables
 
 
-def _seen_chunk(shared, cards: tuple, qualifier_rank: int, nets: np.ndarray, fold_ev: int, start: int, stop: int,
-                threads: int) -> list:
-    """The deals of the seen-card classes start..stop-1."""
+def _seen_chunk(shared, cards: tuple, qualifier_rank: int, nets: np.ndarray, fold_ev: int, index: int, start: int,
+                stop: int, threads: int) -> list:
+    """The deals of the seen-card classes start..stop-1, then the disagreements: row `index` of the totals
+    (one row per chunk, so that processes add into their own)."""
     deals, disagreements = stud_leak.count_seen(
         np.array(cards, dtype=np.uint8), shared["seen"][start:stop], shared["weights"][start:stop],
         shared["hand_rank"], {name: shared[name] for name in TYPES}, shared["honest"], shared["category_of_rank"],
         nets, fold_ev, qualifier_rank, threads)
-    return [Part("deals", deals.astype(np.uint64)), Part("disagreements", np.array([disagreements], dtype=np.uint64))]
+    return [Part("totals", np.r_[deals.ravel(), disagreements].astype(np.uint64)[None], index)]
 
 
 def count_seen(rules: StudRules, table: SituationCounts, raise_: np.ndarray, k: int, executor: Executor | None,
@@ -218,11 +219,11 @@ def count_seen(rules: StudRules, table: SituationCounts, raise_: np.ndarray, k: 
               "honest": stud_leak.honest_planes(cards, table.keys, raise_.view(np.uint8), types["order"]),
               "category_of_rank": handeval.categories(handeval.ORDERED_VALUES).astype(np.uint8)}
     executor = executor or SerialExecutor(stud_enum.default_threads())
-    totals = Totals({"deals": ((N_CATEGORIES, 2, N_OUTCOMES), np.uint64), "disagreements": ((1,), np.uint64)})
-    pieces = 1 if executor.workers == 1 else 4 * executor.workers
+    ranges = chunk_ranges(len(seen), 1 if executor.workers == 1 else 4 * executor.workers)
+    cells = N_CATEGORIES * 2 * N_OUTCOMES
+    totals = Totals({"totals": ((len(ranges), cells + 1), np.uint64)})
     executor.run([Chunk(_seen_chunk, (tuple(table.cards), int(table.qualifier_rank), nets.astype(np.int64), fold_ev,
-                                      a, b, executor.threads_per_chunk))
-                  for a, b in chunk_ranges(len(seen), pieces)], totals, shared, progress,
-                 f"caribbean stud: {k} seen hole cards")
-    deals = np.array(totals["deals"].tolist(), dtype=object)
-    return SeenCounts(k, deals, int(totals["disagreements"][0]))
+                                      i, a, b, executor.threads_per_chunk))
+                  for i, (a, b) in enumerate(ranges)], totals, shared, progress, f"caribbean stud: {k} seen hole cards")
+    summed = np.array(totals["totals"].tolist(), dtype=object).sum(axis=0)
+    return SeenCounts(k, summed[:cells].reshape(N_CATEGORIES, 2, N_OUTCOMES), int(summed[cells]))
