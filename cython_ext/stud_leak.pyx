@@ -34,7 +34,7 @@ import itertools
 
 import numpy as np
 
-from cython.parallel cimport prange
+from cython.parallel cimport prange, threadid
 from libc.string cimport memset
 
 from cython_ext._types cimport (int64_t, uint8_t, uint16_t, uint32_t, uint64_t, HAND, N_CARDS, N_RANKS, N_SUITS,
@@ -290,15 +290,6 @@ cdef Py_ssize_t count_class(const Setting* st, const uint8_t* seen, int64_t weig
         ws.totals[j] += weight * ws.local[j]
     ws.totals[TOTALS] += weight * disagreements * st.completions
     return inconsistent + (dealt != st.deck.binom[st.candidates][HAND])
-
-
-cdef void count_share(const Setting* st, const uint8_t* seen, const int64_t* weights, Py_ssize_t n_classes,
-                      int thread, int n_threads, Workspace* ws, Py_ssize_t* inconsistent) noexcept nogil:
-    """The classes thread, thread + n_threads, ...: every class costs about the same."""
-    cdef Py_ssize_t i = thread
-    while i < n_classes:
-        inconsistent[0] += count_class(st, seen + st.seen * i, weights[i], ws)
-        i += n_threads
 
 
 # --- the per-deck tables ----------------------------------------------------------------------------
@@ -611,16 +602,14 @@ def count_seen(deck_cards, seen_cards, weights, const uint16_t[::1] hand_rank, t
         ws[t].avoid = &avoid_v[t, 0]
         ws[t].local = &local_v[t, 0]
         ws[t].totals = &totals_v[t, 0]
-    inconsistent = np.zeros(threads, dtype=np.intp)
-    cdef Py_ssize_t[::1] inconsistent_v = inconsistent
     cdef const uint8_t[:, ::1] seen_v = seen
     cdef const int64_t[::1] weights_v = class_weights
-    cdef Py_ssize_t n_classes = len(seen)
+    cdef Py_ssize_t i, n_classes = len(seen), inconsistent = 0
     if n_classes:
-        with nogil:
-            for t in prange(threads, num_threads=threads, schedule="static", chunksize=1):
-                count_share(&st, &seen_v[0, 0], &weights_v[0], n_classes, t, threads, &ws[t], &inconsistent_v[t])
-    if inconsistent.any():
-        raise RuntimeError(f"stud_leak: {int(inconsistent.sum())} counts came out inconsistent (a kernel fault)")
+        with nogil:                               # classes of one suit cost more: taken as threads free up
+            for i in prange(n_classes, num_threads=threads, schedule="dynamic"):
+                inconsistent += count_class(&st, &seen_v[i, 0], weights_v[i], &ws[threadid()])
+    if inconsistent:
+        raise RuntimeError(f"stud_leak: {inconsistent} counts came out inconsistent (a kernel fault)")
     summed = buffers["totals"].sum(axis=0)
     return summed[:TOTALS].reshape(N_CATEGORIES, DECISIONS, N_OUTCOMES), int(summed[TOTALS])
