@@ -48,6 +48,7 @@ class SeenCounts:
 
     @property
     def total(self) -> int:
+        """Every deal (P, S, R) counted: C(n, 5) x C(n - 5, 1 + K) x C(n - 6 - K, 4 - K)."""
         return int(self.deals.sum())
 
     @property
@@ -66,10 +67,12 @@ class SeenDealerCards:
 
     @property
     def k(self) -> int:
+        """The dealer's hole cards seen besides the up card."""
         return self.counts.k
 
     @property
     def raise_probability(self) -> Fraction:
+        """How often the exploit raises, over every deal."""
         return Fraction(int(self.counts.deals[:, RAISE].sum()), self.counts.total)
 
     @property
@@ -81,6 +84,7 @@ class SeenDealerCards:
 
     @property
     def house_edge(self) -> Fraction:
+        """The house's edge per ANTE (negative: the player's edge)."""
         return -self.ev
 
     @property
