@@ -8,7 +8,7 @@
 #
 # Contract: sweep_share is noexcept nogil (it cannot fail, needs no GIL), allocates nothing
 # and writes only its own counters, snapshot and masks and its runs' entries of out.
-from cython_ext._types cimport uint8_t, uint16_t, uint32_t, uint64_t, binomial_table_t, HAND, N_CARDS
+from cython_ext._types cimport card_t, uint8_t, uint16_t, uint32_t, uint64_t, binomial_table_t, HAND, N_CARDS
 
 cdef enum:
     MAX_DECK = N_CARDS
@@ -63,3 +63,8 @@ cdef struct RankGroup:
 cdef Py_ssize_t sweep_share(const DeckTables* deck, const SituationTable* table, int thread, int n_threads,
                             Counters* counters, Counters* snapshot, uint64_t* own_masks,
                             uint32_t* out) noexcept nogil
+
+# The dense rank of every 5-card hand of the deck, by colex index (hand_rank: deck.n_hands entries);
+# deck.n_cards and deck.binom must be set, and `cards` holds the deck's cards by position.  Shares
+# the hands' highest cards among OpenMP threads.
+cdef void rank_hands(const DeckTables* deck, const card_t* cards, uint16_t* hand_rank) noexcept nogil

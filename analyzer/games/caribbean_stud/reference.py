@@ -143,3 +143,40 @@ def settle_every_round(game: dict, rules, raise_, jackpot) -> Counter:
         else:
             rounds[Fraction(-1), side] += sum(counts)
     return rounds
+
+
+def seen_dealer_cards(deck, qualifier: tuple, paytable, k: int) -> tuple[list, int]:
+    """The exploit of K seen hole cards besides the up card, dealt out: every player hand P, every set S
+    of 1 + K dealer cards seen and every completion R of the dealer's other 4 - K cards.
+
+    The exploit raises on (P, S) exactly when raising's EV over the completions beats folding's (-1);
+    the honest optimum on (P, u), u the up card, when its EV over every completion of the dealer's
+    four hole cards does.  Returns (deals, disagreements): deals[category][raised][outcome] counts
+    the deals (P, S, R); disagreements counts the deals (P, S, R) with each card u of S in turn as
+    the up card where the honest decision on (P, u) is not the exploit's on (P, S).
+    """
+    deck = sorted(deck)
+    values = {five: five_card_value(five) for five in combinations(deck, HAND)}
+
+    def counts_of(player, seen, left, unseen):
+        counts = [0] * 4
+        for completion in combinations(left, unseen):
+            counts[outcome(player, values[tuple(sorted(seen + completion))], qualifier)] += 1
+        return counts
+
+    def raises(category, counts):
+        return sum(Fraction(n, sum(counts)) * paytable.net(category, o) for o, n in enumerate(counts)) > -1
+
+    deals = [[[0] * 4 for _ in range(2)] for _ in range(10)]
+    disagreements = 0
+    for hand in combinations(deck, HAND):
+        player, rest = values[hand], [c for c in deck if c not in hand]
+        category = player[0]
+        honest = {up: raises(category, counts_of(player, (up,), [c for c in rest if c != up], 4)) for up in rest}
+        for seen in combinations(rest, 1 + k):
+            counts = counts_of(player, seen, [c for c in rest if c not in seen], 4 - k)
+            raised = raises(category, counts)
+            for o, n in enumerate(counts):
+                deals[category][raised][o] += n
+            disagreements += sum(honest[up] != raised for up in seen) * sum(counts)
+    return deals, disagreements
