@@ -483,6 +483,22 @@ def test_stud_hand_level(hand, up, level, decision):
     assert sf.ACTIONS[int(strategy.decide(values)[0])] == decision
 
 
+def test_the_search_leaves_out_features_for_stating_fitted_rules():
+    """With no feature list, the derivation searches only the features marked searched: not Stud's hand level,
+    though here it alone tells the margins apart."""
+    from analyzer.strategy.search import derive_basic
+    rng = np.random.default_rng(3)
+    keys = np.array([rng.choice(52, 6, replace=False) for _ in range(3_000)], dtype=np.uint8)
+    values = sf.compute(keys)
+    gain = np.where(values["level"] >= sf.LEVELS.index((0, (12, 10))), 5, -5).astype(np.int64)
+    parameters = dict(stud_basic.DERIVATION_PARAMETERS, max_rules=2)
+    used = {c.feature for r in derive_basic(sf.FEATURE_SET, values, gain, 1, "t", parameters).rules for c in r.conditions}
+    assert used and "level" not in used
+    with_level = dict(parameters, features=("level",))
+    assert {c.feature for r in derive_basic(sf.FEATURE_SET, values, gain, 1, "t", with_level).rules
+            for c in r.conditions} == {"level"}
+
+
 def test_stud_word_templates_are_unambiguous_and_read_back():
     seen = {}
     for name, feature in sf.FEATURES.items():
