@@ -36,11 +36,11 @@ A TOML rule list looks like::
     if = { flush_draw = true }
 
 A condition is `feature = value` (equal), or a table with one of `min`, `max`, `min` and
-`max` together (an inclusive range), `below` (strictly less), `not`, `in` or `not_in` (lists).  Values are written
-as the feature's kind spells them (a rank as a letter "2".."9", "T", "J", "Q", "K", "A";
-a named value by its name; a count as an integer; a flag as true or false).  A condition on
-a feature that does not apply to a situation (the rank of "your pair" when the hand is
-not exactly one pair) never holds.
+`max` together (an inclusive range), `below` (strictly less), `not`, `in` or `not_in`
+(lists).  Values are written as the feature's kind spells them (a rank as a letter
+"2".."9", "T", "J", "Q", "K", "A"; a named value by its name; a count as an integer; a flag
+as true or false).  A condition on a feature that does not apply to a situation (the rank
+of "your pair" when the hand is not exactly one pair) never holds.
 """
 from __future__ import annotations
 

@@ -64,7 +64,7 @@ FEATURES = {f.name: f for f in (
             {"eq": "you hold one pair of {value}", "min": "you hold one pair of {value} or higher",
              "max": "you hold one pair of {value} or lower", "between": "you hold one pair of {low} to {high}"},
             missing=NOT_APPLICABLE),
-    Feature("level", Named(*zip(*(_level_names(*level) for level in LEVELS))),
+    Feature("level", Named(*zip(*(_level_names(*level) for level in LEVELS))),     # (names, words)
             "your hand's level: no pair by its two highest cards, one pair by its rank, then the categories",
             {"min": "your hand is {value} or better", "below": "your hand is below {value}"}, searched=False),
     Feature("ace_king", Flag(), "your cards include an ace and a king",
