@@ -2,11 +2,11 @@
 
 A class's pattern number is its hand's dense rank x 13 + the rank of its up card (the
 key's sixth card): all that a rule a person can follow reads of a class
-(`analyzer.games.caribbean_stud.rule_in_words.Patterns`).  These functions read the
+(`analyzer.games.caribbean_stud.patterns.Patterns`).  These functions read the
 table's dense ranks and the up cards' ranks (one byte a class, made once per table: a pass
 reads 17 MB on the full deck, where the keys' column of up cards alone would be 34 MB of
 cache lines) and make no per-class array but their result; numpy's reading of each (the
-pattern numbers first, `rule_in_words.class_patterns`, 23 MB on the full deck, then a
+pattern numbers first, `patterns.class_patterns`, 23 MB on the full deck, then a
 scatter or a gather) is what the tests compare them with.
 
 Every function raises ValueError for mismatched lengths, or a dense rank or up rank out of

@@ -1,10 +1,12 @@
-"""The exact cost of each rule of a basic strategy against optimal play, for any game.
+"""The exact cost of a rule list against optimal play, for any game.
 
 A basic strategy (`analyzer.strategy.language.Strategy`) decides every situation class;
 given the exact per-class gain of playing over folding, `rule_costs` says for each rule
 (and the default) which situations it decides, where it disagrees with the optimal
 decision, the EV it gives up there (these add up exactly to the whole gap) and the change
-in EV and RTP when the rule is struck from the list.
+in EV and RTP when the rule is struck from the list.  `Losses` prices whole decisions of
+groups of classes that a rule list decides alike (what fitting and checking a rule list
+on such groups reads).
 """
 from __future__ import annotations
 
@@ -35,6 +37,31 @@ class RuleCost:
     ev_lost: Fraction             # EV per ANTE given up against optimal on its situations (>= 0)
     ev_if_struck: Fraction | None       # EV per ANTE of the list without this rule, minus the list's
     rtp_if_struck: Fraction | None      # main RTP (returned / wagered) without it, minus the list's
+
+
+@dataclass(frozen=True)
+class Losses:
+    """Per group of classes that rule lists decide alike: the gains (weight x (EV of playing - EV of
+    folding), integer numerators) given up against optimal by playing all of it, and by folding all of it."""
+
+    if_played: np.ndarray          # the sum of -gain over its classes of gain < 0
+    if_folded: np.ndarray          # the sum of gain over its classes of gain > 0
+
+    @classmethod
+    def of(cls, groups: SignSums) -> "Losses":
+        return cls(-groups.gains[:, 0], groups.gains[:, 2].copy())
+
+    def take(self, index: np.ndarray) -> "Losses":
+        return Losses(self.if_played[index], self.if_folded[index])
+
+    def lost(self, plays: np.ndarray) -> np.ndarray:
+        """Per group, what deciding it as `plays` says (True: play) gives up."""
+        return np.where(plays, self.if_played, self.if_folded)
+
+    def least(self) -> np.ndarray:
+        """Per group, the least any one decision of the whole group gives up (> 0: its best play differs
+        among its classes)."""
+        return np.minimum(self.if_played, self.if_folded)
 
 
 def rule_costs(strategy: Strategy, values: dict, decisions: DecisionTable,
@@ -79,9 +106,7 @@ def rule_costs(strategy: Strategy, values: dict, decisions: DecisionTable,
     base_weight, base_gain = sum(total(weight_sums, i) for i in played), sum(total(gain_sums, i) for i in played)
     base = decisions.figures_of_sums(base_weight, base_gain)
     out = []
-    entries = [(i, r.words(strategy.features), r.action) for i, r in enumerate(rules)]
-    entries.append((len(rules), strategy.default_words(), strategy.default))
-    for index, words, action in entries:
+    for index, (words, action) in enumerate(zip(strategy.lines(), [r.action for r in rules] + [strategy.default])):
         ev_if = rtp_if = None
         if index < len(rules):
             # the list without this rule: its classes take the next rule that holds (the default if none)

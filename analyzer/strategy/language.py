@@ -13,7 +13,9 @@ every feature for every situation class as an integer numpy array.  From the sam
 * the decision of every situation class (`Strategy.decide`), evaluated exactly on the
   arrays, so the figures computed are those of the rules printed;
 * the rules in words (`Strategy.lines`), built from the features' word templates only,
-  and read back by `parse_rule` (the words and the data are checked to agree);
+  and read back by `parse_rule` (the words and the data are checked to agree): on a card,
+  one sentence per rule; in a chain (`Strategy.chained`, Caribbean Stud's rule in words),
+  "Raise if a and b." and then "Otherwise fold if a and b.";
 * the TOML text of the rule list (`Strategy.to_toml`), which `load_strategy` reads back
   and validates, naming the file and the key of anything wrong.
 
@@ -34,11 +36,11 @@ A TOML rule list looks like::
     if = { flush_draw = true }
 
 A condition is `feature = value` (equal), or a table with one of `min`, `max`, `min` and
-`max` together (an inclusive range), `not`, `in` or `not_in` (lists).  Values are written
-as the feature's kind spells them (a rank as a letter "2".."9", "T", "J", "Q", "K", "A";
-a named value by its name; a count as an integer; a flag as true or false).  A condition on
-a feature that does not apply to a situation (the rank of "your pair" when the hand is
-not exactly one pair) never holds.
+`max` together (an inclusive range), `below` (strictly less), `not`, `in` or `not_in`
+(lists).  Values are written as the feature's kind spells them (a rank as a letter
+"2".."9", "T", "J", "Q", "K", "A"; a named value by its name; a count as an integer; a flag
+as true or false).  A condition on a feature that does not apply to a situation (the rank
+of "your pair" when the hand is not exactly one pair) never holds.
 """
 from __future__ import annotations
 
@@ -53,8 +55,8 @@ import numpy as np
 
 from analyzer.core.rules import RuleError, any_table, list_of, read_toml, table, text
 
-OPS = ("eq", "ne", "min", "max", "between", "in", "not_in")
-TOML_OPS = {"min", "max", "not", "in", "not_in"}     # the keys of a condition table
+OPS = ("eq", "ne", "min", "max", "between", "below", "in", "not_in")
+TOML_OPS = {"min", "max", "below", "not", "in", "not_in"}     # the keys of a condition table
 
 
 class RuleListError(RuleError):
@@ -174,6 +176,7 @@ class Feature:
     templates: dict
     missing: int | None = None
     term: str = ""              # the word the card's glossary explains (none: the feature needs no gloss)
+    searched: bool = True       # whether the derivation search may use it (False: for stating fitted rules)
 
     def template(self, op: str, value) -> str:
         if isinstance(self.kind, Flag):
@@ -234,6 +237,8 @@ class Condition:
             result = v <= x
         elif op == "between":
             result = (v >= x[0]) & (v <= x[1])
+        elif op == "below":
+            result = v < x
         elif op == "in":
             result = np.isin(v, x)
         elif op == "not_in":
@@ -279,10 +284,13 @@ class Rule:
             result = held if result is None else result & held
         return result
 
-    def words(self, features: FeatureSet) -> str:
-        """'Call if you hold a pair or better and ...' (one sentence)."""
-        return (f"{features.verb(self.action)} if "
-                f"{join_words([c.words(features) for c in self.conditions], 'and')}.")
+    def words(self, features: FeatureSet, chained: bool = False, first: bool = True) -> str:
+        """One sentence: on a card 'Call if a, b and c.'; in a chain 'Raise if a and b.' for the first
+        rule and 'Otherwise fold if a and b.' after it."""
+        verb = features.verb(self.action)
+        parts = [c.words(features) for c in self.conditions]
+        return (f"{verb if first or not chained else 'Otherwise ' + verb.lower()} if "
+                f"{' and '.join(parts) if chained else join_words(parts, 'and')}.")
 
 
 @dataclass(frozen=True)
@@ -297,6 +305,7 @@ class Strategy:
     features: FeatureSet
     source: str = ""                      # where it was read from (for messages), or ""
     notes: tuple = ()                     # one optional note per rule ("" where none)
+    chained: bool = False                 # read as one chain: "Otherwise <verb> if ..." after the first rule
 
     def first_rule(self, values: dict) -> np.ndarray:
         """Index of the rule that decides each situation (len(rules) where the default decides)."""
@@ -316,19 +325,20 @@ class Strategy:
         return codes[self.first_rule(values)]
 
     def default_words(self) -> str:
-        return f"Otherwise {self.default}."
+        return f"Otherwise {self.default}." if self.rules else f"{self.features.verb(self.default)}."
 
     def lines(self) -> list[str]:
-        """The card: one sentence per rule, then the default."""
-        return [rule.words(self.features) for rule in self.rules] + [self.default_words()]
+        """The rules in words: one sentence per rule, then the default."""
+        return [rule.words(self.features, self.chained, index == 0) for index, rule in enumerate(self.rules)] \
+            + [self.default_words()]
 
     def to_toml(self, header_comment: str = "") -> str:
         """The rule list as TOML text that `load_strategy` reads back to an equal Strategy."""
         out = [f"# {line}" if line else "#" for line in header_comment.splitlines()]
         out += ["[strategy]", f"game = {_quote(self.game)}", f"name = {_quote(self.name)}",
                 f"title = {_quote(self.title)}", f"default = {_quote(self.default)}"]
-        for index, rule in enumerate(self.rules):
-            out += ["", f"# {index + 1}. {rule.words(self.features)}", "[[rule]]",
+        for index, (rule, line) in enumerate(zip(self.rules, self.lines())):
+            out += ["", f"# {index + 1}. {line}", "[[rule]]",
                     f"then = {_quote(rule.action)}"]
             note = self.notes[index] if index < len(self.notes) else ""
             if note:
@@ -503,14 +513,17 @@ def _condition_patterns(features: FeatureSet) -> list:
 
 
 def parse_rule(sentence: str, features: FeatureSet) -> Rule:
-    """The Rule a card sentence states: the inverse of Rule.words (raises ValueError if none).
+    """The Rule a sentence of a card or of a chain states: the inverse of Rule.words (raises ValueError if none).
 
     Every reading of the sentence that the templates allow is tried (backtracking on the
     separators ", " and " and "); the words must be read back as exactly one rule.
     """
     for action in features.actions:
-        lead = f"{features.verb(action)} if "
-        if sentence.startswith(lead):
+        verb = features.verb(action)
+        # each lead, and the (chained, first) wordings that begin with it
+        leads = {f"{verb} if ": ((False, True), (True, True)), f"Otherwise {verb.lower()} if ": ((True, False),)}
+        lead = next((lead for lead in leads if sentence.startswith(lead)), None)
+        if lead:
             break
     else:
         raise ValueError(f"{sentence!r} does not start with an action ({', '.join(features.actions)}) and 'if'")
@@ -531,7 +544,8 @@ def parse_rule(sentence: str, features: FeatureSet) -> Rule:
                     read(end + len(separator), so_far + [condition])
 
     read(len(lead), [])
-    rules = {Rule(r, action) for r in readings if Rule(r, action).words(features) == sentence}
+    rules = {Rule(r, action) for r in readings for chained, first in leads[lead]
+             if Rule(r, action).words(features, chained, first) == sentence}
     if len(rules) != 1:
         raise ValueError(f"{sentence!r} reads as {len(rules)} rules, not exactly one")
     return rules.pop()

@@ -302,12 +302,12 @@ def derive_basic(features: FeatureSet, values: dict, gain: np.ndarray, scale: in
 
     values: the features per class; gain: weight x (EV of the play action - EV of folding)
     per class, integers; scale: gain / scale is EV per ANTE.  parameters: max_rules,
-    max_conditions, beam, penalty, features (the names to use, or None for all) and seed
+    max_conditions, beam, penalty, features (the names to use, or None for every searched one) and seed
     (a TOML rule list whose rules stay, or None).
     """
     if gain.dtype == object:
         raise OverflowError("the per-class gains do not fit in 64 bits for this paytable")
-    use = parameters["features"] or values
+    use = parameters["features"] or [name for name in values if features.features[name].searched]
     cells = make_cells({name: values[name] for name in use}, gain.astype(np.int64), scale)
     search = RuleSearch(features, cells, max_conditions=parameters["max_conditions"], beam=parameters["beam"],
                         penalty=parameters["penalty"])

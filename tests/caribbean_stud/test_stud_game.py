@@ -317,7 +317,7 @@ def test_par_lines_equal_plain_sums_by_action_and_category(stud_analyses):
 def test_rule_in_words_is_checked_against_the_optimal_table(stud_analyses):
     for analysis in stud_analyses.values():
         check, st = analysis.rule_check, analysis.strategies
-        words = check.rule.words()
+        words = check.strategy.lines()
         assert words[0] == "Raise if you hold a pair or better."
         assert words[1] == "Otherwise fold if your hand is below ace-king."
         assert words[-1] == "Otherwise fold."
@@ -467,7 +467,7 @@ def test_rule_in_words_on_a_paytable_where_pairs_fold(stud_analyses, tmp_path):
     check, st = analysis.rule_check, analysis.strategies
     raise_, _ = analysis.priced.optimal()
     assert not raise_[analysis.table.player_category == 1].all()          # some pairs fold
-    words = check.rule.words()
+    words = check.strategy.lines()
     assert words[0].startswith("Raise if you hold") and words[-1] == "Otherwise fold."
     assert check.cost == st["optimal"].ev - st["rule_in_words"].ev
     assert all(st["rule_in_words"].ev >= st[name].ev for name in price.SIMPLE_STRATEGIES)

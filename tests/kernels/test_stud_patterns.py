@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from analyzer.core.exact import INT64_MAX
-from analyzer.games.caribbean_stud.rule_in_words import class_patterns
+from analyzer.games.caribbean_stud.patterns import class_patterns
 from analyzer.poker.decision_table import SignSums
 from cython_ext import stud_patterns
 

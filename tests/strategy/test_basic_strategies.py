@@ -16,7 +16,7 @@ from analyzer.games.casino_holdem import basic as basic_strategy
 from analyzer.games.casino_holdem import features as hf
 from analyzer.games.casino_holdem import price as holdem_price
 from analyzer.poker.hands import CATEGORIES
-from analyzer.strategy.language import (Condition, Rule, RuleListError, load_strategy, loads_strategy,
+from analyzer.strategy.language import (Condition, Rule, RuleListError, Strategy, load_strategy, loads_strategy,
                                         parse_rule, strategy_card_markdown)
 from cython_ext import handeval
 
@@ -198,6 +198,18 @@ def test_every_word_template_reads_back(condition):
     for conditions in [(condition,), (other, condition), (condition, other, Condition("board_paired", "eq", 0))]:
         rule = Rule(conditions, "call")
         assert parse_rule(rule.words(hf.FEATURE_SET), hf.FEATURE_SET) == rule
+
+
+def test_a_chained_rule_list_reads_as_one_chain_and_back():
+    """Chained (the rule in words): "Call if a and b and c.", then "Otherwise fold if ..."; each line reads back."""
+    three = (Condition("hand", "min", 1), Condition("overcards", "min", 1), Condition("board_paired", "eq", 0))
+    rules = (Rule(three, "call"), Rule(three[1:], "fold"))
+    lines = Strategy("casino-holdem", "t", "t", rules, "call", hf.FEATURE_SET, chained=True).lines()
+    assert lines == ["Call if " + " and ".join(c.words(hf.FEATURE_SET) for c in three) + ".",
+                     "Otherwise fold if " + " and ".join(c.words(hf.FEATURE_SET) for c in three[1:]) + ".",
+                     "Otherwise call."]
+    assert [parse_rule(line, hf.FEATURE_SET) for line in lines[:2]] == list(rules)
+    assert Strategy("casino-holdem", "t", "t", (), "call", hf.FEATURE_SET, chained=True).lines() == ["Call."]
 
 
 def test_words_that_no_rule_states_are_refused():
@@ -453,6 +465,40 @@ def test_stud_features_of_concrete_situations(hand, up, expected):
     assert {name: got[name] for name in expected} == expected
 
 
+@pytest.mark.parametrize("hand, up, level, decision", [
+    ("Ah Qd 9s 5c 2h", "3d", "ace-queen", "fold"), ("Ah Kd 3s 5c 2h", "3d", "ace-king", "raise"),
+    ("2h 2d 3s 5c 7h", "Kd", "a pair of 2s", "raise"), ("6h 6d Ks Kc 7h", "Kd", "two pair", "raise"),
+    ("Ah Kh Qh Jh 9h", "Kd", "a flush", "fold"),
+])
+def test_stud_hand_level(hand, up, level, decision):
+    """The level orders hands as poker does, a high card by its two highest cards; `below` is strictly below."""
+    got = stud_features_of(hand, up)
+    assert sf.FEATURES["level"].kind.word(got["level"]) == level
+    strategy = loads_strategy('[strategy]\ngame = "caribbean-stud"\nname = "t"\ntitle = "t"\ndefault = "raise"\n'
+                              '[[rule]]\nthen = "fold"\nif = { level = { below = "AK" } }\n'
+                              '[[rule]]\nthen = "fold"\nif = { level = { min = "flush" } }\n', sf.FEATURE_SET)
+    assert strategy.lines()[0] == "Fold if your hand is below ace-king."
+    assert loads_strategy(strategy.to_toml(), sf.FEATURE_SET).rules == strategy.rules
+    values = {name: np.array([v]) for name, v in got.items()}
+    assert sf.ACTIONS[int(strategy.decide(values)[0])] == decision
+
+
+def test_the_search_leaves_out_features_for_stating_fitted_rules():
+    """With no feature list, the derivation searches only the features marked searched: not Stud's hand level,
+    though here it alone tells the margins apart."""
+    from analyzer.strategy.search import derive_basic
+    rng = np.random.default_rng(3)
+    keys = np.array([rng.choice(52, 6, replace=False) for _ in range(3_000)], dtype=np.uint8)
+    values = sf.compute(keys)
+    gain = np.where(values["level"] >= sf.LEVELS.index((0, (12, 10))), 5, -5).astype(np.int64)
+    parameters = dict(stud_basic.DERIVATION_PARAMETERS, max_rules=2)
+    used = {c.feature for r in derive_basic(sf.FEATURE_SET, values, gain, 1, "t", parameters).rules for c in r.conditions}
+    assert used and "level" not in used
+    with_level = dict(parameters, features=("level",))
+    assert {c.feature for r in derive_basic(sf.FEATURE_SET, values, gain, 1, "t", with_level).rules
+            for c in r.conditions} == {"level"}
+
+
 def test_stud_word_templates_are_unambiguous_and_read_back():
     seen = {}
     for name, feature in sf.FEATURES.items():
@@ -474,14 +520,27 @@ def test_stud_word_templates_are_unambiguous_and_read_back():
 
 
 @pytest.mark.parametrize("rule_set", STUD_RULE_SETS)
-def test_stud_rule_in_words_as_data_decides_exactly_like_the_rule_object(stud_analyses, rule_set):
+def test_stud_rule_in_words_is_a_rule_list_of_the_language(stud_analyses, rule_set):
+    """The rule in words decides every class from the features, reads as a chain, and round-trips as TOML."""
     analysis = stud_analyses[rule_set]
-    strategy = sf.from_stud_rule(analysis.rule_check.rule)
+    strategy = analysis.rule_check.strategy
     assert (sf.decisions(strategy, sf.compute(analysis.table.keys)) == analysis.rule_check.raises).all()
-    assert [line.rstrip(".").lower() for line in strategy.lines()[:1]] == \
-        [analysis.rule_check.rule.words()[0].rstrip(".").lower()]
+    lines = strategy.lines()
+    assert lines[0].startswith("Raise if ") and all(line.startswith("Otherwise ") for line in lines[1:])
+    assert [parse_rule(line, sf.FEATURE_SET) for line in lines[:-1]] == list(strategy.rules)
     again = loads_strategy(strategy.to_toml(), sf.FEATURE_SET)
     assert again.rules == strategy.rules
+
+
+def test_stud_basic_strategy_checked_like_the_rule_in_words(stud_analyses):
+    """The one check of Stud rule lists: a basic strategy's exceptions are where it differs from optimal, its
+    cost the EV it gives up; neither beats the least cost of any rule blind to suits."""
+    analysis = stud_analyses["standard"]
+    check = stud_basic.check(analysis.basic, analysis.priced)
+    optimal, _ = analysis.priced.optimal()
+    assert np.array_equal(check.exceptions, np.flatnonzero(check.raises != optimal))
+    assert check.cost == analysis.strategies["optimal"].ev - analysis.strategies["basic"].ev
+    assert check.best_rank_only_cost == analysis.rule_check.best_rank_only_cost <= analysis.rule_check.cost < check.cost
 
 
 @pytest.mark.parametrize("rule_set", STUD_RULE_SETS)

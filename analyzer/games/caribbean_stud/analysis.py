@@ -9,18 +9,18 @@ import numpy as np
 from analyzer.figures.distribution import RoundOutcomes, WagerStatistics
 from analyzer.core.errors import InvariantError
 from analyzer.core.rules import RuleFile
-from analyzer.games.caribbean_stud import features
-from analyzer.games.caribbean_stud.basic import strategy_figures
+from analyzer.games.caribbean_stud import features, fitted_rule
+from analyzer.games.caribbean_stud.basic import RuleCheck, check, pattern_features, strategy_figures
 from analyzer.games.caribbean_stud.count import SituationCounts
 from analyzer.games.caribbean_stud.price import Priced, price, simple_raises, simple_strategies
 from analyzer.games.caribbean_stud.progressive import (CombinedFunctions, ProgressiveFigures, ProgressiveMoments,
                                                        combined_functions, progressive_figures, progressive_moments)
-from analyzer.games.caribbean_stud.rule_in_words import PatternGains, RuleCheck, check_rule, derive_rule
 from analyzer.games.caribbean_stud.rules import GAME, Progressive, StudRules
 from analyzer.poker.decision_table import StrategyFigures
 from analyzer.poker.settlement import N_CATEGORIES
 from analyzer.poker.statistics import MAIN, SIDE, PlayStatistics, round_outcomes, with_side_bet
 from analyzer.poker.strategy_file import DecisionTableFiles, shared_columns
+from analyzer.strategy.costs import Losses
 from analyzer.strategy.language import Strategy
 
 PROGRESSIVE = "progressive"        # the side bet's component in the round statistics
@@ -93,12 +93,11 @@ def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progr
     files = DecisionTableFiles(**STRATEGY_FILE, rule_file=rule_file, keys=table.keys, table=priced.decisions,
                                shared=shared_columns(table.derived))
     files.add(OPTIMAL_FILE, start=start_files)
-    gains = PatternGains.of(priced.patterns, priced.sums)
-    rule = derive_rule(gains)
-    rule_check = check_rule(rule, gains, priced.decisions.gains_at, table.raw_situations * priced.denominator)
+    rule = fitted_rule.fit(pattern_features(table), Losses.of(priced.sums))
+    rule_check = check(rule, priced)
     st = simple_strategies(priced)
-    st["rule_in_words"] = priced.pattern_figures("rule_in_words", "the derived rule in words (strategy_rule.md)",
-                                                 rule.raises(gains.features), rule_check.raises)
+    st["rule_in_words"] = strategy_figures(rule.name, rule, priced, "the derived rule in words (strategy_rule.md)",
+                                           classes=True)
     basic = features.basic_strategy(rule_file.name)
     if basic is not None:
         st["basic"] = strategy_figures("basic", basic, priced, "the basic strategy card (basic_strategy.md)",

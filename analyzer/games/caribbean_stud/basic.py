@@ -1,4 +1,5 @@
-"""Caribbean Stud basic strategies priced exactly: each rule's cost, and the strategies side by side."""
+"""Caribbean Stud rule lists priced exactly on the rank patterns: figures, each rule's cost, the check on every
+class, and the strategies side by side."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -7,14 +8,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import decimal_str, fraction_str, percent_str
+from analyzer.core.exact import decimal_str, exact_sum, fraction_str, percent_str
 from analyzer.figures.tables import markdown_table
 from analyzer.games.caribbean_stud import features
 from analyzer.games.caribbean_stud.count import SituationCounts
 from analyzer.games.caribbean_stud.price import Priced
-from analyzer.games.caribbean_stud.rule_in_words import patterns_of
+from analyzer.games.caribbean_stud.patterns import patterns_of
 from analyzer.poker.decision_table import StrategyFigures
-from analyzer.strategy.costs import RuleCost, rule_costs, rule_costs_markdown
+from analyzer.strategy.costs import Losses, RuleCost, rule_costs, rule_costs_markdown
 from analyzer.strategy.language import Strategy, strategy_card_markdown
 from analyzer.strategy.search import derive_basic
 
@@ -136,6 +137,38 @@ def strategy_figures(name: str, strategy: Strategy, priced: Priced, description:
     """The exact figures of a rule list, from the pattern sums; `classes`: with its decisions per class."""
     return priced.pattern_figures(name, strategy.title if description is None else description,
                                   pattern_raises(strategy, priced), raises_of(strategy, priced) if classes else None)
+
+
+@dataclass(frozen=True)
+class RuleCheck:
+    """A rule list checked on every situation class against the optimal decisions."""
+
+    strategy: Strategy
+    raises: np.ndarray           # its decision per class
+    exceptions: np.ndarray       # indices of classes where its decision loses EV
+    exception_gains: np.ndarray  # their gains (weight x (EV raise - EV fold)): what it loses is |gain|
+    cost: Fraction               # EV per ANTE it gives up against optimal play
+    best_rank_only_cost: Fraction  # the least any rule blind to suits (hand value + up rank) gives up
+    mixed_rank_patterns: int     # patterns (hand value + up rank) whose best play depends on suits
+
+
+def check(strategy: Strategy, priced: Priced) -> RuleCheck:
+    """`strategy` on every class against the optimal decisions: its exceptions, and its exact cost.
+
+    Decided once per pattern and spread to the classes, its cost is the sum over patterns of what
+    its decision there loses; only the classes of the patterns where it loses anything are looked
+    at one by one, for the exceptions.
+    """
+    losses, patterns = Losses.of(priced.sums), priced.patterns
+    lost = losses.lost(pattern_raises(strategy, priced))
+    raises = raises_of(strategy, priced)
+    suspects = patterns.classes_in(lost > 0)
+    gains = priced.decisions.gains_at(suspects)
+    wrong = np.where(raises[suspects], gains < 0, gains > 0)
+    # a rule that reads the hand's value and the up card's rank decides alike all classes of a pattern
+    least, scale = losses.least(), priced.table.raw_situations * priced.denominator
+    return RuleCheck(strategy, raises, suspects[wrong], gains[wrong], Fraction(exact_sum(lost), scale),
+                     Fraction(exact_sum(least), scale), int((least > 0).sum()))
 
 
 # --- deriving it -----------------------------------------------------------------------------------------

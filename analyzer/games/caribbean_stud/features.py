@@ -1,11 +1,9 @@
-"""Caribbean Stud features a player can see (his five cards and the dealer's up card), for basic strategies.
+"""Caribbean Stud features a player can see (his five cards and the dealer's up card), for rule lists.
 
 `compute(keys)` takes situation keys (n, 6): the five cards of the hand then the up card,
 in any order within the hand, and returns one integer array per feature; `FEATURES` is the
-vocabulary (kinds and word templates) of `analyzer.strategy_language`.  The vocabulary
-covers the conditions of `rule_in_words` (category, pair rank, card by
-place, which card the up card pairs, how far the up card is below a card), so that rule
-can be stated as data: `from_stud_rule` translates it.
+vocabulary (kinds and word templates) of `analyzer.strategy.language`, for the basic
+strategies and the rule in words (`fitted_rule`) alike.
 """
 from __future__ import annotations
 
@@ -14,32 +12,48 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.core.errors import InvariantError
-from analyzer.games.caribbean_stud import rule_in_words as sr
 from analyzer.poker.hands import CATEGORIES, HAND_WORDS, ONE_PAIR, RANK_LETTERS, RANK_PLURAL, RANK_SINGULAR
-from analyzer.strategy.language import (Condition, Count, Feature, FeatureSet, Flag, Named, Rule, Strategy,
-                                        computed_in_chunks, load_strategy, ordered_templates)
+from analyzer.strategy.language import (Count, Feature, FeatureSet, Flag, Named, Strategy, computed_in_chunks,
+                                        load_strategy, ordered_templates)
 from cython_ext import handeval
 
 GAME = "caribbean-stud"
 ACTIONS = ("fold", "raise")
 PLACES = ("highest", "second", "third", "fourth", "fifth")
 UP_PAIRS = ("none",) + PLACES
-UP_PAIRS_WORDS = ("no card",) + tuple(f"your {p} card" for p in PLACES)
-GAP_WORDS = ("one rank",) + tuple(f"{n} ranks" for n in range(2, 13))
+GAP_WORDS = ("below",) + tuple(f"at least {n} ranks below" for n in range(2, 13))
 NOT_APPLICABLE = -1
-ACE, KING = 12, 11
+HIGH_CARD, ACE, KING = CATEGORIES.index("high_card"), 12, 11
+RANK_NAMES = tuple(word.split(" ")[1] for word in RANK_SINGULAR)        # "2" .. "10", "jack" .. "ace"
+# A hand's level, in poker order: a high card by its two highest ranks (ace-king), a pair by its
+# rank, then each higher category.  Level i is LEVELS[i] = (category, leading ranks).
+LEVELS = ([(HIGH_CARD, (high, second)) for high in range(1, len(RANK_LETTERS)) for second in range(high)]
+          + [(ONE_PAIR, (rank,)) for rank in range(len(RANK_LETTERS))]
+          + [(c, ()) for c in range(ONE_PAIR + 1, len(CATEGORIES))])
+PAIR_LEVEL = LEVELS.index((ONE_PAIR, (0,)))             # the level of a pair of 2s
+CATEGORY_LEVEL = LEVELS.index((ONE_PAIR + 1, ())) - (ONE_PAIR + 1)   # + category: a category's level
+
+
+def _level_names(category: int, ranks: tuple) -> tuple:
+    """(TOML name, words) of a level: ("AK", "ace-king"), ("66", "a pair of 6s"), ("two_pair", "two pair")."""
+    if category == HIGH_CARD:
+        return "".join(RANK_LETTERS[r] for r in ranks), "-".join(RANK_NAMES[r] for r in ranks)
+    if category == ONE_PAIR:
+        return RANK_LETTERS[ranks[0]] * 2, f"a pair of {RANK_PLURAL[ranks[0]]}"
+    return CATEGORIES[category], HAND_WORDS[category]
 
 
 def _card(place: int) -> Feature:
+    subject = f"your {PLACES[place]} card"
     return Feature(PLACES[place], Named(RANK_LETTERS, RANK_SINGULAR),
-                   f"the rank of your {PLACES[place]} card (cards ordered by rank, highest first)",
-                   ordered_templates(f"your {PLACES[place]} card"))
+                   f"the rank of {subject} (cards ordered by rank, highest first)",
+                   {**ordered_templates(subject), "min": f"{subject} is {{value}} or better"})
 
 
 def _gap(place: int) -> Feature:
     return Feature(f"up_below_{PLACES[place]}", Count(1, 12, GAP_WORDS),
                    f"how many ranks the up card is below your {PLACES[place]} card (none when it is not below)",
-                   {"min": f"the up card is at least {{value}} below your {PLACES[place]} card"}, missing=0)
+                   {"min": f"the up card is {{value}} your {PLACES[place]} card"}, missing=0)
 
 
 FEATURES = {f.name: f for f in (
@@ -50,14 +64,17 @@ FEATURES = {f.name: f for f in (
             {"eq": "you hold one pair of {value}", "min": "you hold one pair of {value} or higher",
              "max": "you hold one pair of {value} or lower", "between": "you hold one pair of {low} to {high}"},
             missing=NOT_APPLICABLE),
+    Feature("level", Named(*zip(*(_level_names(*level) for level in LEVELS))),     # (names, words)
+            "your hand's level: no pair by its two highest cards, one pair by its rank, then the categories",
+            {"min": "your hand is {value} or better", "below": "your hand is below {value}"}, searched=False),
     Feature("ace_king", Flag(), "your cards include an ace and a king",
             {"true": "you hold an ace and a king", "false": "you do not hold both an ace and a king"}),
     *(_card(p) for p in range(5)),
     Feature("up_rank", Named(RANK_LETTERS, RANK_SINGULAR), "the rank of the dealer's up card",
             ordered_templates("the up card")),
-    Feature("up_pairs", Named(UP_PAIRS, UP_PAIRS_WORDS),
+    Feature("up_pairs", Named(UP_PAIRS, ("no",) + PLACES),
             "the highest of your cards whose rank the up card matches (none: see up_pairs_any)",
-            {"eq": "the up card pairs {value}", "in": "the up card pairs {values}"}, missing=0),
+            {"eq": "the up card pairs your {value} card", "in": "the up card pairs your {values} card"}, missing=0),
     Feature("up_pairs_any", Flag(), "the up card's rank matches one of your cards",
             {"true": "the up card pairs one of your cards", "false": "the up card pairs none of your cards"}),
     *(_gap(p) for p in range(2, 5)),
@@ -97,7 +114,10 @@ def _compute_rows(keys: np.ndarray) -> dict:
         up_pairs[ranks[place] == up] = place + 1
     has_ace = np.logical_or.reduce([r == ACE for r in ranks])
     has_king = np.logical_or.reduce([r == KING for r in ranks])
-    out = {"hand": hand, "pair_rank": pair_rank, "ace_king": has_ace & has_king,
+    high = ranks[0].astype(np.int16)
+    level = np.where(hand == HIGH_CARD, high * (high - 1) // 2 + ranks[1],       # LEVELS' order
+                     np.where(hand == ONE_PAIR, PAIR_LEVEL + pair_rank.astype(np.int16), CATEGORY_LEVEL + hand))
+    out = {"hand": hand, "pair_rank": pair_rank, "level": level, "ace_king": has_ace & has_king,
            "up_rank": up, "up_pairs": up_pairs, "up_pairs_any": up_pairs > 0}
     for place, name in enumerate(PLACES):
         out[name] = ranks[place]
@@ -148,39 +168,3 @@ def decisions(strategy: Strategy, values: dict) -> np.ndarray:
     """True where `strategy` raises, for every situation of the feature values (`compute`)."""
     return strategy.decide(values) == ACTIONS.index("raise")
 
-
-# --- the colleague's rule object, as data ----------------------------------------------------------
-
-def from_stud_rule(rule, name: str = "rule_in_words", title: str = "Caribbean Stud rule in words") -> Strategy:
-    """A `rule_in_words.StrategyRule` as a rule list of this language (same decisions; checked by tests).
-
-    Its clauses map one to one; "your hand is below ace-king" becomes "no pair and not both
-    an ace and a king".  A condition this vocabulary has no words for raises ValueError.
-    """
-    rules = []
-    *clauses, last = rule.clauses
-    if last.conditions:
-        raise ValueError("a StrategyRule ends with a clause without conditions (the default)")
-    for clause in clauses:
-        conditions = []
-        for c in clause.conditions:
-            kind = type(c).__name__
-            if kind == "CategoryAtLeast":
-                conditions.append(Condition("hand", "min", c.category))
-            elif kind == "HandAtLeast" and c.category == ONE_PAIR and len(c.ranks) == 1:
-                conditions.append(Condition("pair_rank", "min", c.ranks[0]))
-            elif kind == "HandBelow" and c.category == sr.HIGH_CARD and tuple(c.ranks) == (ACE, KING):
-                conditions += [Condition("hand", "eq", sr.HIGH_CARD), Condition("ace_king", "eq", 0)]
-            elif kind == "UpPairs":
-                places = tuple(p + 1 for p in c.places)
-                conditions.append(Condition("up_pairs_any", "eq", 0) if not places else
-                                  Condition("up_pairs", "eq", places[0]) if len(places) == 1 else
-                                  Condition("up_pairs", "in", places))
-            elif kind == "CardAtLeast":
-                conditions.append(Condition(PLACES[c.place], "min", c.rank))
-            elif kind == "UpBelowCard" and c.place >= 2:
-                conditions.append(Condition(f"up_below_{PLACES[c.place]}", "min", c.gap))
-            else:
-                raise ValueError(f"no words for the condition {c!r}")
-        rules.append(Rule(tuple(conditions), clause.action))
-    return Strategy(GAME, name, title, tuple(rules), last.action, FEATURE_SET)

@@ -19,7 +19,7 @@ from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, Wag
                                   statistics_markdown, workbook_sheets as statistics_sheets)
 from analyzer.figures.tables import EXACT, VALUE, Table, csv_text, demote, markdown_table, thousands
 from analyzer.games.caribbean_stud import basic as basic_strategy
-from analyzer.games.caribbean_stud import features
+from analyzer.games.caribbean_stud import fitted_rule
 from analyzer.games.caribbean_stud.analysis import BASIC_FILE, OPTIMAL_FILE, StudAnalysis
 from analyzer.games.caribbean_stud.progressive import rtp_points
 from analyzer.games.caribbean_stud.rules import GAME, Progressive
@@ -74,8 +74,8 @@ def summary(analysis: StudAnalysis) -> dict:
                       "raise_probability": published_check(rules.published.get("raise_probability"),
                                                            optimal.p_play)},
         "rule_in_words": {
-            "rule": analysis.rule_check.rule.words(),
-            "clauses": analysis.rule_check.rule.as_data(),
+            "rule": check.strategy.lines(),
+            "clauses": fitted_rule.clauses(check.strategy),
             "exceptions": {"classes": len(check.exceptions),
                            "situations": exact_sum(table.weights[check.exceptions])},
             "cost_per_ante": figure(check.cost),
@@ -301,7 +301,7 @@ def strategy_rule_markdown(analysis: StudAnalysis) -> str:
     rule_ev = analysis.strategies["rule_in_words"]
     out = [f"# Caribbean Stud: the optimal raise/fold rule in words ({analysis.rule_file.name})\n",
            "The first line that applies decides:\n",
-           "\n".join(f"{i}. {line}" for i, line in enumerate(check.rule.words(), 1)),
+           "\n".join(f"{i}. {line}" for i, line in enumerate(check.strategy.lines(), 1)),
            "\nCards are counted by place, highest first (in A-K-9-5-2 the third card is the 9); the up card "
            "pairs a card when it has the same rank.\n",
            "## Proof\n",
@@ -385,7 +385,7 @@ def report_content(analysis: StudAnalysis, par_sheet: str) -> ReportContent:
                 f"{thousands(len(raise_) - raised)}; exact ties: {int(np.count_nonzero(ties))}.\n\nThe rule in words "
                 f"(checked on every situation class; {thousands(len(check.exceptions))} classes differ, "
                 f"costing {decimal_str(check.cost)} ANTE per hand):\n\n"
-                + "\n".join(f"{i}. {line}" for i, line in enumerate(check.rule.words(), 1)))
+                + "\n".join(f"{i}. {line}" for i, line in enumerate(check.strategy.lines(), 1)))
     if analysis.basic is not None:
         rows = basic_strategy.stud_strategy_table(priced, {"basic": analysis.basic}, analysis.strategies)
         strategy += ("\n\n### Basic strategy\n\nA shorter rule list a person can play (`basic_strategy.toml`, also as "
@@ -480,7 +480,7 @@ def outputs(analysis: StudAnalysis) -> Outputs:
     if analysis.basic is not None:
         files["basic_strategy.toml"] = lambda: Path(analysis.basic.source).read_bytes()
         files["basic_strategy.md"] = lambda: basic_strategy.stud_basic_strategy_markdown(
-            analysis.priced, analysis.basic, {"rule_in_words": features.from_stud_rule(analysis.rule_check.rule)},
+            analysis.priced, analysis.basic, {"rule_in_words": analysis.rule_check.strategy},
             analysis.strategies)
         files[BASIC_FILE] = lambda: strategies.data(BASIC_FILE)
     return Outputs(lambda: summary(analysis), files, report_content(analysis, par_sheet),

@@ -3,7 +3,7 @@
 Everything is the shared poker decision table (`analyzer.poker`); what is Caribbean
 Stud's own here is the class's fixed hand category (the player's five cards are all he
 will hold), the simple strategies it is compared with, and the rank patterns
-(`rule_in_words.Patterns`): every strategy priced here but the optimal one decides all
+(`patterns.Patterns`): every strategy priced here but the optimal one decides all
 classes of a pattern alike, so each is priced from the weights and gains summed by pattern
 and sign of the gain (`SignSums`; the optimal one from the classes of positive gain), made
 with the EVs and the optimal decisions in one compiled pass
@@ -18,7 +18,7 @@ import numpy as np
 
 from analyzer.core.exact import INT64_MAX
 from analyzer.games.caribbean_stud.count import SituationCounts
-from analyzer.games.caribbean_stud.rule_in_words import Patterns, patterns_of
+from analyzer.games.caribbean_stud.patterns import Patterns, patterns_of
 from analyzer.games.caribbean_stud.rules import StudRules
 from analyzer.poker.decision_table import DecisionTable, SignSums, StrategyFigures, play_ev_numerators
 from analyzer.poker.hands import qualifier_value
@@ -121,7 +121,7 @@ def simple_strategies(priced: Priced) -> dict:
     held three at a time through the analysis and its outputs)."""
     out = {"optimal": priced.optimal_figures("optimal", "raise exactly when raising beats folding (exact ties fold)")}
     for name, (hand, words) in SIMPLE_STRATEGIES.items():
-        out[name] = priced.pattern_figures(name, words, hand_at_least(priced.patterns.features.rank, hand))
+        out[name] = priced.pattern_figures(name, words, hand_at_least(priced.patterns.rank, hand))
     return out
 
 
