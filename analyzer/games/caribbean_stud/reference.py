@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -20,7 +21,6 @@ from analyzer.poker.settlement import outcome
 from cython_ext.isomorphism import canonical_keys
 
 HAND, SITUATION, N_SUITS = 5, 6, 4
-
 
 
 def deal_every_completion(hand, up, deck, qualifier: tuple, value_of=five_card_value) -> tuple:
@@ -35,6 +35,44 @@ def deal_every_completion(hand, up, deck, qualifier: tuple, value_of=five_card_v
     for completion in combinations(rest, 4):
         counts[outcome(player, value_of([up, *completion]), qualifier)] += 1
     return tuple(counts)
+
+
+def collusion_deal(hands, up, deck, qualifier: tuple, value_of=five_card_value) -> list[tuple]:
+    """Per seat, `deal_every_completion`'s counts when the seats pool `hands`: the dealer's four hole cards
+    come from the cards no seat holds."""
+    pooled = {c for hand in hands for c in hand}
+    return [deal_every_completion(hand, up, [c for c in deck if c not in pooled or c in hand], qualifier, value_of)
+            for hand in hands]
+
+
+def collusion_every_deal(deck, qualifier: tuple, net, colluders: int = 2) -> tuple[Fraction, Fraction]:
+    """(honest EV, a colluder's EV) per ANTE of one seat of `colluders` pooling seats, over every deal.
+
+    Seat one's hand, the up card and the other seats' cards (their union: every union is
+    equally likely) are dealt out; the colluder raises when raising beats folding over the
+    dealer's completions from the cards left, honest play when it does over every completion
+    of his own situation.  net(category, outcome) as in `optimal_ev`.  The up card is taken
+    in the deck's first suit only: suits are interchangeable, so the averages are the same.
+    """
+    nets = {(c, o): Fraction(net(c, o)) for c in range(10) for o in range(4)}
+    scale = math.lcm(*(x.denominator for x in nets.values()))
+    nets = {key: int(x * scale) for key, x in nets.items()}
+    value = lru_cache(maxsize=None)(five_card_value)
+    honest = colluder = deals = 0
+    for up in [c for c in deck if c % N_SUITS == min(deck) % N_SUITS]:
+        for hand in combinations([c for c in deck if c != up], HAND):
+            player = value(hand)
+            rest = [c for c in deck if c != up and c not in hand]
+            result = {dealer: nets[player[0], outcome(player, value(tuple(sorted((up, *dealer)))), qualifier)]
+                      for dealer in combinations(rest, 4)}
+            raises = sum(result.values()) > -scale * len(result)
+            for others in combinations(rest, HAND * (colluders - 1)):
+                left = [c for c in rest if c not in others]
+                ev = sum(result[dealer] for dealer in combinations(left, 4))
+                fold = -scale * math.comb(len(left), 4)
+                colluder, honest, deals = colluder + max(ev, fold), honest + (ev if raises else fold), deals + 1
+    denominator = deals * scale * math.comb(len(deck) - HAND * colluders - 1, 4)
+    return Fraction(honest, denominator), Fraction(colluder, denominator)
 
 
 def whole_game(deck, qualifier: tuple) -> dict:

@@ -2,6 +2,7 @@
 round settled (ANTE + CALL and the AA Bonus) for the round statistics."""
 from __future__ import annotations
 
+import math
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
@@ -32,6 +33,61 @@ def count_every_deal(cards, qualifier: tuple) -> dict:
                     counter[player[0], outcome(player, dealer, qualifier)] += 1
             results[hole, flop] = counter
     return results
+
+
+def collusion_deal(holes, flop, cards, qualifier: tuple, value_of=best_value) -> list[Counter]:
+    """Per seat, the Counter of (final category, outcome) over every turn/river and dealer hole pair from the
+    cards no seat holds, when the seats pool `holes`.  value_of(cards) -> a comparable value whose first
+    entry is the category (the plain evaluator by default)."""
+    flop = tuple(flop)
+    pooled = set(flop).union(*holes)
+    left = [c for c in cards if c not in pooled]
+    counters = [Counter() for _ in holes]
+    for turn_river in combinations(left, 2):
+        board = flop + turn_river
+        players = [value_of(tuple(hole) + board) for hole in holes]
+        for dealer_hole in combinations([c for c in left if c not in turn_river], 2):
+            dealer = value_of(dealer_hole + board)
+            for counter, player in zip(counters, players):
+                counter[player[0], outcome(player, dealer, qualifier)] += 1
+    return counters
+
+
+def collusion_every_deal(cards, qualifier: tuple, net, colluders: int = 2) -> tuple[Fraction, Fraction]:
+    """(honest EV, a colluder's EV) per ANTE of one seat of `colluders` pooling seats, over every deal.
+
+    Seat one's hole cards, the flop and the other seats' cards (their union: every union is
+    equally likely) are dealt out; the colluder calls when calling beats folding over the
+    turns, rivers and dealer pairs from the cards left, honest play when it does over every
+    continuation of his own situation.  net(category, outcome) is a called hand's net per ANTE.
+    """
+    nets = {(c, o): Fraction(net(c, o)) for c in range(10) for o in range(4)}
+    scale = math.lcm(*(x.denominator for x in nets.values()))
+    nets = {key: int(x * scale) for key, x in nets.items()}
+    value = lru_cache(maxsize=None)(best_value)
+
+    def continuations(left):
+        return [(turn_river, dealer) for turn_river in combinations(left, 2)
+                for dealer in combinations([c for c in left if c not in turn_river], 2)]
+
+    honest = colluder = deals = 0
+    for hole in combinations(cards, 2):
+        rest = [c for c in cards if c not in hole]
+        for flop in combinations(rest, 3):
+            left = [c for c in rest if c not in flop]
+            result = {}
+            for turn_river, dealer in continuations(left):
+                player = value(tuple(sorted(hole + flop + turn_river)))
+                result[turn_river, dealer] = nets[player[0], outcome(
+                    player, value(tuple(sorted(dealer + flop + turn_river))), qualifier)]
+            calls = sum(result.values()) > -scale * len(result)
+            for others in combinations(left, 2 * (colluders - 1)):
+                after = continuations([c for c in left if c not in others])
+                ev, fold = sum(result[key] for key in after), -scale * len(after)
+                colluder, honest, deals = colluder + max(ev, fold), honest + (ev if calls else fold), deals + 1
+    left = len(cards) - 2 * colluders - 3
+    denominator = deals * scale * math.comb(left, 2) * math.comb(left - 2, 2)
+    return Fraction(honest, denominator), Fraction(colluder, denominator)
 
 
 def aa_hand(five) -> str:
