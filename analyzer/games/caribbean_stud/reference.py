@@ -11,12 +11,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
 
-from analyzer.poker.reference import five_card_value
+from analyzer.poker.reference import disjoint, five_card_value, integer_nets
 from analyzer.poker.settlement import outcome
 from cython_ext.isomorphism import canonical_keys
 
@@ -54,25 +53,25 @@ def collusion_every_deal(deck, qualifier: tuple, net, colluders: int = 2) -> tup
     of his own situation.  net(category, outcome) as in `optimal_ev`.  The up card is taken
     in the deck's first suit only: suits are interchangeable, so the averages are the same.
     """
-    nets = {(c, o): Fraction(net(c, o)) for c in range(10) for o in range(4)}
-    scale = math.lcm(*(x.denominator for x in nets.values()))
-    nets = {key: int(x * scale) for key, x in nets.items()}
-    value = lru_cache(maxsize=None)(five_card_value)
-    honest = colluder = deals = 0
+    scale, nets = integer_nets(net)
+    value = {five: five_card_value(five) for five in combinations(deck, HAND)}
+    # which completions (positions among the cards left after seat one's hand and the up card) each
+    # union of the other seats' cards leaves: the same for every such situation
+    incidence = disjoint(list(combinations(range(len(deck) - HAND - 1), 4)), HAND * (colluders - 1))
+    fold = -scale * int(incidence[0].sum())
+    honest = colluder = 0
     for up in [c for c in deck if c % N_SUITS == min(deck) % N_SUITS]:
-        for hand in combinations([c for c in deck if c != up], HAND):
-            player = value(hand)
-            rest = [c for c in deck if c != up and c not in hand]
-            result = {dealer: nets[player[0], outcome(player, value(tuple(sorted((up, *dealer)))), qualifier)]
-                      for dealer in combinations(rest, 4)}
-            raises = sum(result.values()) > -scale * len(result)
-            for others in combinations(rest, HAND * (colluders - 1)):
-                left = [c for c in rest if c not in others]
-                ev = sum(result[dealer] for dealer in combinations(left, 4))
-                fold = -scale * math.comb(len(left), 4)
-                colluder, honest, deals = colluder + max(ev, fold), honest + (ev if raises else fold), deals + 1
-    denominator = deals * scale * math.comb(len(deck) - HAND * colluders - 1, 4)
-    return Fraction(honest, denominator), Fraction(colluder, denominator)
+        others = [c for c in deck if c != up]
+        dealer = {four: value[tuple(sorted((up, *four)))] for four in combinations(others, 4)}
+        for hand in combinations(others, HAND):
+            player = value[hand]
+            result = np.array([nets[player[0], outcome(player, dealer[four], qualifier)]
+                               for four in combinations([c for c in others if c not in hand], 4)])
+            ev = incidence @ result
+            colluder += int(np.maximum(ev, fold).sum())
+            honest += int(ev.sum()) if result.sum() > -scale * len(result) else fold * len(ev)
+    deals = len(incidence) * math.comb(len(deck) - 1, HAND) * (len(deck) // len({c % N_SUITS for c in deck}))
+    return Fraction(honest, -fold * deals), Fraction(colluder, -fold * deals)
 
 
 def whole_game(deck, qualifier: tuple) -> dict:

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from analyzer.core.errors import InputError
 from analyzer.core.execution import default_jobs
 from analyzer.games.casino_holdem.price import Priced
+from analyzer.games.casino_holdem.rules import HoldemRules
 from analyzer.poker import collusion
 from analyzer.poker.decision_table import play_ev_numerators
 from cython_ext import collusion as kernel
@@ -22,30 +25,35 @@ HOLE, FLOP, DEALT_AFTER = 2, 3, 4          # the turn, the river and the dealer'
 MAX_COLLUDERS = 6
 
 
+def denominator(rules: HoldemRules, colluders: int) -> int:
+    """The denominator of every pooled EV: the turn/river and dealer pairs x the paytable's scale."""
+    left = len(rules.cards) - HOLE * colluders - FLOP
+    return math.comb(left, 2) * math.comb(left - 2, 2) * rules.paytable.net_matrix()[1]
+
+
+def pooled_evs(rules: HoldemRules, dealt: np.ndarray, colluders: int, threads: int | None = None) -> np.ndarray:
+    """(n, colluders) exact EVs of calling per ANTE, numerators over `denominator`: each seat's, given every
+    seat's hole cards (dealt: rows of the seats' hole cards, then the flop)."""
+    nets, _ = rules.paytable.net_matrix()
+    counts = kernel.holdem_outcomes(rules.cards, dealt, colluders, handeval.dense_at_least(rules.qualifier_value),
+                                    threads or default_jobs())
+    return play_ev_numerators(counts.reshape(-1, *counts.shape[2:]), nets).reshape(len(dealt), colluders)
+
+
 def estimate(priced: Priced, colluders: int, deals: int, seed: int, threads: int | None = None,
              progress=None) -> collusion.CollusionFigures:
     """The figures of `colluders` pooling seats (1 .. 6; 1 is honest play) over `deals` deals drawn by
     PCG64(seed), under the priced rules; the kernel runs on `threads` (default: every core), which
     changes no figure.  Raises InputError for a number of colluders out of range or that the deck
     cannot deal."""
-    rules, table = priced.rules, priced.table
-    cards = rules.cards
-    left = len(cards) - HOLE * colluders - FLOP
-    if not 1 <= colluders <= MAX_COLLUDERS or left < DEALT_AFTER:
+    rules = priced.rules
+    if not 1 <= colluders <= MAX_COLLUDERS or len(rules.cards) < HOLE * colluders + FLOP + DEALT_AFTER:
         raise InputError(f"colluders: {colluders} Casino Hold'em seats cannot pool at one table of this deck "
-                         f"(1 to {min(MAX_COLLUDERS, (len(cards) - FLOP - DEALT_AFTER) // HOLE)} seats of "
+                         f"(1 to {min(MAX_COLLUDERS, (len(rules.cards) - FLOP - DEALT_AFTER) // HOLE)} seats of "
                          f"{HOLE} cards, the flop, and the turn, river and dealer's {HOLE} after them)")
-    nets, scale = rules.paytable.net_matrix()
-    completions = math.comb(left, 2) * math.comb(left - 2, 2)
-    qualifier_rank = handeval.dense_at_least(rules.qualifier_value)
-    threads = threads or default_jobs()
-
-    def play_evs(dealt):
-        counts = kernel.holdem_outcomes(cards, dealt, colluders, qualifier_rank, threads)
-        return play_ev_numerators(counts.reshape(-1, *counts.shape[2:]), nets).reshape(len(dealt), colluders)
-
-    honest = collusion.HonestPlays.of(table.keys, priced.optimal_call()[0], (HOLE, FLOP))
-    bound = int(rules.paytable.largest_net * scale) * completions
-    return collusion.estimate(cards, colluders, play_evs, completions * scale, bound, honest,
+    honest = collusion.HonestPlays.of(priced.table.keys, priced.optimal_call()[0], (HOLE, FLOP))
+    over = denominator(rules, colluders)
+    return collusion.estimate(rules.cards, colluders, lambda dealt: pooled_evs(rules, dealt, colluders, threads),
+                              over, int(rules.paytable.largest_net * over), honest,
                               priced.decisions.figures("optimal", "", priced.optimal_call()[0]).ev, deals, seed,
                               progress)

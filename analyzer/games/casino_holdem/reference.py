@@ -8,7 +8,9 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 
-from analyzer.poker.reference import ACE, PAIR, best_value, five_card_value
+import numpy as np
+
+from analyzer.poker.reference import ACE, PAIR, best_value, disjoint, five_card_value, integer_nets
 from analyzer.poker.settlement import outcome
 
 
@@ -59,35 +61,32 @@ def collusion_every_deal(cards, qualifier: tuple, net, colluders: int = 2) -> tu
     Seat one's hole cards, the flop and the other seats' cards (their union: every union is
     equally likely) are dealt out; the colluder calls when calling beats folding over the
     turns, rivers and dealer pairs from the cards left, honest play when it does over every
-    continuation of his own situation.  net(category, outcome) is a called hand's net per ANTE.
+    continuation of his own situation.  net(category, outcome) is a called hand's net per
+    ANTE.  A hand's value is looked up by its cards' bit mask.
     """
-    nets = {(c, o): Fraction(net(c, o)) for c in range(10) for o in range(4)}
-    scale = math.lcm(*(x.denominator for x in nets.values()))
-    nets = {key: int(x * scale) for key, x in nets.items()}
-    value = lru_cache(maxsize=None)(best_value)
-
-    def continuations(left):
-        return [(turn_river, dealer) for turn_river in combinations(left, 2)
-                for dealer in combinations([c for c in left if c not in turn_river], 2)]
-
+    scale, nets = integer_nets(net)
+    value = lru_cache(maxsize=None)(lambda mask: best_value([c for c in cards if mask >> c & 1]))
+    # continuations as positions among the cards left after the hole cards and flop, and which of them
+    # each union of the other seats' cards leaves: the same for every situation
+    leaves = [(turn_river, dealer) for turn_river in combinations(range(len(cards) - 5), 2)
+              for dealer in combinations([p for p in range(len(cards) - 5) if p not in turn_river], 2)]
+    incidence = disjoint([turn_river + dealer for turn_river, dealer in leaves], 2 * (colluders - 1))
+    fold = -scale * int(incidence[0].sum())
     honest = colluder = deals = 0
     for hole in combinations(cards, 2):
-        rest = [c for c in cards if c not in hole]
-        for flop in combinations(rest, 3):
-            left = [c for c in rest if c not in flop]
-            result = {}
-            for turn_river, dealer in continuations(left):
-                player = value(tuple(sorted(hole + flop + turn_river)))
-                result[turn_river, dealer] = nets[player[0], outcome(
-                    player, value(tuple(sorted(dealer + flop + turn_river))), qualifier)]
-            calls = sum(result.values()) > -scale * len(result)
-            for others in combinations(left, 2 * (colluders - 1)):
-                after = continuations([c for c in left if c not in others])
-                ev, fold = sum(result[key] for key in after), -scale * len(after)
-                colluder, honest, deals = colluder + max(ev, fold), honest + (ev if calls else fold), deals + 1
-    left = len(cards) - 2 * colluders - 3
-    denominator = deals * scale * math.comb(left, 2) * math.comb(left - 2, 2)
-    return Fraction(honest, denominator), Fraction(colluder, denominator)
+        for flop in combinations([c for c in cards if c not in hole], 3):
+            bit = [1 << c for c in cards if c not in hole and c not in flop]
+            shown, own = sum(1 << c for c in flop), sum(1 << c for c in hole)
+            result = []
+            for (turn, river), (first, second) in leaves:
+                board = shown | bit[turn] | bit[river]
+                player = value(board | own)
+                result.append(nets[player[0], outcome(player, value(board | bit[first] | bit[second]), qualifier)])
+            ev = incidence @ np.array(result)
+            colluder += int(np.maximum(ev, fold).sum())
+            honest += int(ev.sum()) if sum(result) > -scale * len(result) else fold * len(ev)
+            deals += len(ev)
+    return Fraction(honest, -fold * deals), Fraction(colluder, -fold * deals)
 
 
 def aa_hand(five) -> str:
