@@ -90,7 +90,9 @@ class HonestPlays:
         shared = np.repeat(dealt[:, None, own * colluders:], colluders, axis=1)
         situations = np.concatenate((hands, shared), axis=2).reshape(len(dealt) * colluders, -1)
         packed = pack_keys(canonical_keys(np.ascontiguousarray(situations, dtype=np.uint8), self.groups))
-        rows = np.minimum(np.searchsorted(self.packed, packed), len(self.packed) - 1)
+        order = np.argsort(packed)                  # searched in key order: each search near the last one
+        rows = np.empty(len(packed), dtype=np.intp)
+        rows[order] = np.minimum(np.searchsorted(self.packed, packed[order]), len(self.packed) - 1)
         if not (self.packed[rows] == packed).all():
             raise ValueError("a dealt situation is not among the honest analysis's classes")
         return self.plays[rows].reshape(len(dealt), colluders)
