@@ -32,7 +32,11 @@ Z = Fraction(Z_999)              # the two-sided 99.9% normal quantile, as the e
 @dataclass(frozen=True)
 class Estimate:
     """A sample mean and the variance of that mean (the sample variance over the deals): an estimate, its
-    interval mean -+ z sqrt(variance) rendered exactly from the two rationals."""
+    interval mean -+ z sqrt(variance) rendered exactly from the two rationals.
+
+    >>> Estimate(Fraction(1, 100), Fraction(1, 10**6)).interval(places=4)      # 0.01 -+ 3.2905 x 0.001
+    ('0.0067', '0.0133')
+    """
 
     mean: Fraction
     variance: Fraction
@@ -115,9 +119,10 @@ def estimate(cards: tuple, colluders: int, play_evs: Callable, denominator: int,
     width = honest.groups[0] * colluders + sum(honest.groups[1:])
     fold = -denominator
     wide = 2 * colluders * max(bound, denominator) > INT64_MAX    # a table's gain may need Python integers
-    gains = [Tally(denominator) for _ in range(colluders)]
-    differs = [Tally(1) for _ in range(colluders)]
-    table, differs_total = Tally(denominator), Tally(1)
+    # a deal's gains take as many values as there are deals: only their sums are kept
+    gains = [Tally(denominator, keep_values=False) for _ in range(colluders)]
+    differs = [Tally(1, keep_values=False) for _ in range(colluders)]
+    table, differs_total = Tally(denominator, keep_values=False), Tally(1, keep_values=False)
     bar = progress(total=deals, desc=f"collusion: {colluders} seats", unit="deal") if progress else None
     for start in range(0, deals, DEAL_ROWS):
         dealt = deal(rng, min(DEAL_ROWS, deals - start), cards, width)
