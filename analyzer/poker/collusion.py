@@ -19,6 +19,7 @@ from typing import Callable
 
 import numpy as np
 
+from analyzer.core.errors import InputError
 from analyzer.core.exact import DECIMAL_PLACES, INT64_MAX
 from analyzer.core.roots import sqrt_decimal_str, surd_decimal_strs
 from analyzer.figures.sampling import Z_999, Tally
@@ -66,9 +67,11 @@ class CollusionFigures:
     deals: int
     seed: int
     honest_ev: Fraction          # exact: the honest optimal strategy's EV per ANTE
-    seats: list                  # per seat, Estimate of his EV per ANTE (honest EV + his mean gain)
+    seats: list                  # per seat, Estimate of his EV per ANTE, the player's edge (honest EV + his
+                                 # mean gain; the house edge is its negative)
     gains: list                  # per seat, Estimate of his gain per ANTE over honest play
-    seat_average: Estimate       # the seats' average EV per ANTE: the table's EV per ANTE wagered
+    seat_average: Estimate       # the seats' average EV per ANTE: the table's EV per ANTE wagered (its sum
+                                 # over its N ANTEs)
     table: Estimate              # the table's combined EV per round, in ANTEs (sum over the seats)
     differs: list                # per seat, Estimate of how often his decision is not the honest one
     differs_average: Estimate    # the same over every seat's decision
@@ -111,10 +114,10 @@ def estimate(cards: tuple, colluders: int, play_evs: Callable, denominator: int,
     (folding is -denominator), given the pooled cards; `bound` bounds every |numerator|.
     `honest` gives each seat's honest optimal decision, worth `honest_ev` per ANTE.  The deals are
     drawn DEAL_ROWS at a time, in one sequence: the figures depend on the seed and the number
-    of deals only.  Raises ValueError for fewer than 2 deals (no variance).
+    of deals only.  Raises InputError for fewer than 2 deals (no variance).
     """
-    if deals < 2:
-        raise ValueError(f"an estimate needs at least 2 deals, not {deals}")
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 2:
+        raise InputError(f"deals: an estimate needs a whole number of at least 2 deals, not {deals!r}")
     rng = np.random.Generator(np.random.PCG64(seed))
     width = honest.groups[0] * colluders + sum(honest.groups[1:])
     fold = -denominator

@@ -133,6 +133,12 @@ def test_colluders_out_of_range_are_refused(stud_analyses, colluders):
         collusion.estimate(stud_analyses["operator"].priced, colluders, 100, seed=1)
 
 
+@pytest.mark.parametrize("deals", [1, 0, 2.5])
+def test_too_few_deals_are_refused(stud_analyses, deals):
+    with pytest.raises(InputError, match="at least 2 deals"):
+        collusion.estimate(stud_analyses["operator"].priced, 2, deals, seed=1)
+
+
 @pytest.fixture(scope="module")
 def small_game(tmp_path_factory):
     """Two colluders on 15 cards (the fewest that deal them): each deal leaves the dealer exactly his
