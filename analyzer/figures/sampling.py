@@ -37,6 +37,7 @@ class Tally:
     total: int = 0
     squares: int = 0
     values: dict = field(default_factory=dict)       # numerator -> rounds with that result
+    keep_values: bool = True                         # fill `values` (compare_variance reads it)
 
     def add(self, numerators: np.ndarray) -> None:
         distinct, counts = np.unique(numerators, return_counts=True)
@@ -44,7 +45,8 @@ class Tally:
         for value, count in zip(distinct.tolist(), counts.tolist()):      # Python integers: exact sums
             self.total += value * count
             self.squares += value * value * count
-            self.values[value] = self.values.get(value, 0) + count
+            if self.keep_values:
+                self.values[value] = self.values.get(value, 0) + count
 
     @property
     def mean(self) -> Fraction:

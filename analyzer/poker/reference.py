@@ -1,4 +1,5 @@
-"""A plain poker hand evaluator: sort by rank counts, pick the best five of n cards.
+"""A plain poker hand evaluator: sort by rank counts, pick the best five of n cards; and the little more
+the games' brute forces share.
 
 Slow and obvious on purpose; the compiled evaluator and every reduced-deck brute
 force are checked against it.  Cards are rank * 4 + suit (rank 0 = deuce, 12 = ace).
@@ -7,8 +8,12 @@ Hand categories: 0 high card, 1 pair, 2 two pair, 3 trips, 4 straight, 5 flush,
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
+from fractions import Fraction
 from itertools import combinations
+
+import numpy as np
 
 ROYAL, STRAIGHT_FLUSH, QUADS, FULL_HOUSE, FLUSH, STRAIGHT, TRIPS, TWO_PAIR, PAIR, HIGH = 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
 ACE = 12
@@ -56,3 +61,20 @@ def five_card_value(cards) -> tuple:
 def best_value(cards) -> tuple:
     """Best five-card value among 5 to 7 cards."""
     return max(five_card_value(five) for five in combinations(cards, 5))
+
+
+def integer_nets(net) -> tuple[int, dict]:
+    """(scale, {(category, outcome): net x scale}): every net(category, outcome) as an integer over one scale."""
+    nets = {(c, o): Fraction(net(c, o)) for c in range(10) for o in range(4)}
+    scale = math.lcm(*(x.denominator for x in nets.values()))
+    if max(abs(x) for x in nets.values()) * scale > 2**40:
+        raise ValueError("the brute force sums nets in int64: keep nets x scale below 2**40")
+    return scale, {key: int(x * scale) for key, x in nets.items()}
+
+
+def disjoint(completions: list, taken: int) -> np.ndarray:
+    """(unions, completions) 0/1 int64 array: whether each completion (a tuple of positions) avoids each
+    union of `taken` positions (all of them, in combinations' order) among the positions the completions use."""
+    positions = sorted({p for completion in completions for p in completion})
+    return np.array([[int(not set(union) & set(completion)) for completion in completions]
+                     for union in combinations(positions, taken)], dtype=np.int64)

@@ -15,12 +15,11 @@ from itertools import combinations
 
 import numpy as np
 
-from analyzer.poker.reference import five_card_value
+from analyzer.poker.reference import disjoint, five_card_value, integer_nets
 from analyzer.poker.settlement import outcome
 from cython_ext.isomorphism import canonical_keys
 
 HAND, SITUATION, N_SUITS = 5, 6, 4
-
 
 
 def deal_every_completion(hand, up, deck, qualifier: tuple, value_of=five_card_value) -> tuple:
@@ -35,6 +34,44 @@ def deal_every_completion(hand, up, deck, qualifier: tuple, value_of=five_card_v
     for completion in combinations(rest, 4):
         counts[outcome(player, value_of([up, *completion]), qualifier)] += 1
     return tuple(counts)
+
+
+def collusion_deal(hands, up, deck, qualifier: tuple, value_of=five_card_value) -> list[tuple]:
+    """Per seat, `deal_every_completion`'s counts when the seats pool `hands`: the dealer's four hole cards
+    come from the cards no seat holds."""
+    pooled = {c for hand in hands for c in hand}
+    return [deal_every_completion(hand, up, [c for c in deck if c not in pooled or c in hand], qualifier, value_of)
+            for hand in hands]
+
+
+def collusion_every_deal(deck, qualifier: tuple, net, colluders: int = 2) -> tuple[Fraction, Fraction]:
+    """(honest EV, a colluder's EV) per ANTE of one seat of `colluders` pooling seats, over every deal.
+
+    Seat one's hand, the up card and the other seats' cards (their union: every union is
+    equally likely) are dealt out; the colluder raises when raising beats folding over the
+    dealer's completions from the cards left, honest play when it does over every completion
+    of his own situation.  net(category, outcome) as in `optimal_ev`.  The up card is taken
+    in the deck's first suit only: suits are interchangeable, so the averages are the same.
+    """
+    scale, nets = integer_nets(net)
+    value = {five: five_card_value(five) for five in combinations(deck, HAND)}
+    # which completions (positions among the cards left after seat one's hand and the up card) each
+    # union of the other seats' cards leaves: the same for every such situation
+    incidence = disjoint(list(combinations(range(len(deck) - HAND - 1), 4)), HAND * (colluders - 1))
+    fold = -scale * int(incidence[0].sum())
+    honest = colluder = 0
+    for up in [c for c in deck if c % N_SUITS == min(deck) % N_SUITS]:
+        others = [c for c in deck if c != up]
+        dealer = {four: value[tuple(sorted((up, *four)))] for four in combinations(others, 4)}
+        for hand in combinations(others, HAND):
+            player = value[hand]
+            result = np.array([nets[player[0], outcome(player, dealer[four], qualifier)]
+                               for four in combinations([c for c in others if c not in hand], 4)])
+            ev = incidence @ result
+            colluder += int(np.maximum(ev, fold).sum())
+            honest += int(ev.sum()) if result.sum() > -scale * len(result) else fold * len(ev)
+    deals = len(incidence) * math.comb(len(deck) - 1, HAND) * (len(deck) // len({c % N_SUITS for c in deck}))
+    return Fraction(honest, -fold * deals), Fraction(colluder, -fold * deals)
 
 
 def whole_game(deck, qualifier: tuple) -> dict:

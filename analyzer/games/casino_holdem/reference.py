@@ -2,12 +2,15 @@
 round settled (ANTE + CALL and the AA Bonus) for the round statistics."""
 from __future__ import annotations
 
+import math
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 
-from analyzer.poker.reference import ACE, PAIR, best_value, five_card_value
+import numpy as np
+
+from analyzer.poker.reference import ACE, PAIR, best_value, disjoint, five_card_value, integer_nets
 from analyzer.poker.settlement import outcome
 
 
@@ -32,6 +35,58 @@ def count_every_deal(cards, qualifier: tuple) -> dict:
                     counter[player[0], outcome(player, dealer, qualifier)] += 1
             results[hole, flop] = counter
     return results
+
+
+def collusion_deal(holes, flop, cards, qualifier: tuple, value_of=best_value) -> list[Counter]:
+    """Per seat, the Counter of (final category, outcome) over every turn/river and dealer hole pair from the
+    cards no seat holds, when the seats pool `holes`.  value_of(cards) -> a comparable value whose first
+    entry is the category (the plain evaluator by default)."""
+    flop = tuple(flop)
+    pooled = set(flop).union(*holes)
+    left = [c for c in cards if c not in pooled]
+    counters = [Counter() for _ in holes]
+    for turn_river in combinations(left, 2):
+        board = flop + turn_river
+        players = [value_of(tuple(hole) + board) for hole in holes]
+        for dealer_hole in combinations([c for c in left if c not in turn_river], 2):
+            dealer = value_of(dealer_hole + board)
+            for counter, player in zip(counters, players):
+                counter[player[0], outcome(player, dealer, qualifier)] += 1
+    return counters
+
+
+def collusion_every_deal(cards, qualifier: tuple, net, colluders: int = 2) -> tuple[Fraction, Fraction]:
+    """(honest EV, a colluder's EV) per ANTE of one seat of `colluders` pooling seats, over every deal.
+
+    Seat one's hole cards, the flop and the other seats' cards (their union: every union is
+    equally likely) are dealt out; the colluder calls when calling beats folding over the
+    turns, rivers and dealer pairs from the cards left, honest play when it does over every
+    continuation of his own situation.  net(category, outcome) is a called hand's net per
+    ANTE.  A hand's value is looked up by its cards' bit mask.
+    """
+    scale, nets = integer_nets(net)
+    value = lru_cache(maxsize=None)(lambda mask: best_value([c for c in cards if mask >> c & 1]))
+    # continuations as positions among the cards left after the hole cards and flop, and which of them
+    # each union of the other seats' cards leaves: the same for every situation
+    leaves = [(turn_river, dealer) for turn_river in combinations(range(len(cards) - 5), 2)
+              for dealer in combinations([p for p in range(len(cards) - 5) if p not in turn_river], 2)]
+    incidence = disjoint([turn_river + dealer for turn_river, dealer in leaves], 2 * (colluders - 1))
+    fold = -scale * int(incidence[0].sum())
+    honest = colluder = deals = 0
+    for hole in combinations(cards, 2):
+        for flop in combinations([c for c in cards if c not in hole], 3):
+            bit = [1 << c for c in cards if c not in hole and c not in flop]
+            shown, own = sum(1 << c for c in flop), sum(1 << c for c in hole)
+            result = []
+            for (turn, river), (first, second) in leaves:
+                board = shown | bit[turn] | bit[river]
+                player = value(board | own)
+                result.append(nets[player[0], outcome(player, value(board | bit[first] | bit[second]), qualifier)])
+            ev = incidence @ np.array(result)
+            colluder += int(np.maximum(ev, fold).sum())
+            honest += int(ev.sum()) if sum(result) > -scale * len(result) else fold * len(ev)
+            deals += len(ev)
+    return Fraction(honest, -fold * deals), Fraction(colluder, -fold * deals)
 
 
 def aa_hand(five) -> str:
