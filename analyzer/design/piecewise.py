@@ -12,7 +12,7 @@ switching classes are indifferent: the `tie` rule ("fold", the project's convent
 
 Every figure is exact: integers in int64 where `core.exact` proves they fit, Python integers
 beyond, figures as Fractions.  Floats only order the breakpoints, where they cannot be wrong
-(`_exact_order`).
+(`_exact_order`), and spare exact work where their error bound shows the answer (`_estimates`).
 """
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ TIES = ("fold", "play")
 KINDS = ("rtp", "house_edge", "ev")
 NAMES = {"rtp": "RTP", "house_edge": "house edge", "ev": "EV"}
 FLOAT_INTEGERS = 2**53                 # integers up to this convert to floats exactly
+SLACK = 2.0**-40                       # bounds a float estimate's relative error (a few roundings of 2**-53)
 
 
 def _as_fraction(value, name: str) -> Fraction:
@@ -482,6 +483,21 @@ class PayoutModel:
         sp, sq = self.wager.numerator, self.wager.denominator        # RTP - 1 = sq (A + B theta) / (D (W sq + sp P))
         return exact_terms((A, q, sq), (B, p, sq)), exact_terms((P, q, self.D * sp), (q, self.D * self.W * sq))
 
+    def _estimates(self, kind: str, target: Fraction, A, B, P, p, q):
+        """Float estimates of the figure minus the target at the lines (A, B, P) and thetas p/q, with a bound
+        of each one's error (SLACK: a few roundings, generously), or None past the float range.  They only
+        spare exact work: a value is taken from them only where it lies further from 0 than its bound."""
+        try:
+            a, b, playing, p, q = (x.astype(float) for x in (A, B, P, p, q))
+            t, W, D, s = float(target), float(self.W), float(self.D), float(self.wager)
+        except OverflowError:
+            return None
+        with np.errstate(all="ignore"):
+            theta, E = p / q, W * D if kind != "rtp" else D * (W + s * playing)
+            v = (a + b * theta) / E * (-1 if kind == "house_edge" else 1) + (1 if kind == "rtp" else 0) - t
+            error = SLACK * ((np.abs(a) + np.abs(b * theta)) / E + np.abs(v) + abs(t) + 1)
+        return (v, error) if all(np.isfinite(x).all() for x in (v, error, E)) else None
+
     def _root(self, kind: str, target: Fraction, A, B, P) -> Fraction:
         """The theta where the line (A, B, P) (B != 0) meets the target."""
         ev = target if kind == "ev" else -target if kind == "house_edge" else \
@@ -502,13 +518,27 @@ class PayoutModel:
         pieces = self.pieces(lo, hi)
         n, num, den = len(pieces), pieces.num, pieces.den
         # candidates: the value at each point, each piece's limit at its start, and at its end
-        A, B, P = (_join(at, on, on) for at, on in ((pieces.A_at, pieces.A), (pieces.B_at, pieces.B),
-                                                   (pieces.P_at, pieces.P)))
-        p, q = _join(num, num[:-1], num[1:]), _join(den, den[:-1], den[1:])
-        N, E = self._parts(kind, A, B, P, p, q)
+        candidates = [_join(at, on, on) for at, on in ((pieces.A_at, pieces.A), (pieces.B_at, pieces.B),
+                                                       (pieces.P_at, pieces.P))]
+        candidates += [_join(num, num[:-1], num[1:]), _join(den, den[:-1], den[1:])]
         constant = 1 if kind == "rtp" else 0
         offset = target - constant
-        side = _sign(exact_terms((N, offset.denominator), (E, -offset.numerator)))     # sign(figure - target)
+
+        def exact(index) -> tuple[np.ndarray, np.ndarray]:
+            return self._parts(kind, *(x[index] for x in candidates))
+
+        def value(k: int) -> Fraction:
+            N, E = exact([k])
+            return constant + Fraction(int(N[0]), int(E[0]))
+        estimate = self._estimates(kind, target, *candidates)
+        everything = np.arange(len(candidates[0]))
+        side = np.zeros(len(everything), dtype=np.int8)                # sign(figure - target), exactly
+        if estimate is not None:
+            v, error = estimate
+            side = _sign(v) * (np.abs(v) > error)
+        unsure = everything if estimate is None else np.flatnonzero(side == 0)
+        N, E = exact(unsure)
+        side[unsure] = _sign(exact_terms((N, offset.denominator), (E, -offset.numerator)))
         at, left, right = side[:n + 1], side[n + 1:2 * n + 1], side[2 * n + 1:]
         atoms = [(2 * i, "point") for i in np.flatnonzero(at == 0)]
         atoms += [(2 * j + 1, "piece") for j in np.flatnonzero((left == 0) & (right == 0))]
@@ -516,9 +546,12 @@ class PayoutModel:
                   for j in np.flatnonzero(left * right < 0)]
         solutions = _intervals(sorted(atoms, key=lambda atom: atom[0]), pieces)
 
-        def value(k: int) -> Fraction:
-            return constant + Fraction(int(N[k]), int(E[k]))
-        lowest, highest = value(_extreme(N, E, False)), value(_extreme(N, E, True))
+        def extreme(largest: bool) -> Fraction:
+            field = everything if estimate is None else np.flatnonzero(
+                v + error >= np.max(v - error) if largest else v - error <= np.min(v + error))
+            N, E = exact(field)
+            return value(int(field[_extreme(N, E, largest)]))
+        lowest, highest = extreme(False), extreme(True)
         jumps = []
         if not solutions and lowest < target < highest:
             before = np.concatenate([at[:1], right])          # the limit from the left at each point

@@ -1,14 +1,11 @@
 """`analyzer design`: vary one payout of a rule file, and answer exactly what it does to the game.
 
-The payout is stated as a design problem (`design.problem.Problem`) and checked, with the
-range and the output folder, before the game counts once (or reads the count cache).  Then:
-every breakpoint in the range where the optimal strategy changes, with how many classes
-switch there; the house edge and RTP on each piece as exact linear functions of theta; the
-theta* meeting a target (without --range the range is doubled until it holds one, as far as
-the rule schema allows) and the nearest printable payouts either side with their exact
-figures; and a figure of the house edge against theta.  Written to
-<out>/designs/<rule set>.<key>/ (design.md, design.json, breakpoints.csv, pieces.csv,
-figure_design.svg), published atomically.
+The payout, the range and the output folder are checked before the game counts (or reads the
+count cache).  Reported: every breakpoint in the range where the optimal strategy changes; the
+house edge and RTP on each piece as exact linear functions of theta; the theta* meeting a
+target (without --range the range is doubled until it holds one, as far as the rule schema
+allows) and the printable payouts either side; a figure of the house edge against theta.
+Written atomically to <out>/designs/<rule set>.<key>/.
 """
 from __future__ import annotations
 
@@ -41,7 +38,7 @@ def solve(game: Game, rule_path, key: str, run: pipeline.Run, target: Fraction |
     rule_file, rules = game.load_rules(rule_path)
     problem = game.module.design_problem(rule_file, rules, key, jackpot=jackpot)
     if jackpot is not None and problem.jackpot is None:
-        raise InputError(f"--jackpot sets the jackpot at which a progressive amount's RTP is taken; {key} is not one")
+        raise InputError(f"--jackpot sets the jackpot a progressive amount's RTP is taken at; {key} is not one")
     if step is not None and target is None:
         raise InputError("--step sets the printable payouts either side of the target's theta*: give "
                          "--target-rtp or --target-house-edge with it")
@@ -63,9 +60,10 @@ def solve(game: Game, rule_path, key: str, run: pipeline.Run, target: Fraction |
     if target is not None and searched:
         reached = model.reach(target, kind, lo, hi, most)
         if reached is None:
-            note = f"; {hi} is the most the rule schema allows" if most == hi else f"; nor is it at any theta above {hi}"
+            note = f"; {hi} is the most the rule schema allows" if most == hi else f"; nor at any theta above {hi}"
         elif reached != hi:
-            note, hi = f" (no --range given: the range [{lo}, {hi}] was doubled to [{lo}, {reached}] to reach it)", reached
+            note = f" (no --range given: [{lo}, {hi}] was doubled to [{lo}, {reached}] to reach it)"
+            hi = reached
     answer = {"rule_file": rule_file, "problem": problem, "lo": lo, "hi": hi, "folder": folder,
               "breakpoints": model.breakpoints(lo, hi), "pieces": model.pieces(lo, hi),
               "current": model.point(problem.current), "target": target, "kind": kind, "solution": None,
@@ -101,9 +99,10 @@ def markdown(answer: dict, drawn: bool) -> str:
            "## At the rule file's value\n", markdown_table(head, [_point_row("current", answer["current"])], "lrrrrr")]
     if problem.optimal:
         rows = [[fraction_str(b.theta), decimal_str(b.theta, 6), thousands(b.classes_to_play),
-                 thousands(b.classes_to_fold), thousands(b.weight)] for b in map(bps.__getitem__, range(min(len(bps), MAX_ROWS)))]
+                 thousands(b.classes_to_fold), thousands(b.weight)]
+                for b in map(bps.__getitem__, range(min(len(bps), MAX_ROWS)))]
         out += [f"\n## Breakpoints: {thousands(len(bps))} values of theta where the optimal strategy changes\n",
-                ("All listed." if len(bps) <= MAX_ROWS else f"The first {MAX_ROWS} listed; all are in `breakpoints.csv`.")
+                ("All listed." if len(bps) <= MAX_ROWS else f"The first {MAX_ROWS}; all are in `breakpoints.csv`.")
                 + " At a breakpoint the switching classes are exactly indifferent (they fold there).\n",
                 markdown_table(["theta (exact)", "theta", "classes that start playing", "classes that stop",
                                 "situations"], rows, "rrrrr") if rows else "(none in the range)\n"]
@@ -115,7 +114,8 @@ def markdown(answer: dict, drawn: bool) -> str:
             + ("" if len(pieces) <= MAX_ROWS else f" (the first {MAX_ROWS})") + ".\n",
             markdown_table(["from", "to", "house edge", "RTP", "P(play)"], rows, "rrllr")]
     if answer["solution"] is not None:
-        out += [f"\n## Target: {NAMES[answer['kind']]} {decimal_str(answer['target'], 8)}\n", answer_text(answer) + ".\n"]
+        out += [f"\n## Target: {NAMES[answer['kind']]} {decimal_str(answer['target'], 8)}\n",
+                answer_text(answer) + ".\n"]
         if answer["neighbours"] is not None:
             n, theta = answer["neighbours"], answer["solution"].theta
             out += [f"\ntheta* = {fraction_str(theta)} = {decimal_str(theta, 8)}. The nearest printable values "

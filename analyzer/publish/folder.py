@@ -38,7 +38,7 @@ from analyzer.core.rules import RuleFile
 STAGING_NAME = re.compile(r"\.(?P<name>.+)\.(?P<kind>partial|old)-(?P<pid>[0-9]{1,10})\Z")
 FINAL_MANIFEST = ".manifest.json.final"    # the final manifest, staged hidden, renamed over manifest.json last
 MOVE_AWAY = "move it away or choose another --out"
-SUMS_NAME = "SHA256SUMS"                   # in the other folders the tool writes: each file's sha256, as sha256sum -c reads
+SUMS_NAME = "SHA256SUMS"                   # in the tool's other folders: each file's sha256, as sha256sum writes it
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -427,7 +427,8 @@ def write_folder_atomically(target: str | Path, files: dict) -> Path:
     target = Path(target)
     check_folder(target)
     make_folder(target.parent)
-    files = {**files, SUMS_NAME: "".join(f"{sha256_bytes(data)}  {name}\n" for name, data in sorted(files.items())).encode()}
+    sums = "".join(f"{sha256_bytes(data)}  {name}\n" for name, data in sorted(files.items()))
+    files = {**files, SUMS_NAME: sums.encode()}
     staging = target.with_name(f".{target.name}.partial-{os.getpid()}")
     retired = target.with_name(f".{target.name}.old-{os.getpid()}")
     try:

@@ -301,6 +301,19 @@ def test_values_near_2_62_agree_with_python_integers(data):
     assert covered(fast.solve(target, "house_edge", lo, hi).solutions, Fraction(1, 7))
 
 
+@SETTINGS
+@given(instances(with_fixed=False), st.sampled_from(["rtp", "house_edge", "ev"]), st.integers(0, 24))
+def test_past_the_float_range_every_figure_comes_exactly(case, kind, k):
+    # every numerator and the denominator times 10**400: no float holds them, the figures are the same
+    model, lo, hi = case
+    big = 10**400
+    f, a, b = (x.astype(object) * big for x in (model.f, model.a, model.b))
+    huge = PayoutModel(model.w, f, a, b, model.D * big, wager=model.wager, tie=model.tie)
+    target = figure(model.reference_point(grid(lo, hi)[k]), kind)
+    assert huge.solve(target, kind, lo, hi) == model.solve(target, kind, lo, hi)
+    assert list(huge.pieces(lo, hi)) == list(model.pieces(lo, hi))
+
+
 def test_fold_minus_play_overflowing_int64():
     f = np.array([2**62 + 5, -(2**62)], dtype=np.int64)
     a = np.array([-(2**62), 2**62 + 7], dtype=np.int64)      # f - a = 2**63 + 5 and -(2**63 + 7)

@@ -138,7 +138,8 @@ def tie_rtp(theta) -> Fraction:
     info = registry.game("baccarat")
     rule_file, rules = info.load_rules()
     main_outcomes = MainOutcomes.from_counts(count_shoes([rules.full_shoe()], rules)[0])
-    return rtp_of(bet_lines(main_outcomes, type(rules).from_rule_file(with_value(rule_file, "payouts.tie", theta)))["tie"])
+    varied = type(rules).from_rule_file(with_value(rule_file, "payouts.tie", theta))
+    return rtp_of(bet_lines(main_outcomes, varied)["tie"])
 
 
 def test_a_linear_target_is_solved_without_a_range():
