@@ -282,8 +282,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "breakpoint in the range where the optimal strategy changes (and how many classes switch), "
                     "the house edge and RTP on each piece as linear functions of theta, the theta* meeting "
                     "--target-rtp or --target-house-edge, and the nearest printable values (multiples of --step) "
-                    "either side with their exact figures; writes design.md, design.json, breakpoints.csv and "
-                    "figure_design.svg under --out/designs/.  Without --range the range is 0 to twice the rule "
+                    "either side with their exact figures; writes design.md, design.json, breakpoints.csv, pieces.csv, "
+                    "figure_design.svg and SHA256SUMS under --out/designs/.  Without --range the range is 0 to twice the rule "
                     "file's value (at least 10), doubled until it holds the target.  The count comes from the count "
                     "cache when it has it.  Numbers are exact: 0.955, 955/1000 or 95.5%.",
         epilog=DESIGN_EXAMPLES)

@@ -16,16 +16,14 @@ beyond, figures as Fractions.  Floats only order the breakpoints, where they can
 """
 from __future__ import annotations
 
-import bisect
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import (INT64_MAX, abs_bound, as_int64_or_object, decimal_str, exact_cumsum, exact_dot,
-                                 exact_masked_sum, exact_sum, exact_terms, figure, integer_array, percent_str,
-                                 to_fraction)
+from analyzer.core.exact import (abs_bound, as_int64_or_object, decimal_str, exact_cumsum, exact_masked_sum,
+                                 exact_sum, exact_terms, integer_array, to_fraction)
 
 FREE, FOLD, PLAY = -1, 0, 1            # values of the `fixed` array: optimal, always fold, always play
 TIES = ("fold", "play")
@@ -354,7 +352,7 @@ class PayoutModel:
         self.tie = tie
         self._gain = exact_terms((self.a,), (self.f, -1))            # a - f: what playing adds, at theta 0
         self._w_gain, self._wb = exact_terms((self.w, self._gain)), exact_terms((self.w, self.b))
-        self._folded = exact_dot(self.w, self.f)
+        self._folded = exact_sum(exact_terms((self.w, self.f)))
         free = np.flatnonzero((self.fixed == FREE) & (self.b != 0))
         up = self.b[free] > 0                                        # theta_i = p / q, q = |b| > 0
         self._switches = (free, np.where(up, -self._gain[free], self._gain[free]), np.abs(self.b[free]), up)
@@ -483,17 +481,19 @@ class PayoutModel:
         sp, sq = self.wager.numerator, self.wager.denominator        # RTP - 1 = sq (A + B theta) / (D (W sq + sp P))
         return exact_terms((A, q, sq), (B, p, sq)), exact_terms((P, q, self.D * sp), (q, self.D * self.W * sq))
 
-    def _estimates(self, kind: str, target: Fraction, A, B, P, p, q):
-        """Float estimates of the figure minus the target at the lines (A, B, P) and thetas p/q, with a bound
-        of each one's error (SLACK: a few roundings, generously), or None past the float range.  They only
-        spare exact work: a value is taken from them only where it lies further from 0 than its bound."""
+    def _estimates(self, kind: str, target: Fraction, lines, thetas, line_of, theta_of):
+        """Float estimates of the figure minus the target on lines[line_of] (A, B, P) at thetas[theta_of]
+        (p, q), with a bound of each one's error (SLACK: a few roundings, generously), or None past the
+        floats.  They only spare exact work: a value is taken from them only where it lies further from 0
+        than its bound."""
         try:
-            a, b, playing, p, q = (x.astype(float) for x in (A, B, P, p, q))
+            (a, b, playing), (p, q) = ([x.astype(float) for x in arrays] for arrays in (lines, thetas))
             t, W, D, s = float(target), float(self.W), float(self.D), float(self.wager)
         except OverflowError:
             return None
+        a, b, playing, theta = a[line_of], b[line_of], playing[line_of], (p / q)[theta_of]
         with np.errstate(all="ignore"):
-            theta, E = p / q, W * D if kind != "rtp" else D * (W + s * playing)
+            E = W * D if kind != "rtp" else D * (W + s * playing)
             v = (a + b * theta) / E * (-1 if kind == "house_edge" else 1) + (1 if kind == "rtp" else 0) - t
             error = SLACK * ((np.abs(a) + np.abs(b * theta)) / E + np.abs(v) + abs(t) + 1)
         return (v, error) if all(np.isfinite(x).all() for x in (v, error, E)) else None
@@ -516,22 +516,23 @@ class PayoutModel:
             raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
         target = _as_fraction(target, "target")
         pieces = self.pieces(lo, hi)
-        n, num, den = len(pieces), pieces.num, pieces.den
-        # candidates: the value at each point, each piece's limit at its start, and at its end
-        candidates = [_join(at, on, on) for at, on in ((pieces.A_at, pieces.A), (pieces.B_at, pieces.B),
-                                                       (pieces.P_at, pieces.P))]
-        candidates += [_join(num, num[:-1], num[1:]), _join(den, den[:-1], den[1:])]
+        n, thetas = len(pieces), (pieces.num, pieces.den)
+        # the candidates: each point on its own line, each piece's line at its start and at its end
+        lines = [_join(at, on) for at, on in ((pieces.A_at, pieces.A), (pieces.B_at, pieces.B),
+                                              (pieces.P_at, pieces.P))]
+        line_of = np.concatenate([np.arange(n + 1), np.arange(n + 1, 2 * n + 1), np.arange(n + 1, 2 * n + 1)])
+        theta_of = np.concatenate([np.arange(n + 1), np.arange(n), np.arange(1, n + 1)])
         constant = 1 if kind == "rtp" else 0
         offset = target - constant
 
         def exact(index) -> tuple[np.ndarray, np.ndarray]:
-            return self._parts(kind, *(x[index] for x in candidates))
+            return self._parts(kind, *(x[line_of[index]] for x in lines), *(x[theta_of[index]] for x in thetas))
 
         def value(k: int) -> Fraction:
             N, E = exact([k])
             return constant + Fraction(int(N[0]), int(E[0]))
-        estimate = self._estimates(kind, target, *candidates)
-        everything = np.arange(len(candidates[0]))
+        estimate = self._estimates(kind, target, lines, thetas, line_of, theta_of)
+        everything = np.arange(len(line_of))
         side = np.zeros(len(everything), dtype=np.int8)                # sign(figure - target), exactly
         if estimate is not None:
             v, error = estimate

@@ -40,9 +40,10 @@ def run(paths, name: str, run: pipeline.Run, publish: bool = False) -> Path:
     whole: a sweep stopped early leaves the previous one as it was); return that folder.
 
     Everything is checked before any work (`pipeline.prepare`): each rule file, the same
-    file given twice, two files naming one rule set, the output folders, the sweep's own.  Rule files of one
-    game that share a deck and qualifier are counted once (and the count cache serves later
-    sweeps): a grid of paytables costs one enumeration and one pricing each.
+    file given twice, two files naming one rule set, the output folders, the sweep's own
+    (`folder.check_folder`).  Rule files of one game that share a deck and qualifier are
+    counted once (and the count cache serves later sweeps): a grid of paytables costs one
+    enumeration and one pricing each.
     """
     paths = [Path(p) for p in paths]
     if not paths:
