@@ -200,7 +200,7 @@ class Pieces:
     """The exact piecewise-linear figures on [lo, hi].
 
     Points 0..n are lo, the breakpoints strictly inside, hi; piece j lies between points j
-    and j+1.  On piece j the total numerator is A[j] + B[j]*theta (EV = that / (W*D)) and
+    and j+1 (lo == hi: one piece, decided as at the point).  On piece j the total numerator is A[j] + B[j]*theta (EV = that / (W*D)) and
     P[j] the playing weight; at point i, A_at/B_at/P_at hold the same with the tie rule.
     """
 
@@ -453,14 +453,11 @@ class PayoutModel:
         first = 1 if n and points.theta(0) == lo else 0                   # breakpoints strictly inside:
         stop = n - 1 if n > first and points.theta(-1) == hi else n       # first .. stop - 1
         (A_lo, B_lo, P_lo), (A_hi, B_hi, P_hi) = self._line(lo), self._line(hi)
-        if lo == hi:
-            return Pieces(self, _join(lo.numerator), _join(lo.denominator), *[np.zeros(0, dtype=np.int64)] * 3,
-                          _join(A_lo), _join(B_lo), _join(P_lo))
         bounds = np.append(points.starts, len(points.members))          # each breakpoint's classes in members
         index = points.members[bounds[first]:bounds[stop]]
         ends = bounds[first + 1:stop + 1] - bounds[first]
         sign = np.where(self.b[index] > 0, 1, -1)                # a class starting to play adds, one stopping takes
-        A0, B0, P0 = self._line(lo, "right")
+        A0, B0, P0 = self._line(lo, "right" if lo < hi else "at")        # [lo, lo]: one piece, of the point
         A, B, P = (_running(start, exact_terms((values[index], sign)), ends)
                    for start, values in ((A0, self._w_gain), (B0, self._wb), (P0, self.w)))
         # at an inner point the switching classes are indifferent: those of the right piece minus those
