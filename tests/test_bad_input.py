@@ -302,6 +302,16 @@ def test_design_and_sweep_replace_their_own_folder_only_as_they_wrote_it(capsys,
     refused(capsys, again, "my-notes.txt", "SHA256SUMS", out=root)
 
 
+@pytest.mark.parametrize("command", DESIGN_AND_SWEEP)
+def test_design_and_sweep_refuse_a_file_above_their_folder_before_any_work(capsys, tmp_path, monkeypatch, command):
+    argv, where = DESIGN_AND_SWEEP[command]
+    root = tmp_path / "out"
+    users_file((root / where).parent)
+    no_work(monkeypatch)
+    refused(capsys, [*argv, "--out", root, "--no-cache", "--quiet"], str((root / where).parent), "is a file",
+            out=root)
+
+
 def test_design_out_is_checked_before_counting(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     no_work(monkeypatch)

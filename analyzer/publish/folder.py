@@ -280,7 +280,11 @@ def check_replaceable(target: Path, game: str, rules: RuleFile, replace: bool = 
 
 
 def check_folder(target: Path) -> None:
-    """Refuse (InputError) to replace anything at `target` but a folder `write_folder_atomically` wrote."""
+    """Refuse (InputError) to replace anything at `target` but a folder `write_folder_atomically` wrote,
+    or to write below a file."""
+    above = next(path for path in Path(target).parents if os.path.lexists(path))
+    if not above.is_dir():
+        raise InputError(f"{above} is a file, not a folder; {MOVE_AWAY}")
     check_ours(target, "a folder", SUMS_NAME, read_sums, lambda names: names | {SUMS_NAME})
 
 
