@@ -272,13 +272,15 @@ def exact_terms(*terms) -> np.ndarray:
                 product *= max(1, abs(factor))
         bound += product
     dtype = np.int64 if machine and bound <= INT64_MAX else object
-    total = 0
+    total = None
     for term in terms:
-        product = 1
+        product = None
         for factor in term:
-            product = product * (factor.astype(dtype, copy=False) if isinstance(factor, np.ndarray) else factor)
-        total = total + product
-    return np.asarray(total, dtype=dtype)
+            factor = factor.astype(dtype, copy=False) if isinstance(factor, np.ndarray) else factor
+            product = factor if product is None else product * factor
+        total = product if total is None else total + product
+    result = np.asarray(total, dtype=dtype)
+    return result.copy() if any(result is factor for term in terms for factor in term) else result
 
 
 def exact_cumsum(values) -> np.ndarray:
