@@ -98,10 +98,10 @@ def _exact_order(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     order = np.argsort(keys)
     ps, qs, ks = p[order], q[order], keys[order]
     new = ks[1:] != ks[:-1]
+    run_of = np.concatenate([[0], np.cumsum(new)])                  # the run of equal keys of each position
     same = np.flatnonzero(~new)
     steps = _sign(exact_terms((ps[same + 1], qs[same]), (ps[same], qs[same + 1], -1)))
     new[same] = steps != 0
-    run_of = np.concatenate([[0], np.cumsum(ks[1:] != ks[:-1])])    # the run of equal keys of each position
     for run in np.unique(run_of[same[steps < 0]]):
         start, stop = np.searchsorted(run_of, run), np.searchsorted(run_of, run, "right")
         values = [Fraction(int(p[i]), int(q[i])) for i in order[start:stop]]
