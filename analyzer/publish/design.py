@@ -102,8 +102,8 @@ def markdown(answer: dict, drawn: bool) -> str:
                  thousands(b.classes_to_fold), thousands(b.weight)]
                 for b in map(bps.__getitem__, range(min(len(bps), MAX_ROWS)))]
         out += [f"\n## Breakpoints: {thousands(len(bps))} values of theta where the optimal strategy changes\n",
-                ("All listed." if len(bps) <= MAX_ROWS else f"The first {MAX_ROWS}; all are in `breakpoints.csv`.")
-                + " At a breakpoint the switching classes are exactly indifferent (they fold there).\n",
+                ("All listed." if len(bps) <= MAX_ROWS else
+                 f"The first {MAX_ROWS} listed; all are in `breakpoints.csv`.") + " At a breakpoint the switching classes are exactly indifferent (they fold there).\n",
                 markdown_table(["theta (exact)", "theta", "classes that start playing", "classes that stop",
                                 "situations"], rows, "rrrrr") if rows else "(none in the range)\n"]
     rows = [[fraction_str(p.start), fraction_str(p.end), linear_text(-p.ev.alpha, -p.ev.beta),
