@@ -200,8 +200,9 @@ class Pieces:
     """The exact piecewise-linear figures on [lo, hi].
 
     Points 0..n are lo, the breakpoints strictly inside, hi; piece j lies between points j
-    and j+1 (lo == hi: one piece, decided as at the point).  On piece j the total numerator is A[j] + B[j]*theta (EV = that / (W*D)) and
-    P[j] the playing weight; at point i, A_at/B_at/P_at hold the same with the tie rule.
+    and j+1 (lo == hi: one piece, decided as at the point).  On piece j the total numerator
+    is A[j] + B[j]*theta (EV = that / (W*D)) and P[j] the playing weight; at point i,
+    A_at/B_at/P_at hold the same with the tie rule.
     """
 
     model: "PayoutModel"
@@ -478,22 +479,28 @@ class PayoutModel:
         sp, sq = self.wager.numerator, self.wager.denominator        # RTP - 1 = sq (A + B theta) / (D (W sq + sp P))
         return exact_terms((A, q, sq), (B, p, sq)), exact_terms((P, q, self.D * sp), (q, self.D * self.W * sq))
 
-    def _estimates(self, kind: str, target: Fraction, lines, thetas, line_of, theta_of):
-        """Float estimates of the figure minus the target on lines[line_of] (A, B, P) at thetas[theta_of]
-        (p, q), with a bound of each one's error (SLACK: a few roundings, generously), or None past the
-        floats.  They only spare exact work: a value is taken from them only where it lies further from 0
-        than its bound."""
+    def _estimates(self, kind: str, target: Fraction, lines, thetas, n: int):
+        """Float estimates of the figure minus the target at `solve`'s candidates (on `lines` (A, B, P): n + 1
+        points, then n pieces; `thetas` (p, q) of the points), with a bound of each one's error (SLACK: a
+        few roundings, generously), or None past the floats.  They only spare exact work: a value is taken
+        from them only where it lies further from 0 than its bound."""
         try:
             (a, b, playing), (p, q) = ([x.astype(float) for x in arrays] for arrays in (lines, thetas))
             t, W, D, s = float(target), float(self.W), float(self.D), float(self.wager)
         except OverflowError:
             return None
-        a, b, playing, theta = a[line_of], b[line_of], playing[line_of], (p / q)[theta_of]
+        sign, constant = -1 if kind == "house_edge" else 1, 1 if kind == "rtp" else 0
+
+        def on(rows: slice, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            E = W * D if kind != "rtp" else D * (W + s * playing[rows])
+            v = sign * (a[rows] + b[rows] * theta) / E + constant - t
+            return v, SLACK * ((np.abs(a[rows]) + np.abs(b[rows] * theta)) / E + np.abs(v) + abs(t) + 1)
         with np.errstate(all="ignore"):
-            E = W * D if kind != "rtp" else D * (W + s * playing)
-            v = (a + b * theta) / E * (-1 if kind == "house_edge" else 1) + (1 if kind == "rtp" else 0) - t
-            error = SLACK * ((np.abs(a) + np.abs(b * theta)) / E + np.abs(v) + abs(t) + 1)
-        return (v, error) if all(np.isfinite(x).all() for x in (v, error, E)) else None
+            theta = p / q
+            v, error = (np.concatenate(x) for x in zip(on(slice(0, n + 1), theta), on(slice(n + 1, None), theta[:-1]),
+                                                      on(slice(n + 1, None), theta[1:])))
+        finite = np.isfinite(W * D * (1 + s)) and np.isfinite(v).all() and np.isfinite(error).all()  # E <= W D (1 + s)
+        return (v, error) if finite else None
 
     def _root(self, kind: str, target: Fraction, A, B, P) -> Fraction:
         """The theta where the line (A, B, P) (B != 0) meets the target."""
@@ -513,24 +520,26 @@ class PayoutModel:
             raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
         target = _as_fraction(target, "target")
         pieces = self.pieces(lo, hi)
-        n, thetas = len(pieces), (pieces.num, pieces.den)
-        # the candidates: each point on its own line, each piece's line at its start and at its end
+        n = len(pieces)
+        # the candidates: 0..n each point on its own line, n+1+j piece j's line at its start, 2n+1+j at its end
         lines = [_join(at, on) for at, on in ((pieces.A_at, pieces.A), (pieces.B_at, pieces.B),
-                                              (pieces.P_at, pieces.P))]
-        line_of = np.concatenate([np.arange(n + 1), np.arange(n + 1, 2 * n + 1), np.arange(n + 1, 2 * n + 1)])
-        theta_of = np.concatenate([np.arange(n + 1), np.arange(n), np.arange(1, n + 1)])
+                                              (pieces.P_at, pieces.P))]      # point i's line is i, piece j's n+1+j
         constant = 1 if kind == "rtp" else 0
         offset = target - constant
 
         def exact(index) -> tuple[np.ndarray, np.ndarray]:
-            return self._parts(kind, *(x[line_of[index]] for x in lines), *(x[theta_of[index]] for x in thetas))
+            index = np.asarray(index, dtype=np.int64)
+            piece = (index - n - 1) % n
+            line = np.where(index <= n, index, n + 1 + piece)
+            point = np.where(index <= n, index, piece + (index > 2 * n))
+            return self._parts(kind, *(x[line] for x in lines), pieces.num[point], pieces.den[point])
 
         def value(k: int) -> Fraction:
             N, E = exact([k])
             return constant + Fraction(int(N[0]), int(E[0]))
-        estimate = self._estimates(kind, target, lines, thetas, line_of, theta_of)
-        everything = np.arange(len(line_of))
-        side = np.zeros(len(everything), dtype=np.int8)                # sign(figure - target), exactly
+        estimate = self._estimates(kind, target, lines, (pieces.num, pieces.den), n)
+        everything = np.arange(3 * n + 1) if estimate is None else None
+        side = np.zeros(3 * n + 1, dtype=np.int8)                      # sign(figure - target), exactly
         if estimate is not None:
             v, error = estimate
             side = _sign(v) * (np.abs(v) > error)
