@@ -357,6 +357,7 @@ class PayoutModel:
         free = np.flatnonzero((self.fixed == FREE) & (self.b != 0))
         up = self.b[free] > 0                                        # theta_i = p / q, q = |b| > 0
         self._switches = (free, np.where(up, -self._gain[free], self._gain[free]), np.abs(self.b[free]), up)
+        self._bounds = [abs_bound(x) for x in (self._w_gain, self._wb, self.w)]    # of what `_line` sums
         self._memo = {}
 
     @staticmethod
@@ -397,8 +398,9 @@ class PayoutModel:
         tie_play = self.tie == "play"
         indifferent_plays = (self.b > 0) | ((self.b == 0) & tie_play) if side == "right" else tie_play
         plays = np.where(self.fixed == FREE, (gain > 0) | ((gain == 0) & indifferent_plays), self.fixed == PLAY)
-        return (self._folded + exact_masked_sum(self._w_gain, plays), exact_masked_sum(self._wb, plays),
-                exact_masked_sum(self.w, plays))
+        A, B, P = (exact_masked_sum(x, plays, bound)
+                   for x, bound in zip((self._w_gain, self._wb, self.w), self._bounds))
+        return self._folded + A, B, P
 
     def point(self, theta) -> Point:
         """Exact EV, P(play) and RTP at theta (vectorised over the classes; any theta)."""
