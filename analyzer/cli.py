@@ -37,6 +37,13 @@ PAR sheet (Markdown and CSV), strategy file where the game has decisions, the ru
 file analysed, and manifest.json with the sha256 of every file.
 """
 
+DESIGN_EXAMPLES = """\
+examples:
+  analyzer design casino-holdem --vary ante_pays.flush --target-rtp 99%
+  analyzer design baccarat --vary payouts.tie --target-house-edge 4.844% --range 7 10
+  analyzer design caribbean-stud --vary progressive.jackpot --target-rtp 1
+  analyzer design caribbean-stud --vary raise_pays.one_pair --target-rtp 97% --step 1/2"""
+
 RULES_HELP = ("TOML rule file describing a variant (deck, paytables, qualifier, commission, limits); "
               "default: the operator's built-in rules")
 
@@ -292,13 +299,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "breakpoint in the range where the optimal strategy changes (and how many classes switch), "
                     "the house edge and RTP on each piece as linear functions of theta, the theta* meeting "
                     "--target-rtp or --target-house-edge, and the nearest printable values (multiples of --step) "
-                    "either side with their exact figures; writes design.md, design.json, breakpoints.csv and "
-                    "figure_design.svg under --out/designs/.  The count comes from the count cache when it has "
-                    "it.  Numbers are exact: 0.955, 955/1000 or 95.5%%.",
-        epilog="examples:\n  analyzer design casino-holdem --vary ante_pays.flush --target-rtp 99%%\n"
-               "  analyzer design baccarat --vary payouts.tie --target-house-edge 4.844%% --range 7 10\n"
-               "  analyzer design caribbean-stud --vary progressive.jackpot --target-rtp 1\n"
-               "  analyzer design caribbean-stud --rules standard.toml --vary raise_pays.flush --step 1/2")
+                    "either side with their exact figures; writes design.md, design.json, breakpoints.csv, pieces.csv, "
+                    "figure_design.svg and SHA256SUMS under --out/designs/.  Without --range the range is 0 to twice the rule "
+                    "file's value (at least 10), doubled until it holds the target.  The count comes from the count "
+                    "cache when it has it.  Numbers are exact: 0.955, 955/1000 or 95.5%.",
+        epilog=DESIGN_EXAMPLES)
     design.add_argument("game", choices=registry.names(Design), help="the game")
     design.add_argument("--rules", metavar="FILE", help=RULES_HELP)
     design.add_argument("--vary", required=True, metavar="KEY",
@@ -309,13 +314,15 @@ def build_parser() -> argparse.ArgumentParser:
     target.add_argument("--target-rtp", metavar="X", type=_target, help="the RTP to meet (e.g. 0.955 or 95.5%%)")
     target.add_argument("--target-house-edge", metavar="X", type=_target, help="the house edge to meet")
     design.add_argument("--range", nargs=2, metavar=("A", "B"), type=_exact_number,
-                        help="the values of theta examined (default 0 to twice the rule file's, at least 10)")
-    design.add_argument("--step", type=_positive_number, default=1, metavar="S",
+                        help="the values of theta examined (default 0 to twice the rule file's, at least 10, "
+                             "doubled until it holds the target)")
+    design.add_argument("--step", type=_positive_number, metavar="S",
                         help="printable payouts are multiples of S (default 1; 1/2 for halves)")
     design.add_argument("--jackpot", type=_positive_number, metavar="J",
                         help="caribbean-stud progressive amounts: the jackpot at which the RTP is taken (default "
                              "the rule file's first jackpot level)")
-    design.add_argument("--out", default="results", metavar="DIR", help="results root (default ./results)")
+    design.add_argument("--out", default="results", metavar="DIR", type=out_folder,
+                        help="results root (default ./results); checked before any work")
     design.add_argument("--quiet", action="store_true", help="no progress bars")
     add_cache(design)
     add_jobs(design)
@@ -398,7 +405,15 @@ def run_games(jobs: list, args, argv) -> None:
 
 
 def live_shoe(game: registry.Game, args) -> None:
-    """`analyzer baccarat --remove/--counts`: each bet's exact EV for the shoe, printed."""
+    """`analyzer baccarat --remove/--counts`: each bet's exact EV for the shoe, printed (an option of the
+    analysis given with it, --out, --replace, --jobs, ..., is refused: nothing is counted or written)."""
+    defaults = vars(build_parser().parse_args([game.name]))
+    keeps = {"rules", "json", "quiet", *(option.flag.lstrip("-") for option in game.query_options)}
+    ignored = [dest for dest, value in vars(args).items() if dest not in keeps and value != defaults.get(dest)]
+    if ignored:
+        raise BadInput(f"--{ignored[0].replace('_', '-')} does not apply to a live-shoe question "
+                       f"({' or '.join(o.flag for o in game.query_options)}: each bet's EV is printed, nothing "
+                       "is counted or written)")
     _, rules = game.load_rules(args.rules)
     answer = game.module.live_shoe(rules, remove=args.remove, counts=args.counts)
     if args.json:
@@ -508,7 +523,7 @@ def main(argv: list[str] | None = None) -> int:
                 else ("rtp", args.target_rtp)
             lo, hi = args.range or (None, None)
             answer = design.solve(game, args.rules, args.vary, run, target, kind, lo, hi, args.step, args.jackpot)
-            folder = design.write(answer, args.out)
+            folder = design.write(answer)
             for line in design.summary_lines(answer):
                 print(line)
             print(f"design: wrote {folder}/design.md")

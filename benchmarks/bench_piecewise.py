@@ -9,15 +9,7 @@ Two random instances of Caribbean Stud's size (seeded):
               [-10**6, 10**6] is distinct, and the piece sums pass 2**63 (Python integers).
 The target is the figure at one theta (37, resp. 1234), so it is reachable.  Prints the
 median wall time of each step over `--runs` (the model is rebuilt each run, so nothing is
-cached between them).
-
-Measured on 2 cores of an AMD EPYC shared with other jobs (medians of 3; the spread
-between runs was up to 2x with the load):
-
-    ties       model 0.1 s, breakpoints 0.6-0.9 s, pieces 0.4-0.7 s, solve < 0.01 s,
-               printable neighbours 0.2 s (two exact repricings of all classes)
-    distinct   model 0.1 s, breakpoints 1.3-2.7 s, pieces 2.2-3.0 s (Python-integer sums),
-               solve 1.0-1.8 s (float screening of 5.6 million pieces, exact on the few left)
+cached between them) and writes benchmarks/results/piecewise.json.
 
 Run: python benchmarks/bench_piecewise.py [--runs N]
 """
@@ -26,7 +18,7 @@ import time
 from fractions import Fraction
 
 import numpy as np
-from _timing import machine
+from _timing import machine, save
 
 from analyzer.design.piecewise import PayoutModel
 
@@ -55,6 +47,7 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     print(machine())
+    rows = []
     for make in (ties, distinct):
         times = {"model": [], "breakpoints": [], "pieces": [], "solve": [], "printable": []}
         for run in range(args.runs):
@@ -81,6 +74,9 @@ def main():
         print(f"{make.__name__}: {len(model):,} classes, {switching:,} switching in [{lo}, {hi}] at "
               f"{len(found):,} distinct breakpoints, {len(pieces):,} pieces; {solution.describe()}")
         print("  median s: " + ", ".join(f"{name} {np.median(values):.2f}" for name, values in times.items()))
+        rows += [{"what": f"{make.__name__}: {name}", "seconds": round(float(np.median(values)), 3), "target_s": None}
+                 for name, values in times.items()]
+    save("piecewise", args.runs, rows)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ shoe texts and rule-file mutations at it: whatever comes in, the answer is a res
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import string
@@ -241,6 +243,110 @@ def test_a_users_folder_or_file_is_never_replaced(capsys, tmp_path, make, words)
 def test_a_file_added_to_a_results_folder_keeps_it_from_being_replaced(capsys, out):
     (out / "baccarat" / "operator" / "my_notes.md").write_text("mine")
     refused(capsys, ["baccarat", "--out", out, "--check-rounds", "0"], "my_notes.md", out=out)
+
+
+# --- design and sweep: their folders and options follow the same rules ---------------------------
+
+DESIGN_AND_SWEEP = {"design": (["design", "baccarat", "--vary", "payouts.tie"], "designs/operator.payouts.tie"),
+                    "sweep": (["sweep", BACCARAT_RULES, "--name", "tie"], "sweeps/tie")}
+
+
+def no_work(monkeypatch):
+    """Make counting (design) and preparing an analysis (sweep) fail the test: a refusal comes first."""
+    from analyzer.publish import pipeline
+
+    def work(*args, **kwargs):
+        raise AssertionError("the command started work before refusing")
+    monkeypatch.setattr(pipeline, "count", work)
+    monkeypatch.setattr(pipeline, "prepare", work)
+
+
+def users_folder(target):
+    target.mkdir(parents=True)
+    (target / "my-notes.txt").write_text("mine")
+
+
+def users_file(target):
+    target.parent.mkdir(parents=True)
+    target.write_text("mine")
+
+
+def users_link(target):
+    (target.parent / "elsewhere").mkdir(parents=True)
+    target.symlink_to(target.parent / "elsewhere")
+
+
+@pytest.mark.parametrize("command", DESIGN_AND_SWEEP)
+@pytest.mark.parametrize("make,words", [(users_folder, ["SHA256SUMS"]), (users_file, ["is a file"]),
+                                        (users_link, ["is a link"])], ids=["folder", "file", "link"])
+def test_design_and_sweep_never_replace_what_they_did_not_write(capsys, tmp_path, monkeypatch, command, make, words):
+    argv, where = DESIGN_AND_SWEEP[command]
+    root = tmp_path / "out"
+    make(root / where)
+    no_work(monkeypatch)
+    refused(capsys, [*argv, "--out", root, "--no-cache", "--quiet"], str(root / where), *words, out=root)
+
+
+@pytest.mark.parametrize("command", DESIGN_AND_SWEEP)
+def test_design_and_sweep_replace_their_own_folder_only_as_they_wrote_it(capsys, tmp_path, command):
+    argv, where = DESIGN_AND_SWEEP[command]
+    root = tmp_path / "out"
+    again = [str(a) for a in argv] + ["--out", str(root), "--no-cache", "--quiet"]
+    assert main(again) == 0 and main(again) == 0                      # the second replaces the first
+    folder = root / where
+    sums = {line.split("  ")[1]: line.split("  ")[0] for line in (folder / "SHA256SUMS").read_text().splitlines()}
+    assert sums == {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()
+                    if p.name != "SHA256SUMS"}
+    (folder / "my-notes.txt").write_text("mine")
+    capsys.readouterr()
+    refused(capsys, again, "my-notes.txt", "SHA256SUMS", out=root)
+
+
+@pytest.mark.parametrize("command", DESIGN_AND_SWEEP)
+def test_design_and_sweep_refuse_a_file_above_their_folder_before_any_work(capsys, tmp_path, monkeypatch, command):
+    argv, where = DESIGN_AND_SWEEP[command]
+    root = tmp_path / "out"
+    users_file((root / where).parent)
+    no_work(monkeypatch)
+    refused(capsys, [*argv, "--out", root, "--no-cache", "--quiet"], str((root / where).parent), "is a file",
+            out=root)
+
+
+def test_design_out_is_checked_before_counting(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    no_work(monkeypatch)
+    (tmp_path / "a_file").write_text("mine")
+    design = ["design", "baccarat", "--vary", "payouts.tie", "--no-cache"]
+    refused(capsys, [*design, "--out", tmp_path / "a_file"], "--out", "a file", out=tmp_path)
+    refused(capsys, [*design, "--out", ""], "--out", out=tmp_path)
+
+
+NOT_APPLYING = [
+    (["design", "baccarat", "--vary", "payouts.tie", "--jackpot", "1000"], ["--jackpot", "payouts.tie"]),
+    (["design", "caribbean-stud", "--vary", "raise_pays.flush", "--jackpot", "1000"], ["--jackpot", "raise_pays"]),
+    (["design", "caribbean-stud", "--vary", "progressive.jackpot", "--jackpot", "1000"], ["--jackpot"]),
+    (["design", "baccarat", "--vary", "payouts.tie", "--step", "1/2"], ["--step", "--target-rtp"]),
+    (["design", "baccarat", "--vary", "commission.banker", "--range", "0", "2"], ["--range", "commission.banker"]),
+    (["baccarat", "--remove", "5,5", "--out", "elsewhere"], ["--out", "live-shoe"]),
+    (["baccarat", "--remove", "5,5", "--replace"], ["--replace", "live-shoe"]),
+    (["baccarat", "--counts", "128,32,32,32,32,32,32,32,32,32", "--check-rounds", "0"], ["--check-rounds"]),
+]
+
+
+@pytest.mark.parametrize("argv,words", NOT_APPLYING, ids=[" ".join(argv) for argv, _ in NOT_APPLYING])
+def test_options_that_do_not_apply_are_refused(capsys, tmp_path, monkeypatch, argv, words):
+    monkeypatch.chdir(tmp_path)
+    no_work(monkeypatch)
+    refused(capsys, [*argv, "--no-cache"] if argv[0] == "design" else argv, *words, out=tmp_path)
+
+
+@pytest.mark.parametrize("high,drawn", [("1" + "0" * 30, True), ("1e400", False)], ids=["1e30", "1e400"])
+def test_design_ranges_beyond_machine_integers_and_floats(capsys, tmp_path, high, drawn):
+    assert main(["design", "baccarat", "--vary", "payouts.tie", "--range", "0", high, "--target-rtp", "2",
+                 "--out", str(tmp_path), "--no-cache", "--quiet"]) == 0, capsys.readouterr().err
+    folder = tmp_path / "designs" / "operator.payouts.tie"
+    assert json.loads((folder / "design.json").read_text())["target"]["reachable"]
+    assert (folder / "figure_design.svg").exists() == drawn
 
 
 # --- Baccarat shoes ---------------------------------------------------------------------------

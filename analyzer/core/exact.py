@@ -250,3 +250,46 @@ def integer_array(values) -> np.ndarray:
     if values.size and max(abs(int(v)) for v in values.ravel().tolist()) > INT64_MAX:
         return values
     return values.astype(np.int64)
+
+
+def exact_terms(*terms) -> np.ndarray:
+    """sum_k prod(terms[k]) elementwise, exactly; a term is a tuple of integer arrays (of one shape) and ints.
+
+    In int64 when every array is a machine-integer array and sum_k prod max(1, max|factor|),
+    which bounds every partial product and sum, fits; else in Python integers throughout.
+
+    >>> exact_terms((np.array([3, -2]), 2**61), (np.array([1, 1]), -1)).tolist()
+    [6917529027641081855, -4611686018427387905]
+    """
+    bound, machine = 0, True
+    for term in terms:
+        product = 1
+        for factor in term:
+            if isinstance(factor, np.ndarray):
+                machine = machine and factor.dtype != object
+                product *= max(1, abs_bound(factor))
+            else:
+                product *= max(1, abs(factor))
+        bound += product
+    dtype = np.int64 if machine and bound <= INT64_MAX else object
+    total = None
+    for term in terms:
+        product = None
+        for factor in term:
+            factor = factor.astype(dtype, copy=False) if isinstance(factor, np.ndarray) else factor
+            product = factor if product is None else product * factor
+        total = product if total is None else total + product
+    result = np.asarray(total, dtype=dtype)
+    return result.copy() if any(result is factor for term in terms for factor in term) else result
+
+
+def exact_cumsum(values) -> np.ndarray:
+    """Running sums of an integer array, exactly: int64 when max|v| x size proves every partial sum fits.
+
+    >>> exact_cumsum(np.array([2**62, 2**62, -1])).tolist()
+    [4611686018427387904, 9223372036854775808, 9223372036854775807]
+    """
+    values = np.asarray(values)
+    if values.dtype != object and abs_bound(values) * values.size <= INT64_MAX:
+        return np.cumsum(values, dtype=np.int64)
+    return np.cumsum(values.astype(object))

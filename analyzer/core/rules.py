@@ -104,6 +104,7 @@ def number(minimum: Fraction | int | None = 0, maximum: Fraction | int | None = 
         if maximum is not None and exact > maximum:
             raise RuleError(file, key, f"must not be above {maximum}, got {value}")
         return exact
+    check.bounds = (minimum, maximum)
     return check
 
 
@@ -188,6 +189,7 @@ def table(fields: dict[str, Spec], optional: tuple[str, ...] = ()) -> Spec:
             checked[name] = spec(value[name], file, where)
         return checked
     check.is_table = True
+    check.fields = fields
     return check
 
 
@@ -295,6 +297,14 @@ def with_value(rule_file: RuleFile, key: str, value: Fraction) -> RuleFile:
         node = node[name]
     node[leaf] = Fraction(value)
     return RuleFile(path=rule_file.path, raw=rule_file.raw, data=data)
+
+
+def allowed_range(schema: Spec, key: str) -> tuple:
+    """(minimum, maximum) of the number the schema allows at dotted `key` (None where it sets no bound)."""
+    spec = schema
+    for name in key.split("."):
+        spec = spec.fields[name]
+    return spec.bounds
 
 
 def value_at(data: dict, key: str):

@@ -1,218 +1,36 @@
-"""Exact paytable design under optimal play: EV as a convex piecewise-linear function of one payout.
+"""Exact paytable design under optimal play: the EV as a convex piecewise-linear function of one payout.
 
-The setting (no game knowledge): situation classes i = 1..m, each with an integer weight
-w_i (the raw situations it stands for), a fold value f_i and a play value a_i + b_i*theta,
-linear in one payout theta.  All values are integer numerators over one common positive
-denominator D.  Under optimal play a class takes max(f_i, a_i + b_i*theta), so the total
+Situation classes i have integer weights w_i, fold values f_i and play values a_i + b_i*theta,
+linear in one payout theta, numerators over one denominator D.  Under optimal play a class
+takes max(f_i, a_i + b_i*theta), so EV(theta) = sum_i w_i max(f_i, a_i + b_i*theta) / (W*D)
+is convex and piecewise linear (a class with a fixed strategy adds a linear term), and with s
+the play wager per initial bet, RTP(theta) = 1 + EV(theta) / (1 + s P(play)).  A free class
+switches at theta_i = (f_i - a_i) / b_i (to play if b_i > 0, to fold if b_i < 0); between
+these breakpoints every decision is fixed and the figures are linear.  At a breakpoint the
+switching classes are indifferent: the `tie` rule ("fold", the project's convention, or
+"play") decides them, which moves P(play), so the RTP there, and nothing else.
 
-    EV(theta) = sum_i w_i * max(f_i, a_i + b_i*theta) / (W * D),    W = sum_i w_i,
-
-is convex and piecewise linear; a class with a fixed strategy (always fold, always play)
-contributes a linear term.  EV is per initial bet; the house edge is -EV, and with s the
-play wager per initial bet (2 for Casino Hold'em's CALL, s = 0 for a per-unit return)
-
-    RTP(theta) = returned / wagered = 1 + EV(theta) / (1 + s * P(play)).
-
-A class *switches* at theta_i = (f_i - a_i) / b_i (b_i != 0): rising through it, a class
-with b_i > 0 turns from fold to play, one with b_i < 0 from play to fold.  Between
-consecutive switch points (breakpoints) every decision is fixed, so EV, P(play) and RTP are
-linear there.  At a breakpoint the classes that switch are exactly indifferent; the `tie`
-rule ("fold", the project's convention, or "play") decides them, which matters for P(play)
-and so for the RTP *at* that point only (with s > 0 the RTP can jump there; EV never does).
-
-Everything is exact: counts and numerators are integers (NumPy int64 while the bounds,
-checked before every operation, allow; object arrays of Python integers beyond), every
-reported figure is a `Fraction`.  Floats appear in two places only, and never decide: a
-float key orders candidate breakpoints before an exact repair and verification of every
-neighbouring pair, and float estimates with generous error bounds pick which pieces to
-examine exactly in `solve` (a piece is skipped only when its error bound proves it cannot
-hold the target).
-
-Use:
-
-    model = PayoutModel(weight, fold, play_const, play_slope, denominator, wager=2)
-    model.breakpoints(lo, hi)      # where classes switch, with counts and directions
-    model.pieces(lo, hi)           # the linear EV / P(play) / RTP on each piece
-    model.solve(target, "rtp", lo, hi)       # every theta meeting the target, or why none
-    model.printable_neighbours(theta_star, step)   # the printable payouts either side
-    model.point(theta)             # exact figures at one theta (vectorised)
-    model.evaluate(theta)          # plain reference EV (a Fraction loop, for tests)
+Every figure is exact: integers in int64 where `core.exact` proves they fit, Python integers
+beyond, figures as Fractions.  Floats only order the breakpoints, where they cannot be wrong
+(`_exact_order`), and spare exact work where their error bound shows the answer (`_estimates`).
 """
 from __future__ import annotations
 
-import bisect
-import functools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import INT64_MAX, abs_bound, decimal_str, exact_sum, figure, percent_str, to_fraction
+from analyzer.core.exact import (abs_bound, as_int64_or_object, decimal_str, exact_cumsum, exact_masked_sum,
+                                 exact_sum, exact_terms, integer_array, to_fraction)
 
 FREE, FOLD, PLAY = -1, 0, 1            # values of the `fixed` array: optimal, always fold, always play
 TIES = ("fold", "play")
 KINDS = ("rtp", "house_edge", "ev")
-CLOSE = 2.0**-40                       # relative gap under which two float keys may be misordered
-TINY = 2.0**-1000                      # below this a float key's relative error is unbounded
-SCREEN = 2.0**-40                      # relative error bound used when screening pieces with floats
-
-
-# --- exact integer arrays: int64 while the bound allows, Python integers beyond ------------
-
-def _obj(x: np.ndarray) -> np.ndarray:
-    return x if x.dtype == object else x.astype(object)
-
-
-def _machine(*arrays) -> bool:
-    return all(not isinstance(x, np.ndarray) or x.dtype != object for x in arrays)
-
-
-def _mul(x, y, bound: int):
-    """x * y exactly; `bound` >= max |x * y| (int64 only when it fits)."""
-    if bound <= INT64_MAX and _machine(x, y):
-        return x * (np.int64(y) if isinstance(y, int) else y)
-    return (_obj(x) if isinstance(x, np.ndarray) else x) * (_obj(y) if isinstance(y, np.ndarray) else y)
-
-
-def _add(x, y, bound: int):
-    """x + y exactly; `bound` >= max |x + y| and every operand's magnitude."""
-    if bound <= INT64_MAX and _machine(x, y):
-        return x + (np.int64(y) if isinstance(y, int) else y)
-    return (_obj(x) if isinstance(x, np.ndarray) else x) + (_obj(y) if isinstance(y, np.ndarray) else y)
-
-
-def _group_sums(x: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Exact sums of x over the groups beginning at `starts` (non-empty x)."""
-    if _machine(x) and abs_bound(x) * x.size <= INT64_MAX:
-        return np.add.reduceat(x, starts)
-    return np.add.reduceat(_obj(x), starts)
-
-
-def _cumulative(first: int, deltas: np.ndarray) -> np.ndarray:
-    """[first, first + d0, first + d0 + d1, ...] exactly."""
-    values = np.concatenate([np.array([first], dtype=object), _obj(deltas)])
-    if _machine(deltas) and abs(first) + abs_bound(deltas) * deltas.size <= INT64_MAX:
-        return np.cumsum(values.astype(np.int64))
-    return np.cumsum(values)
-
-
-def _join(*parts) -> np.ndarray:
-    """Python ints and exact arrays end to end: int64 when every part is machine and fits, else object."""
-    arrays = [np.array([part], dtype=object) if isinstance(part, int) else part for part in parts]
-    machine = all(isinstance(part, int) or part.dtype != object for part in parts)
-    if machine and max((abs_bound(x) for x in arrays), default=0) <= INT64_MAX:
-        return np.concatenate([x.astype(np.int64) for x in arrays])
-    return np.concatenate([_obj(x) for x in arrays])
-
-
-def _exact_array(values, name: str, python_ints: bool) -> np.ndarray:
-    """A 1-D exact integer array: int64 when every value fits (and not forced), else object."""
-    array = np.asarray(values)
-    if array.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional")
-    if array.dtype == object:
-        items = []
-        for item in array.tolist():
-            if isinstance(item, (bool, np.bool_)) or not isinstance(item, (int, np.integer)):
-                raise TypeError(f"{name} holds {item!r}: integer numerators only")
-            items.append(int(item))
-        array = np.empty(len(items), dtype=object)
-        array[:] = items
-    elif array.dtype.kind == "b" or array.dtype.kind not in "iu":
-        raise TypeError(f"{name} has dtype {array.dtype}: integer numerators only (no floats)")
-    if python_ints:
-        return _obj(array) if array.dtype == object else np.array(array.tolist(), dtype=object)
-    if array.dtype != object:
-        if array.dtype == np.uint64 and array.size and int(array.max()) > INT64_MAX:
-            return np.array(array.tolist(), dtype=object)
-        return array.astype(np.int64)
-    return array.astype(np.int64) if abs_bound(array) <= INT64_MAX else array
-
-
-def _fraction_keys(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Float approximations of p/q (q > 0), each within 3 ulps; OverflowError past floats."""
-    if _machine(p, q):
-        return p.astype(np.float64) / q.astype(np.float64)
-    return np.array([int(x) / int(y) for x, y in zip(p, q)], dtype=np.float64)
-
-
-def _product128(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """x * y as (high, low) uint64 words, exactly, for uint64 x, y < 2**63 (32-bit limbs)."""
-    half, mask = np.uint64(32), np.uint64(0xFFFFFFFF)
-    xh, xl, yh, yl = x >> half, x & mask, y >> half, y & mask
-    low_low, middle = xl * yl, xl * yh + xh * yl            # each term < 2**64: no wrap
-    low = low_low + (middle << half)                         # wraps modulo 2**64, as wanted
-    carry = (low < low_low).astype(np.uint64)
-    return xh * yh + (middle >> half) + carry, low
-
-
-def compare_fractions(p1, q1, p2, q2) -> np.ndarray:
-    """sign(p1/q1 - p2/q2) elementwise as int8 (-1, 0, 1), exactly, for denominators q > 0.
-
-    Cross-multiplication: sign(p1*q2 - p2*q1).  On int64 the products are formed exactly
-    in 128 bits from 32-bit limbs (`_product128`), after deciding opposite signs; on object
-    arrays (or int64 holding -2**63) with Python integers.
-
-    >>> compare_fractions(np.array([1, 2, 7]), np.array([3, 4, 3]), np.array([1, 1, 2]), np.array([2, 2, 1]))
-    array([-1,  0,  1], dtype=int8)
-    """
-    p1, q1, p2, q2 = (np.asarray(x) for x in (p1, q1, p2, q2))
-    if not _machine(p1, q1, p2, q2) or (p1.size and min(int(p1.min()), int(p2.min())) == -INT64_MAX - 1):
-        difference = _obj(p1) * _obj(q2) - _obj(p2) * _obj(q1)
-        return ((difference > 0).astype(np.int8) - (difference < 0).astype(np.int8))
-    s1, s2 = np.sign(p1).astype(np.int8), np.sign(p2).astype(np.int8)
-    high1, low1 = _product128(np.abs(p1).astype(np.uint64), q2.astype(np.uint64))   # |p1| q2
-    high2, low2 = _product128(np.abs(p2).astype(np.uint64), q1.astype(np.uint64))   # |p2| q1
-    magnitude = ((high1 > high2) | ((high1 == high2) & (low1 > low2))).astype(np.int8) \
-        - ((high1 < high2) | ((high1 == high2) & (low1 < low2))).astype(np.int8)
-    return np.where(s1 == s2, s1 * magnitude, np.sign(s1 - s2)).astype(np.int8)
-
-
-def _exact_order(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(permutation sorting the fractions p/q (q > 0) exactly, sign of each neighbouring step).
-
-    Sort by a float key; compare every neighbouring pair exactly (`compare_fractions`); should
-    any pair be out of order, sort exactly each run of neighbours whose float keys are too
-    close for the float to decide (the only place a misorder can be: the key is within 3 ulps
-    of p/q), and verify again; should that ever fail, sort everything exactly.  The signs
-    are 0 between equal fractions, which a verified order keeps side by side.
-    """
-    n = len(p)
-    if n < 2:
-        return np.arange(n), np.zeros(max(n - 1, 0), dtype=np.int8)
-    try:
-        keys = _fraction_keys(p, q)
-    except OverflowError:
-        keys = None
-    if keys is not None and np.isfinite(keys).all():
-        order = np.argsort(keys)                 # deterministic; equal keys in no promised order
-        ps, qs = p[order], q[order]
-        steps = compare_fractions(ps[:-1], qs[:-1], ps[1:], qs[1:])
-        if (steps > 0).any():
-            ks = keys[order]
-            scale = np.maximum(np.abs(ks[1:]), np.abs(ks[:-1]))
-            close = ~(np.abs(ks[1:] - ks[:-1]) > scale * CLOSE) | (scale < TINY)
-            run = np.concatenate([[0], np.cumsum(~close)])       # run id of each sorted position
-            for r in np.unique(run[1:][steps > 0]):
-                start, stop = np.searchsorted(run, r, "left"), np.searchsorted(run, r, "right")
-                segment = order[start:stop]
-                values = [Fraction(int(x), int(y)) for x, y in zip(p[segment], q[segment])]
-                rank = {value: i for i, value in enumerate(sorted(set(values)))}
-                order[start:stop] = segment[np.argsort([rank[v] for v in values], kind="stable")]
-            ps, qs = p[order], q[order]
-            steps = compare_fractions(ps[:-1], qs[:-1], ps[1:], qs[1:])
-        if not (steps > 0).any():
-            return order, steps
-    order = _sorted_by_fractions(p, q)
-    ps, qs = p[order], q[order]
-    return order, compare_fractions(ps[:-1], qs[:-1], ps[1:], qs[1:])
-
-
-def _sorted_by_fractions(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """The slow exact order (Python's sort on Fractions): past the float range, or a failed repair."""
-    values = [Fraction(int(x), int(y)) for x, y in zip(p, q)]
-    return np.array(sorted(range(len(values)), key=values.__getitem__), dtype=np.int64)
+NAMES = {"rtp": "RTP", "house_edge": "house edge", "ev": "EV"}
+FLOAT_INTEGERS = 2**53                 # integers up to this convert to floats exactly
+SLACK = 2.0**-40                       # bounds a float estimate's relative error (a few roundings of 2**-53)
 
 
 def _as_fraction(value, name: str) -> Fraction:
@@ -220,6 +38,77 @@ def _as_fraction(value, name: str) -> Fraction:
         return to_fraction(value)
     except (TypeError, ValueError) as error:
         raise type(error)(f"{name}: {error}") from None
+
+
+def _integers(values, name: str, python_ints: bool) -> np.ndarray:
+    """A 1-D array of exact integers: int64 when every value fits (and not `python_ints`), else Python ints."""
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional")
+    if array.dtype.kind not in "iu" and not (array.dtype == object and all(type(v) is int for v in array.tolist())):
+        raise TypeError(f"{name} has {array.dtype} values: integer numerators only (no floats or booleans)")
+    array = as_int64_or_object(array, abs_bound(array))
+    return array.astype(object) if python_ints else array
+
+
+def _sign(values) -> np.ndarray:
+    return (values > 0).astype(np.int8) - (values < 0).astype(np.int8)
+
+
+def _join(*parts) -> np.ndarray:
+    """Ints and exact integer arrays end to end (Python integers if any part needs them)."""
+    return np.concatenate([integer_array([part]) if isinstance(part, int) else part for part in parts])
+
+
+def _running(first: int, deltas: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """[first] + [first + sum(deltas[:e]) for e in ends], exactly."""
+    return exact_cumsum(_join(first, deltas))[np.concatenate([[0], ends]).astype(np.intp)]
+
+
+def _group_sums(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Exact sums of `values` over the consecutive groups beginning at `starts`."""
+    if not len(starts):
+        return np.zeros(0, dtype=np.int64)
+    return np.diff(_running(0, values, np.append(starts[1:], len(values)))[1:], prepend=0)
+
+
+def _extreme(num: np.ndarray, den: np.ndarray, largest: bool) -> int:
+    """The index of the largest (or smallest) num/den (den > 0): exact comparisons, halving the field each round."""
+    field = np.arange(len(num))
+    while len(field) > 1:
+        half = len(field) // 2
+        x, y = field[:half], field[half:2 * half]
+        cross = exact_terms((num[x], den[y]), (num[y], den[x], -1))     # sign of num_x/den_x - num_y/den_y
+        field = np.concatenate([np.where(cross >= 0 if largest else cross <= 0, x, y), field[2 * half:]])
+    return int(field[0])
+
+
+def _exact_order(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the permutation sorting the fractions p/q (q > 0) exactly, True where a sorted value differs from
+    the one before it).  Sorted by correctly rounded float keys (monotone: unequal keys are in order);
+    neighbours with equal keys are compared exactly, and a run of equal keys holding unequal values out
+    of order is sorted as Fractions (keys past the float range are all equal: one such run)."""
+    if p.dtype != object and max(abs_bound(p), abs_bound(q)) <= FLOAT_INTEGERS:
+        keys = p.astype(np.float64) / q.astype(np.float64)        # exact operands, one rounding
+    else:
+        try:
+            keys = np.array([x / y for x, y in zip(p.tolist(), q.tolist())], dtype=np.float64)  # Python rounds once
+        except OverflowError:
+            keys = np.zeros(len(p))
+    order = np.argsort(keys)
+    ps, qs, ks = p[order], q[order], keys[order]
+    new = ks[1:] != ks[:-1]
+    run_of = np.concatenate([[0], np.cumsum(new)])                  # the run of equal keys of each position
+    same = np.flatnonzero(~new)
+    steps = _sign(exact_terms((ps[same + 1], qs[same]), (ps[same], qs[same + 1], -1)))
+    new[same] = steps != 0
+    for run in np.unique(run_of[same[steps < 0]]):
+        start, stop = np.searchsorted(run_of, run), np.searchsorted(run_of, run, "right")
+        values = [Fraction(int(p[i]), int(q[i])) for i in order[start:stop]]
+        ranked = sorted(range(stop - start), key=values.__getitem__)
+        order[start:stop] = order[start:stop][ranked]
+        new[start:stop - 1] = [values[i] != values[j] for i, j in zip(ranked, ranked[1:])]
+    return order, new
 
 
 # --- results -------------------------------------------------------------------------------
@@ -237,13 +126,8 @@ class Point:
     def house_edge(self) -> Fraction:
         return -self.ev
 
-    def as_dict(self) -> dict:
-        return {"theta": figure(self.theta), "ev": figure(self.ev), "house_edge": figure(self.house_edge),
-                "p_play": figure(self.p_play), "rtp": figure(self.rtp)}
-
-    def describe(self) -> str:
-        return (f"theta {decimal_str(self.theta, 6)}: house edge {percent_str(self.house_edge)}, "
-                f"RTP {percent_str(self.rtp)}, P(play) {decimal_str(self.p_play, 6)}")
+    def value(self, kind: str) -> Fraction:
+        return {"rtp": self.rtp, "house_edge": self.house_edge, "ev": self.ev}[kind]
 
 
 @dataclass(frozen=True)
@@ -257,10 +141,6 @@ class Breakpoint:
     weight_to_fold: int
 
     @property
-    def classes(self) -> int:
-        return self.classes_to_play + self.classes_to_fold
-
-    @property
     def weight(self) -> int:
         return self.weight_to_play + self.weight_to_fold
 
@@ -269,10 +149,8 @@ class Breakpoint:
 class Breakpoints:
     """Every breakpoint in [lo, hi], sorted exactly; arrays, with Breakpoint items on demand."""
 
-    lo: Fraction
-    hi: Fraction
-    num: np.ndarray         # numerators (int64 or object; not necessarily in lowest terms)
-    den: np.ndarray         # denominators > 0
+    num: np.ndarray         # theta = num / den (den > 0, not necessarily in lowest terms)
+    den: np.ndarray
     to_play: np.ndarray     # classes switching fold -> play, per breakpoint
     to_fold: np.ndarray
     weight_to_play: np.ndarray
@@ -284,22 +162,15 @@ class Breakpoints:
         return len(self.num)
 
     def __getitem__(self, j: int) -> Breakpoint:
-        if not -len(self) <= j < len(self):
-            raise IndexError(j)
-        j %= len(self)
-        return Breakpoint(Fraction(int(self.num[j]), int(self.den[j])), int(self.to_play[j]), int(self.to_fold[j]),
+        j = range(len(self))[j]
+        return Breakpoint(self.theta(j), int(self.to_play[j]), int(self.to_fold[j]),
                           int(self.weight_to_play[j]), int(self.weight_to_fold[j]))
 
-    def __iter__(self):
-        return (self[j] for j in range(len(self)))
+    def theta(self, j: int) -> Fraction:
+        return Fraction(int(self.num[j]), int(self.den[j]))
 
     def thetas(self) -> list[Fraction]:
-        return [Fraction(int(p), int(q)) for p, q in zip(self.num, self.den)]
-
-    def classes_at(self, j: int) -> np.ndarray:
-        """Indices of the classes that switch at breakpoint j."""
-        stop = self.starts[j + 1] if j + 1 < len(self.starts) else len(self.members)
-        return self.members[self.starts[j]:stop]
+        return [self.theta(j) for j in range(len(self))]
 
 
 @dataclass(frozen=True)
@@ -323,31 +194,26 @@ class Piece:
     p_play: Fraction
     rtp: Linear
 
-    @property
-    def house_edge(self) -> Linear:
-        return Linear(-self.ev.alpha, -self.ev.beta)
-
 
 @dataclass(frozen=True, eq=False)          # holds arrays: compare items, not objects
 class Pieces:
     """The exact piecewise-linear figures on [lo, hi].
 
     Points 0..n are lo, the breakpoints strictly inside, hi; piece j lies between points j
-    and j+1.  On piece j the total numerator is A[j] + B[j]*theta (EV = that / (W*D)) and
-    Pw[j] is the playing weight; at point i, A_at/B_at/Pw_at hold the same with the tie rule.
+    and j+1 (lo == hi: one piece, decided as at the point).  On piece j the total numerator
+    is A[j] + B[j]*theta (EV = that / (W*D)) and P[j] the playing weight; at point i,
+    A_at/B_at/P_at hold the same with the tie rule.
     """
 
+    model: "PayoutModel"
     num: np.ndarray
     den: np.ndarray
     A: np.ndarray
     B: np.ndarray
-    Pw: np.ndarray
+    P: np.ndarray
     A_at: np.ndarray
     B_at: np.ndarray
-    Pw_at: np.ndarray
-    total_weight: int
-    denominator: int
-    wager: Fraction
+    P_at: np.ndarray
 
     def __len__(self) -> int:
         return len(self.A)
@@ -355,53 +221,24 @@ class Pieces:
     def theta(self, i: int) -> Fraction:
         return Fraction(int(self.num[i]), int(self.den[i]))
 
-    def _figures(self, A: int, B: int, Pw: int) -> tuple[Linear, Fraction, Linear]:
-        W, D, s = self.total_weight, self.denominator, self.wager
-        ev = Linear(Fraction(A, W * D), Fraction(B, W * D))
-        p_play = Fraction(Pw, W)
-        scale = 1 / (1 + s * p_play)
-        return ev, p_play, Linear(1 + ev.alpha * scale, ev.beta * scale)
-
     def __getitem__(self, j: int) -> Piece:
-        if not -len(self) <= j < len(self):
-            raise IndexError(j)
-        j %= len(self)
-        ev, p_play, rtp = self._figures(int(self.A[j]), int(self.B[j]), int(self.Pw[j]))
-        return Piece(self.theta(j), self.theta(j + 1), ev, p_play, rtp)
-
-    def __iter__(self):
-        return (self[j] for j in range(len(self)))
+        j = range(len(self))[j]
+        return Piece(self.theta(j), self.theta(j + 1), *self.model.figures(self.A[j], self.B[j], self.P[j]))
 
     def point(self, i: int) -> Point:
         """The exact figures at point i (lo, a breakpoint, or hi), ties per the tie rule."""
-        theta = self.theta(i)
-        ev, p_play, rtp = self._figures(int(self.A_at[i]), int(self.B_at[i]), int(self.Pw_at[i]))
-        return Point(theta, ev(theta), p_play, rtp(theta))
+        return self.model.point_of(self.theta(i), self.A_at[i], self.B_at[i], self.P_at[i])
 
     def at(self, theta) -> Point:
-        """The exact figures at any theta in [lo, hi] (binary search over the points)."""
+        """The exact figures at any theta in [lo, hi]."""
         theta = _as_fraction(theta, "theta")
-        points = _FractionList(self.num, self.den)
-        i = bisect.bisect_left(points, theta)
-        if i < len(points) and points[i] == theta:
+        side = _sign(exact_terms((self.den, theta.numerator), (self.num, -theta.denominator)))   # theta vs each point
+        if side[0] < 0 or side[-1] > 0:
+            raise ValueError(f"theta {theta} lies outside [{self.theta(0)}, {self.theta(-1)}]")
+        i = int(np.count_nonzero(side > 0))                                                    # the points below it
+        if side[i] == 0:
             return self.point(i)
-        if i == 0 or i == len(points):
-            raise ValueError(f"theta {theta} lies outside [{self.theta(0)}, {self.theta(len(points) - 1)}]")
-        ev, p_play, rtp = self._figures(int(self.A[i - 1]), int(self.B[i - 1]), int(self.Pw[i - 1]))
-        return Point(theta, ev(theta), p_play, rtp(theta))
-
-
-class _FractionList:
-    """A read-only sequence of Fractions over numerator/denominator arrays (for bisect)."""
-
-    def __init__(self, num, den):
-        self.num, self.den = num, den
-
-    def __len__(self):
-        return len(self.num)
-
-    def __getitem__(self, i):
-        return Fraction(int(self.num[i]), int(self.den[i]))
+        return self.model.point_of(theta, self.A[i - 1], self.B[i - 1], self.P[i - 1])
 
 
 @dataclass(frozen=True)
@@ -460,7 +297,7 @@ class Solution:
         return self.solutions[0].start
 
     def describe(self) -> str:
-        what = {"rtp": "RTP", "house_edge": "house edge", "ev": "EV"}[self.kind]
+        what = NAMES[self.kind]
         if self.solutions:
             return f"{what} {decimal_str(self.target)} at theta = " + ", ".join(map(str, self.solutions))
         text = (f"{what} {decimal_str(self.target)} is unreachable for theta in [{self.lo}, {self.hi}]: "
@@ -485,28 +322,24 @@ class PayoutModel:
     """Situation classes whose play value is linear in one payout theta (see the module doc).
 
     weight: (m,) integers >= 0, not all 0; fold, play_const, play_slope: (m,) integer
-    numerators of f_i, a_i, b_i over `denominator` (> 0).  Arrays may be any integer dtype
-    or object arrays of Python ints; floats are refused.  fixed: None (every class plays
-    optimally), "play"/"fold" (every class fixed), a bool array (each class fixed to
-    play where True, fold where False), or an int array of FREE (-1), FOLD (0), PLAY (1).
-    wager: s, the play wager per initial bet (RTP = 1 + EV / (1 + s P(play))).
-    tie: how an exactly indifferent free class decides ("fold" or "play").
-    Raises TypeError/ValueError on malformed input.
+    numerators of f_i, a_i, b_i over `denominator` (> 0), any integer dtype or Python ints
+    (floats are refused).  fixed: None (every class plays optimally), "play"/"fold", or an
+    array of FREE, FOLD, PLAY per class.  wager: s, the play wager per initial bet.  tie: how
+    an indifferent free class decides.  python_ints: keep every integer a Python int (the
+    reference of the int64 path).  Raises TypeError or ValueError on malformed input.
     """
 
     def __init__(self, weight, fold, play_const, play_slope, denominator: int, fixed=None, *,
                  wager=0, tie: str = "fold", python_ints: bool = False):
-        self.w = _exact_array(weight, "weight", python_ints)
-        self.f = _exact_array(fold, "fold", python_ints)
-        self.a = _exact_array(play_const, "play_const", python_ints)
-        self.b = _exact_array(play_slope, "play_slope", python_ints)
+        self.w, self.f, self.a, self.b = (_integers(values, name, python_ints) for values, name in (
+            (weight, "weight"), (fold, "fold"), (play_const, "play_const"), (play_slope, "play_slope")))
         m = len(self.w)
         if not len(self.f) == len(self.a) == len(self.b) == m or m == 0:
             raise ValueError("weight, fold, play_const and play_slope must have one common, non-zero length")
         if isinstance(denominator, bool) or not isinstance(denominator, (int, np.integer)) or denominator <= 0:
             raise ValueError(f"denominator must be a positive integer, not {denominator!r}")
         self.D = int(denominator)
-        if m and int(self.w.min()) < 0:
+        if int(self.w.min()) < 0:
             raise ValueError("weights must be >= 0")
         self.W = exact_sum(self.w)
         if self.W <= 0:
@@ -518,51 +351,76 @@ class PayoutModel:
         if tie not in TIES:
             raise ValueError(f"tie must be one of {TIES}, not {tie!r}")
         self.tie = tie
-        self._bounds = {name: abs_bound(getattr(self, name)) for name in "wfab"}
-        self._candidates = None
-        self._cache_range, self._cache = None, {}
+        self._gain = exact_terms((self.a,), (self.f, -1))            # a - f: what playing adds, at theta 0
+        self._w_gain, self._wb = exact_terms((self.w, self._gain)), exact_terms((self.w, self.b))
+        self._folded = exact_sum(exact_terms((self.w, self.f)))
+        free = np.flatnonzero((self.fixed == FREE) & (self.b != 0))
+        up = self.b[free] > 0                                        # theta_i = p / q, q = |b| > 0
+        self._switches = (free, np.where(up, -self._gain[free], self._gain[free]), np.abs(self.b[free]), up)
+        self._bounds = [abs_bound(x) for x in (self._w_gain, self._wb, self.w)]    # of what `_line` sums
+        self._memo = {}
 
     @staticmethod
     def _fixed(fixed, m: int) -> np.ndarray:
-        if fixed is None:
-            return np.full(m, FREE, dtype=np.int8)
-        if isinstance(fixed, str):
-            if fixed not in ("play", "fold"):
+        if isinstance(fixed, str) or fixed is None:
+            if fixed not in (None, "play", "fold"):
                 raise ValueError(f"fixed must be 'play', 'fold', or an array, not {fixed!r}")
-            return np.full(m, PLAY if fixed == "play" else FOLD, dtype=np.int8)
+            return np.full(m, {None: FREE, "play": PLAY, "fold": FOLD}[fixed], dtype=np.int8)
         array = np.asarray(fixed)
-        if array.shape != (m,):
-            raise ValueError(f"fixed must have shape ({m},)")
-        if array.dtype.kind == "b":
-            return np.where(array, PLAY, FOLD).astype(np.int8)
-        if array.dtype.kind not in "iu" or not np.isin(array, (FREE, FOLD, PLAY)).all():
-            raise ValueError("fixed must hold FREE (-1), FOLD (0) or PLAY (1)")
+        if array.shape != (m,) or array.dtype.kind not in "iu" or not np.isin(array, (FREE, FOLD, PLAY)).all():
+            raise ValueError(f"fixed must be an array of ({m},) values FREE (-1), FOLD (0) or PLAY (1)")
         return array.astype(np.int8)
 
     def __len__(self) -> int:
         return len(self.w)
 
-    def _cached(self, what: str, lo: Fraction, hi: Fraction, make):
-        """The last range's breakpoints and pieces, kept while the range stays the same."""
-        if self._cache_range != (lo, hi):
-            self._cache_range, self._cache = (lo, hi), {}
-        if what not in self._cache:
-            self._cache[what] = make()
-        return self._cache[what]
+    def _cached(self, key: tuple, make):
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
 
-    # - switch points -
+    # - figures at one theta -
 
-    def _switches(self):
-        """(class indices, p, q > 0 with theta_i = p/q, up: b > 0) of every free class with b != 0."""
-        if self._candidates is None:
-            index = np.nonzero((self.fixed == FREE) & (self.b != 0))[0]
-            f, a, b = self.f[index], self.a[index], self.b[index]
-            bounds = self._bounds
-            p = _add(f, -a, bounds["f"] + bounds["a"])
-            up = b > 0
-            p, q = np.where(up, p, -p), np.where(up, b, -b)
-            self._candidates = (index, p, q, up)
-        return self._candidates
+    def figures(self, A, B, P) -> tuple[Linear, Fraction, Linear]:
+        """(EV, P(play), RTP) of the decisions whose total numerator is A + B theta and playing weight P."""
+        ev = Linear(Fraction(int(A), self.W * self.D), Fraction(int(B), self.W * self.D))
+        p_play = Fraction(int(P), self.W)
+        scale = 1 / (1 + self.wager * p_play)
+        return ev, p_play, Linear(1 + ev.alpha * scale, ev.beta * scale)
+
+    def point_of(self, theta: Fraction, A, B, P) -> Point:
+        ev, p_play, rtp = self.figures(A, B, P)
+        return Point(theta, ev(theta), p_play, rtp(theta))
+
+    def _line(self, theta: Fraction, side: str = "at") -> tuple[int, int, int]:
+        """(A, B, P) at theta ("at": indifferent free classes decide by the tie rule) or just above it ("right")."""
+        gain = exact_terms((self._gain, theta.denominator), (self.b, theta.numerator))   # (a + b theta - f) q
+        tie_play = self.tie == "play"
+        indifferent_plays = (self.b > 0) | ((self.b == 0) & tie_play) if side == "right" else tie_play
+        plays = np.where(self.fixed == FREE, (gain > 0) | ((gain == 0) & indifferent_plays), self.fixed == PLAY)
+        A, B, P = (exact_masked_sum(x, plays, bound)
+                   for x, bound in zip((self._w_gain, self._wb, self.w), self._bounds))
+        return self._folded + A, B, P
+
+    def point(self, theta) -> Point:
+        """Exact EV, P(play) and RTP at theta (vectorised over the classes; any theta)."""
+        theta = _as_fraction(theta, "theta")
+        return self.point_of(theta, *self._line(theta))
+
+    def reference_point(self, theta) -> Point:
+        """Plain reference for every figure at theta: a Fraction loop over the classes (slow)."""
+        theta = _as_fraction(theta, "theta")
+        total, playing = Fraction(0), 0
+        for w, f, a, b, fixed in zip(self.w.tolist(), self.f.tolist(), self.a.tolist(), self.b.tolist(),
+                                     self.fixed.tolist()):
+            play_value = a + b * theta
+            plays = fixed == PLAY if fixed != FREE else play_value > f or (play_value == f and self.tie == "play")
+            total += w * (play_value if plays else f)
+            playing += w if plays else 0
+        ev, p_play = total / (self.W * self.D), Fraction(playing, self.W)
+        return Point(theta, ev, p_play, 1 + ev / (1 + self.wager * p_play))
+
+    # - breakpoints and pieces -
 
     def breakpoints(self, lo, hi) -> Breakpoints:
         """Every theta in [lo, hi] where some free class switches, exactly sorted and grouped.
@@ -572,312 +430,179 @@ class PayoutModel:
         lo, hi = _as_fraction(lo, "lo"), _as_fraction(hi, "hi")
         if lo > hi:
             raise ValueError(f"lo {lo} > hi {hi}")
-        return self._cached("breakpoints", lo, hi, lambda: self._breakpoints(lo, hi))
+        return self._cached(("breakpoints", lo, hi), lambda: self._breakpoints(lo, hi))
 
     def _breakpoints(self, lo: Fraction, hi: Fraction) -> Breakpoints:
-        index, p, q, up = self._switches()
-        bp, bq = abs_bound(p), abs_bound(q)
-        above_lo = _mul(p, lo.denominator, bp * lo.denominator) >= _mul(q, lo.numerator, bq * abs(lo.numerator))
-        below_hi = _mul(p, hi.denominator, bp * hi.denominator) <= _mul(q, hi.numerator, bq * abs(hi.numerator))
-        chosen = np.nonzero(above_lo & below_hi)[0]
-        p, q, up, index = p[chosen], q[chosen], up[chosen], index[chosen]
-        order, steps = _exact_order(p, q)
-        p, q, up, index = p[order], q[order], up[order], index[order]
-        if len(p):
-            starts = np.concatenate([[0], np.nonzero(steps)[0] + 1]).astype(np.int64)
-            sizes = np.diff(np.append(starts, len(p)))
-            to_play = np.add.reduceat(up.astype(np.int64), starts)
-            w = self.w[index]
-            weight_up = _group_sums(np.where(up, w, 0).astype(w.dtype), starts)
-            weight_down = _group_sums(np.where(up, 0, w).astype(w.dtype), starts)
-            result = Breakpoints(lo, hi, p[starts], q[starts], to_play, sizes - to_play, weight_up, weight_down,
-                                 index, starts)
-        else:
-            empty = np.zeros(0, dtype=np.int64)
-            result = Breakpoints(lo, hi, empty, empty, empty, empty, empty, empty, empty, empty)
-        return result
-
-    # - figures at one theta -
-
-    @functools.cached_property
-    def _theta_free(self) -> tuple:
-        """(a - f, w a, w f, w b): what every `_state` reads that no theta changes, made once."""
-        bd = self._bounds
-        return (_add(self.a, -self.f, bd["a"] + bd["f"]), _mul(self.w, self.a, bd["w"] * bd["a"]),
-                _mul(self.w, self.f, bd["w"] * bd["f"]), _mul(self.w, self.b, bd["w"] * bd["b"]))
-
-    def _state(self, theta: Fraction, side: str) -> tuple[int, int, int]:
-        """(A, B, Pw): total numerator A + B*theta and playing weight, at theta or just beside it.
-
-        side "at": indifferent free classes decide by the tie rule; "right": as just above
-        theta (an indifferent class with b > 0 plays there, one with b < 0 folds).
-        """
-        p, q = theta.numerator, theta.denominator
-        bd = self._bounds
-        diff, wa, wf, wb = self._theta_free
-        gain = _add(_mul(diff, q, (bd["a"] + bd["f"]) * q), _mul(self.b, p, bd["b"] * abs(p)),
-                    (bd["a"] + bd["f"]) * q + bd["b"] * abs(p))     # (a + b theta - f) * q
-        tie_play = self.tie == "play"
-        if side == "at":
-            indifferent_plays = np.full(len(self), tie_play)
-        else:
-            indifferent_plays = (self.b > 0) | ((self.b == 0) & tie_play)
-        free_plays = (gain > 0) | ((gain == 0) & indifferent_plays)
-        plays = np.where(self.fixed == FREE, free_plays, self.fixed == PLAY)
-        zero = np.zeros(1, dtype=wb.dtype)
-        return (exact_sum(np.where(plays, wa, wf)), exact_sum(np.where(plays, wb, zero)),
-                exact_sum(np.where(plays, self.w, np.zeros(1, dtype=self.w.dtype))))
-
-    def _figures(self, theta: Fraction, A: int, B: int, Pw: int) -> Point:
-        ev = Fraction(A * theta.denominator + B * theta.numerator, self.W * self.D * theta.denominator)
-        p_play = Fraction(Pw, self.W)
-        return Point(theta, ev, p_play, 1 + ev / (1 + self.wager * p_play))
-
-    def point(self, theta) -> Point:
-        """Exact EV, P(play) and RTP at theta (vectorised over the classes; any theta)."""
-        theta = _as_fraction(theta, "theta")
-        return self._figures(theta, *self._state(theta, "at"))
-
-    def evaluate(self, theta) -> Fraction:
-        """Plain reference: total EV at theta by summing max over classes with Fractions (slow)."""
-        return self.reference_point(theta).ev
-
-    def reference_point(self, theta) -> Point:
-        """Plain reference for every figure at theta: a Fraction loop over the classes (slow)."""
-        theta = _as_fraction(theta, "theta")
-        total, playing = Fraction(0), 0
-        for w, f, a, b, fixed in zip(self.w.tolist(), self.f.tolist(), self.a.tolist(), self.b.tolist(),
-                                     self.fixed.tolist()):
-            play_value, fold_value = Fraction(a) + b * theta, Fraction(f)
-            if fixed == FREE:
-                plays = play_value > fold_value or (play_value == fold_value and self.tie == "play")
-            else:
-                plays = fixed == PLAY
-            total += w * (play_value if plays else fold_value)
-            playing += w if plays else 0
-        ev = total / (self.W * self.D)
-        p_play = Fraction(playing, self.W)
-        return Point(theta, ev, p_play, 1 + ev / (1 + self.wager * p_play))
-
-    # - pieces -
+        index, p, q, up = self._switches
+        inside = (exact_terms((p, lo.denominator), (q, -lo.numerator)) >= 0) \
+            & (exact_terms((q, hi.numerator), (p, -hi.denominator)) >= 0)
+        index, p, q, up = index[inside], p[inside], q[inside], up[inside]
+        order, new = _exact_order(p, q)
+        index, p, q, up = index[order], p[order], q[order], up[order]
+        starts = np.flatnonzero(np.concatenate([[True], new])) if len(p) else np.zeros(0, dtype=np.int64)
+        w = self.w[index]
+        return Breakpoints(p[starts], q[starts], _group_sums(up.astype(np.int64), starts),
+                           _group_sums((~up).astype(np.int64), starts), _group_sums(np.where(up, w, 0), starts),
+                           _group_sums(np.where(up, 0, w), starts), index, starts)
 
     def pieces(self, lo, hi) -> Pieces:
         """The exact linear EV, P(play) and RTP on every piece of [lo, hi] (see `Pieces`)."""
-        lo, hi = _as_fraction(lo, "lo"), _as_fraction(hi, "hi")
         points = self.breakpoints(lo, hi)
-        return self._cached("pieces", lo, hi, lambda: self._pieces(lo, hi, points))
+        lo, hi = _as_fraction(lo, "lo"), _as_fraction(hi, "hi")
+        return self._cached(("pieces", lo, hi), lambda: self._pieces(lo, hi, points))
 
     def _pieces(self, lo: Fraction, hi: Fraction, points: Breakpoints) -> Pieces:
         n = len(points)
-        first = 1 if n and Fraction(int(points.num[0]), int(points.den[0])) == lo else 0
-        stop = n - 1 if n > first and Fraction(int(points.num[-1]), int(points.den[-1])) == hi else n
-        at_lo = self._state(lo, "at")
-        if lo == hi:
-            none = np.zeros(0, dtype=np.int64)
-            return Pieces(_join(lo.numerator), _join(lo.denominator), none, none, none,
-                          _join(at_lo[0]), _join(at_lo[1]), _join(at_lo[2]), self.W, self.D, self.wager)
-        A0, B0, P0 = self._state(lo, "right")
-        at_hi = self._state(hi, "at")
-        members, starts = points.members, points.starts
-        bd = self._bounds
-        if stop > first:
-            begin = starts[first]
-            end = starts[stop] if stop < n else len(members)
-            index = members[begin:end]
-            w, f, a, b = self.w[index], self.f[index], self.a[index], self.b[index]
-            sign = np.where(b > 0, 1, -1).astype(np.int64)
-            d_alpha = _mul(_mul(w, sign, bd["w"]), _add(a, -f, bd["a"] + bd["f"]), bd["w"] * (bd["a"] + bd["f"]))
-            d_beta = _mul(w, np.abs(b), bd["w"] * bd["b"])
-            d_weight = _mul(w, sign, bd["w"])
-            group = starts[first:stop] - begin
-            dA, dB, dP = (_group_sums(x, group) for x in (d_alpha, d_beta, d_weight))
-        else:
-            dA = dB = dP = np.zeros(0, dtype=np.int64)
-        A, B, Pw = _cumulative(A0, dA), _cumulative(B0, dB), _cumulative(P0, dP)
-        num = _join(lo.numerator, points.num[first:stop], hi.numerator)
-        den = _join(lo.denominator, points.den[first:stop], hi.denominator)
-        # at the inner points: A, B of the piece to the right; P with the switching classes tied
-        # (the right piece's playing weight holds those turning to play, not those turning to fold)
-        right = Pw[1:]
-        if self.tie == "fold":
-            switching = points.weight_to_play[first:stop]
-            inner_P = _add(right, -switching, abs_bound(right) + abs_bound(switching))
-        else:
-            switching = points.weight_to_fold[first:stop]
-            inner_P = _add(right, switching, abs_bound(right) + abs_bound(switching))
-        return Pieces(num, den, A, B, Pw, _join(at_lo[0], A[1:], at_hi[0]), _join(at_lo[1], B[1:], at_hi[1]),
-                      _join(at_lo[2], inner_P, at_hi[2]), self.W, self.D, self.wager)
+        first = 1 if n and points.theta(0) == lo else 0                   # breakpoints strictly inside:
+        stop = n - 1 if n > first and points.theta(-1) == hi else n       # first .. stop - 1
+        (A_lo, B_lo, P_lo), (A_hi, B_hi, P_hi) = self._line(lo), self._line(hi)
+        bounds = np.append(points.starts, len(points.members))          # each breakpoint's classes in members
+        index = points.members[bounds[first]:bounds[stop]]
+        ends = bounds[first + 1:stop + 1] - bounds[first]
+        sign = np.where(self.b[index] > 0, 1, -1)                # a class starting to play adds, one stopping takes
+        A0, B0, P0 = self._line(lo, "right" if lo < hi else "at")        # [lo, lo]: one piece, of the point
+        A, B, P = (_running(start, exact_terms((values[index], sign)), ends)
+                   for start, values in ((A0, self._w_gain), (B0, self._wb), (P0, self.w)))
+        # at an inner point the switching classes are indifferent: those of the right piece minus those
+        # turning to play (tie "fold"), or plus those turning to fold (tie "play")
+        tied = (points.weight_to_play, -1) if self.tie == "fold" else (points.weight_to_fold, 1)
+        P_inner = exact_terms((P[1:],), (tied[0][first:stop], tied[1]))
+        return Pieces(self, _join(lo.numerator, points.num[first:stop], hi.numerator),
+                      _join(lo.denominator, points.den[first:stop], hi.denominator), A, B, P,
+                      _join(A_lo, A[1:], A_hi), _join(B_lo, B[1:], B_hi), _join(P_lo, P_inner, P_hi))
 
     # - solving -
 
-    def _linear_parts(self, kind: str, A, B, Pw):
-        """(c0, N0, N1, E) with figure = c0 + (N0 + N1 theta) / E, as exact Python ints."""
-        W, D = self.W, self.D
-        if kind == "ev":
-            return 0, A, B, W * D
-        if kind == "house_edge":
-            return 0, -A, -B, W * D
-        sp, sq = self.wager.numerator, self.wager.denominator
-        return 1, A * sq, B * sq, D * (W * sq + sp * Pw)
+    def _parts(self, kind: str, A, B, P, p, q) -> tuple[np.ndarray, np.ndarray]:
+        """(N, E), E > 0: the figure `kind` of the lines (A, B, P) at theta = p/q is c + N/E (c: 1 for the RTP)."""
+        sign = -1 if kind == "house_edge" else 1
+        if kind != "rtp":
+            return exact_terms((A, q, sign), (B, p, sign)), exact_terms((q, self.W * self.D))
+        sp, sq = self.wager.numerator, self.wager.denominator        # RTP - 1 = sq (A + B theta) / (D (W sq + sp P))
+        return exact_terms((A, q, sq), (B, p, sq)), exact_terms((P, q, self.D * sp), (q, self.D * self.W * sq))
 
-    def _float_parts(self, kind: str, A, B, Pw):
-        """The same as float arrays (for screening only), or None past the float range."""
+    def _estimates(self, kind: str, target: Fraction, lines, thetas, n: int):
+        """Float estimates of the figure minus the target at `solve`'s candidates (on `lines` (A, B, P): n + 1
+        points, then n pieces; `thetas` (p, q) of the points), with a bound of each one's error (SLACK: a
+        few roundings, generously), or None past the floats.  They only spare exact work: a value is taken
+        from them only where it lies further from 0 than its bound."""
         try:
-            Af, Bf, Pf = (x.astype(np.float64) for x in (A, B, Pw))
-            W, D = float(self.W), float(self.D)
-            sp, sq = float(self.wager.numerator), float(self.wager.denominator)
+            (a, b, playing), (p, q) = ([x.astype(float) for x in arrays] for arrays in (lines, thetas))
+            t, W, D, s = float(target), float(self.W), float(self.D), float(self.wager)
         except OverflowError:
             return None
+        sign, constant = -1 if kind == "house_edge" else 1, 1 if kind == "rtp" else 0
+
+        def on(rows: slice, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            E = W * D if kind != "rtp" else D * (W + s * playing[rows])
+            v = sign * (a[rows] + b[rows] * theta) / E + constant - t
+            return v, SLACK * ((np.abs(a[rows]) + np.abs(b[rows] * theta)) / E + np.abs(v) + abs(t) + 1)
         with np.errstate(all="ignore"):
-            if kind == "ev":
-                return 0.0, Af, Bf, np.full(len(Af), W * D)
-            if kind == "house_edge":
-                return 0.0, -Af, -Bf, np.full(len(Af), W * D)
-            return 1.0, Af * sq, Bf * sq, D * (W * sq + sp * Pf)
+            theta = p / q
+            v, error = (np.concatenate(x) for x in zip(on(slice(0, n + 1), theta), on(slice(n + 1, None), theta[:-1]),
+                                                      on(slice(n + 1, None), theta[1:])))
+        finite = np.isfinite(W * D * (1 + s)) and np.isfinite(v).all() and np.isfinite(error).all()  # E <= W D (1 + s)
+        return (v, error) if finite else None
+
+    def _root(self, kind: str, target: Fraction, A, B, P) -> Fraction:
+        """The theta where the line (A, B, P) (B != 0) meets the target."""
+        ev = target if kind == "ev" else -target if kind == "house_edge" else \
+            (target - 1) * (1 + self.wager * Fraction(int(P), self.W))
+        return (ev * self.W * self.D - int(A)) / int(B)
 
     def solve(self, target, kind: str, lo, hi) -> Solution:
         """Every theta in [lo, hi] where the figure `kind` ("rtp", "house_edge", "ev") equals target.
 
-        Normally one theta; a flat stretch comes back as an Interval; several when the
-        figure is not monotone.  None at all: `Solution.reachable` is False and the
-        Solution carries the figure at lo and hi, its inf and sup over the range, and any
-        breakpoints where the RTP jumps over the target.  target: exact number
-        (Fraction, int, "0.985", "197/200"); percentages are given as fractions (0.985).
+        Normally one theta; a flat stretch comes back as an Interval; several when the figure is
+        not monotone.  None at all: `Solution.reachable` is False and the Solution carries the
+        figure at lo and hi, its inf and sup over the range, and the breakpoints where the RTP
+        jumps over the target.  target: an exact number (percentages as fractions: 0.985).
         """
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
         target = _as_fraction(target, "target")
-        lo, hi = _as_fraction(lo, "lo"), _as_fraction(hi, "hi")
         pieces = self.pieces(lo, hi)
-        n_pts = len(pieces.num)
-        thetas = _FractionList(pieces.num, pieces.den)
+        n = len(pieces)
+        # the candidates: 0..n each point on its own line, n+1+j piece j's line at its start, 2n+1+j at its end
+        lines = [_join(at, on) for at, on in ((pieces.A_at, pieces.A), (pieces.B_at, pieces.B),
+                                              (pieces.P_at, pieces.P))]      # point i's line is i, piece j's n+1+j
+        constant = 1 if kind == "rtp" else 0
+        offset = target - constant
 
-        def exact(A, B, Pw, theta):
-            c0, N0, N1, E = self._linear_parts(kind, int(A), int(B), int(Pw))
-            return c0 + Fraction(N0 * theta.denominator + N1 * theta.numerator, E * theta.denominator)
+        def exact(index) -> tuple[np.ndarray, np.ndarray]:
+            index = np.asarray(index, dtype=np.int64)
+            piece = (index - n - 1) % n
+            line = np.where(index <= n, index, n + 1 + piece)
+            point = np.where(index <= n, index, piece + (index > 2 * n))
+            return self._parts(kind, *(x[line] for x in lines), pieces.num[point], pieces.den[point])
 
-        piece_value = lambda j, i: exact(pieces.A[j], pieces.B[j], pieces.Pw[j], thetas[i])
-        point_value = lambda i: exact(pieces.A_at[i], pieces.B_at[i], pieces.Pw_at[i], thetas[i])
+        def value(k: int) -> Fraction:
+            N, E = exact([k])
+            return constant + Fraction(int(N[0]), int(E[0]))
+        estimate = self._estimates(kind, target, lines, (pieces.num, pieces.den), n)
+        everything = np.arange(3 * n + 1) if estimate is None else None
+        side = np.zeros(3 * n + 1, dtype=np.int8)                      # sign(figure - target), exactly
+        if estimate is not None:
+            v, error = estimate
+            side = _sign(v) * (np.abs(v) > error)
+        unsure = everything if estimate is None else np.flatnonzero(side == 0)
+        N, E = exact(unsure)
+        side[unsure] = _sign(exact_terms((N, offset.denominator), (E, -offset.numerator)))
+        at, left, right = side[:n + 1], side[n + 1:2 * n + 1], side[2 * n + 1:]
+        atoms = [(2 * i, "point") for i in np.flatnonzero(at == 0)]
+        atoms += [(2 * j + 1, "piece") for j in np.flatnonzero((left == 0) & (right == 0))]
+        atoms += [(2 * j + 1, self._root(kind, target, pieces.A[j], pieces.B[j], pieces.P[j]))
+                  for j in np.flatnonzero(left * right < 0)]
+        solutions = _intervals(sorted(atoms, key=lambda atom: atom[0]), pieces)
 
-        screen = self._screen(kind, pieces, target)
-        found = []                              # (position, Interval or atom marker)
-        for i in screen["points"]:
-            if point_value(i) == target:
-                found.append((2 * i, "point"))
-        for j in screen["pieces"]:
-            c0, N0, N1, E = self._linear_parts(kind, int(pieces.A[j]), int(pieces.B[j]), int(pieces.Pw[j]))
-            if N1 == 0:
-                if c0 + Fraction(N0, E) == target:
-                    found.append((2 * j + 1, "piece"))
-                continue
-            theta = ((target - c0) * E - N0) / N1
-            if thetas[j] < theta < thetas[j + 1]:
-                found.append((2 * j + 1, Interval(theta, theta)))
-        found.sort(key=lambda item: item[0])
-        solutions, run = [], []
-        for position, atom in found + [(None, None)]:
-            if run and (atom is None or isinstance(atom, Interval) or position != run[-1][0] + 1
-                        or isinstance(run[-1][1], Interval)):
-                solutions.append(self._merge(run, thetas))
-                run = []
-            if atom is not None:
-                run.append((position, atom))
-        at_lo, at_hi = point_value(0), point_value(n_pts - 1)
-        lowest, highest = self._extremes(kind, pieces, piece_value, point_value)
+        def extreme(largest: bool) -> Fraction:
+            field = everything if estimate is None else np.flatnonzero(
+                v + error >= np.max(v - error) if largest else v - error <= np.min(v + error))
+            N, E = exact(field)
+            return value(int(field[_extreme(N, E, largest)]))
+        lowest, highest = extreme(False), extreme(True)
         jumps = []
         if not solutions and lowest < target < highest:
-            for i in self._jump_candidates(kind, pieces, target):
-                value = point_value(i)
-                left = piece_value(i - 1, i) if i > 0 else value
-                right = piece_value(i, i) if i < n_pts - 1 else value
-                if min(left, value) < target < max(left, value) or min(value, right) < target < max(value, right):
-                    jumps.append(Jump(thetas[i], left, value, right))
-        return Solution(kind, target, lo, hi, solutions, at_lo, at_hi, lowest, highest, jumps)
+            before = np.concatenate([at[:1], right])          # the limit from the left at each point
+            after = np.concatenate([left, at[-1:]])           # and from the right
+            straddles = (np.minimum(before, at) < 0) & (np.maximum(before, at) > 0) \
+                | (np.minimum(at, after) < 0) & (np.maximum(at, after) > 0)
+            for i in np.flatnonzero(straddles):
+                jumps.append(Jump(pieces.theta(i), value(2 * n + i) if i else value(i), value(i),
+                                  value(n + 1 + i) if i < n else value(i)))
+        return Solution(kind, target, pieces.theta(0), pieces.theta(-1), solutions, value(0), value(n), lowest,
+                        highest, jumps)
 
-    @staticmethod
-    def _merge(run, thetas) -> Interval:
-        (first_position, first), (last_position, last) = run[0], run[-1]
-        if isinstance(first, Interval):
-            return first
-        start = thetas[first_position // 2] if first == "point" else thetas[(first_position - 1) // 2]
-        end = thetas[last_position // 2] if last == "point" else thetas[(last_position + 1) // 2]
-        return Interval(start, end, first == "point", last == "point")
+    def reach(self, target, kind: str, lo, hi, limit=None) -> Fraction | None:
+        """The least hi * 2**k (k >= 0, from 1 if hi <= 0; at most `limit`) for which [lo, hi * 2**k] holds a
+        theta meeting the target; None when no theta >= lo (up to `limit`) does.
 
-    def _screen(self, kind: str, pieces: Pieces, target: Fraction) -> dict:
-        """Indices of the points and pieces that may hold the target (floats with error bounds)."""
-        n_pts, n_pieces = len(pieces.num), len(pieces.A)
-        everything = {"points": range(n_pts), "pieces": range(n_pieces)}
-        values = self._float_values(kind, pieces)
-        if values is None:
-            return everything
-        (point_v, point_e), (left_v, right_v, piece_e) = values
-        t = float(target)
-        t_err = abs(t) * SCREEN
-        with np.errstate(invalid="ignore"):
-            point_ok = ~(point_v - point_e - t_err > t) & ~(point_v + point_e + t_err < t)
-            low, high = np.minimum(left_v, right_v), np.maximum(left_v, right_v)
-            piece_ok = ~(low - piece_e - t_err > t) & ~(high + piece_e + t_err < t)
-        return {"points": np.nonzero(point_ok)[0].tolist(), "pieces": np.nonzero(piece_ok)[0].tolist()}
-
-    def _float_values(self, kind: str, pieces: Pieces):
-        """Float estimates of the figure at every point and at both ends of every piece, with error bounds."""
-        try:
-            tf = _fraction_keys(pieces.num, pieces.den)
-        except OverflowError:
+        Beyond the last breakpoint every decision is fixed and the figure is linear, so the first such
+        theta is found exactly: on [lo, that breakpoint], or where the line beyond it meets the target.
+        """
+        lo, hi = _as_fraction(lo, "lo"), _as_fraction(hi, "hi")
+        if self.solve(target, kind, lo, hi).reachable:
+            return hi
+        _, p, q, _ = self._switches
+        last = hi
+        if len(p):
+            k = _extreme(p, q, True)
+            last = max(hi, Fraction(int(p[k]), int(q[k])))
+        last = last if limit is None else min(last, Fraction(limit))
+        found = self.solve(target, kind, lo, last).solutions
+        first, included = (found[0].start, found[0].start_included) if found else (None, True)
+        if not found and (limit is None or last < limit):
+            A, B, P = self._line(last, "right")
+            if B:
+                first = self._root(kind, target, A, B, P)
+                first = first if first > last else None
+            elif self.point_of(last, A, B, P).value(kind) == target:
+                first, included = last, False
+        if first is None or limit is not None and first > limit:
             return None
-        at = self._float_parts(kind, pieces.A_at, pieces.B_at, pieces.Pw_at)
-        on = self._float_parts(kind, pieces.A, pieces.B, pieces.Pw)
-        if at is None or on is None:
-            return None
-        with np.errstate(all="ignore"):
-            def value(parts, theta):
-                c0, N0, N1, E = parts
-                scale = (np.abs(N0) + np.abs(N1 * theta)) / np.abs(E)
-                v = c0 + (N0 + N1 * theta) / E
-                return v, (scale + np.abs(v)) * SCREEN
-            point_v, point_e = value(at, tf)
-            left_v, left_e = value(on, tf[:-1])
-            right_v, right_e = value(on, tf[1:])
-        return (point_v, point_e), (left_v, right_v, np.maximum(left_e, right_e))
-
-    def _jump_candidates(self, kind: str, pieces: Pieces, target: Fraction) -> list[int]:
-        """Points whose neighbourhood (left limit, value, right limit) may straddle the target."""
-        values = self._float_values(kind, pieces)
-        if values is None:
-            return list(range(len(pieces.num)))
-        (point_v, point_e), (left_v, right_v, piece_e) = values
-        before = np.concatenate([point_v[:1], right_v])     # left limit at each point (itself at lo)
-        after = np.concatenate([left_v, point_v[-1:]])      # right limit (itself at hi)
-        error = np.maximum(point_e, np.maximum(np.concatenate([point_e[:1], piece_e]),
-                                               np.concatenate([piece_e, point_e[-1:]])))
-        low = np.minimum(point_v, np.minimum(before, after)) - error
-        high = np.maximum(point_v, np.maximum(before, after)) + error
-        t = float(target)
-        with np.errstate(invalid="ignore"):
-            maybe = ~(low - abs(t) * SCREEN > t) & ~(high + abs(t) * SCREEN < t)
-        return np.nonzero(maybe)[0].tolist()
-
-    def _extremes(self, kind: str, pieces: Pieces, piece_value, point_value) -> tuple[Fraction, Fraction]:
-        """Exact inf and sup of the figure over [lo, hi]: over piece ends (limits) and points."""
-        n_pts, n_pieces = len(pieces.num), len(pieces.A)
-
-        def exact(k: int) -> Fraction:       # k over points, then left ends, then right ends
-            if k < n_pts:
-                return point_value(k)
-            j = (k - n_pts) % max(n_pieces, 1)
-            return piece_value(j, j if k < n_pts + n_pieces else j + 1)
-
-        values = self._float_values(kind, pieces)
-        if values is not None:
-            (point_v, point_e), (left_v, right_v, piece_e) = values
-            v = np.concatenate([point_v, left_v, right_v])
-            e = np.concatenate([point_e, piece_e, piece_e])
-        if values is None or not np.isfinite(v).all() or not np.isfinite(e).all():
-            every = [exact(k) for k in range(n_pts + 2 * n_pieces)]
-            return min(every), max(every)
-        low_candidates = np.nonzero(v - e <= np.min(v + e))[0]
-        high_candidates = np.nonzero(v + e >= np.max(v - e))[0]
-        return min(exact(int(k)) for k in low_candidates), max(exact(int(k)) for k in high_candidates)
+        while hi < first or hi == first and not included:
+            hi = 2 * hi if hi > 0 else Fraction(1)
+        return hi if limit is None else min(hi, Fraction(limit))
 
     # - printing -
 
@@ -890,31 +615,21 @@ class PayoutModel:
         if step <= 0:
             raise ValueError("step must be positive")
         ratio = theta_star / step
-        below, above = math.floor(ratio) * step, math.ceil(ratio) * step
-        return Neighbours(self.point(below), self.point(above))
+        return Neighbours(self.point(math.floor(ratio) * step), self.point(math.ceil(ratio) * step))
 
 
-# --- a design problem: one payout of one game, and the figure it moves --------------------------
-
-@dataclass(frozen=True)
-class Problem:
-    """One payout to vary (a dotted rule-file key), what its figures mean, and the exact model."""
-
-    key: str                     # e.g. "ante_pays.flush"
-    wager: str                   # whose RTP and house edge these are, e.g. "ANTE + CALL (main game)"
-    current: Fraction            # the rule file's value
-    model: PayoutModel
-    optimal: bool                # True: every class plays optimally at each theta; False: a fixed strategy
-
-
-def linear_problem(key: str, wager: str, current, ev_at) -> Problem:
-    """A wager whose EV per unit is linear in theta under a fixed strategy: one class, played.
-
-    ev_at(theta) gives the exact EV per unit staked (RTP - 1) at theta = 0 and 1; the figure
-    is then exact at every theta.
-    """
-    ev0, ev1 = Fraction(ev_at(0)), Fraction(ev_at(1))
-    denominator = math.lcm(ev0.denominator, ev1.denominator)
-    model = PayoutModel([1], [0], [int(ev0 * denominator)], [int((ev1 - ev0) * denominator)], denominator,
-                        fixed="play")
-    return Problem(key, wager, Fraction(current), model, optimal=False)
+def _intervals(atoms: list, pieces: Pieces) -> list[Interval]:
+    """Solution atoms (2i, "point"): point i; (2j + 1, "piece"): all of the open piece j; (2j + 1, theta):
+    one theta inside piece j, merged into intervals where points and whole pieces follow one another."""
+    solutions, run = [], []
+    for position, atom in atoms + [(None, None)]:
+        if run and (position is None or not isinstance(atom, str) or position != run[-1][0] + 1):
+            (start, first), (end, last) = run[0], run[-1]
+            solutions.append(Interval(pieces.theta(start // 2), pieces.theta((end + 1) // 2),
+                                      first == "point", last == "point"))
+            run = []
+        if isinstance(atom, str):
+            run.append((position, atom))
+        elif atom is not None:
+            solutions.append(Interval(atom, atom))
+    return solutions

@@ -86,10 +86,10 @@ class DerivableBasic(Protocol):
 
 @runtime_checkable
 class Design(Protocol):
-    """Payout design (`analyzer design`): the `analyzer.design.piecewise.Problem` of varying rule-file key
-    `key`, the EV piecewise linear in it."""
+    """Payout design (`analyzer design`): the `analyzer.design.problem.Problem` of varying rule-file key
+    `key`, the EV piecewise linear in it (made before counting; its model is built on the count)."""
 
-    def design_problem(self, rule_file, rules, table, key, jackpot=None): ...
+    def design_problem(self, rule_file, rules, key, jackpot=None): ...
 
 
 @runtime_checkable

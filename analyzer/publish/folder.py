@@ -9,10 +9,11 @@ previous results untouched (or no folder at all), never a half-written or comple
 one; the hidden folders of a run that was killed are removed (or, for the previous
 results set aside as `.<rule set>.old-<pid>`, put back) by the next run in that folder.
 
-The tool replaces only what it wrote: a target that is a file, a link, a folder without
-an analyzer manifest or one holding files its manifest does not list is refused, never
-renamed or deleted; results of another rule file (another rule sha256) are replaced only
-when the user says so (`--replace`).
+The tool replaces only what it wrote, by one rule for every folder (`check_ours`): a target
+that is a file, a link, a folder without the tool's record of its files (a results folder's
+manifest, the SHA256SUMS of a design's or a sweep's folder) or one holding anything that
+record does not list is refused, never renamed or deleted; results of another rule file
+(another rule sha256) are replaced only when the user says so (`--replace`).
 """
 from __future__ import annotations
 
@@ -29,12 +30,15 @@ from pathlib import Path
 
 import analyzer
 from analyzer.core.errors import InputError, OutputError
-from analyzer.formats.manifest import MANIFEST_FORMAT, MANIFEST_NAME, RULES_COPY_NAME, ManifestError, is_published, read_manifest
+from analyzer.core.files import read_regular_file
+from analyzer.formats.manifest import (MANIFEST_FORMAT, MANIFEST_NAME, MAX_MANIFEST_BYTES, RULES_COPY_NAME, SHA256,
+                                       ManifestError, is_published, read_manifest)
 from analyzer.core.rules import RuleFile
 
 STAGING_NAME = re.compile(r"\.(?P<name>.+)\.(?P<kind>partial|old)-(?P<pid>[0-9]{1,10})\Z")
 FINAL_MANIFEST = ".manifest.json.final"    # the final manifest, staged hidden, renamed over manifest.json last
 MOVE_AWAY = "move it away or choose another --out"
+SUMS_NAME = "SHA256SUMS"                   # in the tool's other folders: each file's sha256, as sha256sum writes it
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -254,26 +258,14 @@ def _limit(path: Path, name: str, default: int) -> int:
 def check_replaceable(target: Path, game: str, rules: RuleFile, replace: bool = False) -> None:
     """Refuse (InputError) to replace what this tool did not write, or results of another rule file.
 
-    Nothing at `target`, or a folder of the analyzer's (a readable manifest, every entry
-    listed in it) for the same game: fine; if its manifest names another rule file (sha256)
-    it is replaced only with `replace`.  A folder an interrupted run left unpublished is
-    the tool's own and always replaceable.
+    Nothing at `target`, or a results folder of the analyzer's (`check_ours`: its manifest lists
+    every entry) for the same game: fine; if its manifest names another rule file (sha256) it
+    is replaced only with `replace`.  A folder an interrupted run left unpublished is the
+    tool's own and always replaceable.
     """
-    if not os.path.lexists(target):
+    manifest = check_ours(target, "a results folder", MANIFEST_NAME, read_manifest, _written)
+    if manifest is None:
         return
-    if target.is_symlink() or not target.is_dir():
-        kind = "a link" if target.is_symlink() else "a file"
-        raise InputError(f"{target} exists and is {kind}, not a results folder; the analyzer only replaces "
-                         f"folders it wrote: {MOVE_AWAY}")
-    try:
-        manifest = read_manifest(target)
-    except ManifestError as error:
-        raise InputError(f"{target} is not a results folder the analyzer wrote ({error}), so it is left as it is: "
-                         f"{MOVE_AWAY}") from None
-    stranger = _unlisted(target, manifest)
-    if stranger is not None:
-        raise InputError(f"{target} holds {stranger!r}, which its manifest does not list (not written by "
-                         f"the analyzer), so the folder is left as it is: {MOVE_AWAY}")
     if manifest["game"] != game:
         raise InputError(f"{target} holds {manifest['game']} results, not {game}: {MOVE_AWAY}")
     if not is_published(manifest):
@@ -287,11 +279,65 @@ def check_replaceable(target: Path, game: str, rules: RuleFile, replace: bool = 
                          f"{rules.name!r}: give it its own [game].rule_set, or pass --replace to replace them")
 
 
-def _unlisted(folder: Path, manifest: dict) -> str | None:
-    """The first entry of a results folder that its manifest does not account for (None: all are the tool's)."""
-    listed = set(manifest["files"]) | {MANIFEST_NAME, FINAL_MANIFEST}
+def check_folder(target: Path) -> None:
+    """Refuse (InputError) to replace anything at `target` but a folder `write_folder_atomically` wrote,
+    or to write below a file."""
+    above = next(path for path in Path(target).parents if os.path.lexists(path))
+    if not above.is_dir():
+        raise InputError(f"{above} is a file, not a folder; {MOVE_AWAY}")
+    check_ours(target, "a folder", SUMS_NAME, read_sums, lambda names: names | {SUMS_NAME})
+
+
+def check_ours(target: Path, what: str, record: str, read, listed):
+    """The one rule for every folder the tool replaces: None when nothing is at `target`, else what
+    read(target) makes of the tool's `record` file there (read raises InputError without one).
+    InputError, naming it, for a file, a link, a folder without the record, or one holding an
+    entry that listed(what read made) does not name (the files the tool wrote there)."""
+    if not os.path.lexists(target):
+        return None
+    if target.is_symlink() or not target.is_dir():
+        kind = "a link" if target.is_symlink() else "a file"
+        raise InputError(f"{target} exists and is {kind}, not {what} the analyzer wrote; the analyzer only replaces "
+                         f"folders it wrote: {MOVE_AWAY}")
+    try:
+        made = read(target)
+    except InputError as error:
+        raise InputError(f"{target} is not {what} the analyzer wrote ({error}), so it is left as it is: "
+                         f"{MOVE_AWAY}") from None
+    stranger = _unlisted(target, listed(made))
+    if stranger is not None:
+        raise InputError(f"{target} holds {stranger!r}, which its {record} does not list (not written by "
+                         f"the analyzer), so the folder is left as it is: {MOVE_AWAY}")
+    return made
+
+
+def read_sums(folder: Path) -> set:
+    """The file names a folder's SHA256SUMS lists (`sha256sum` lines: 64 hex digits, two spaces, the name)."""
+    path = Path(folder) / SUMS_NAME
+    try:
+        text = read_regular_file(path, MAX_MANIFEST_BYTES).decode("utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: missing") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"{path}: cannot be read ({getattr(error, 'strerror', None) or error})") from None
+    names = set()
+    for number, line in enumerate(text.splitlines(), 1):
+        digest, _, name = line.partition("  ")
+        if not SHA256.match(digest) or name in ("", ".", "..", SUMS_NAME) or "/" in name:
+            raise InputError(f"{path}: line {number} is not a sha256 and a file name")
+        names.add(name)
+    return names
+
+
+def _written(manifest: dict) -> set:
+    """The files the tool wrote in a results folder: those its manifest lists, and the manifest."""
+    return set(manifest["files"]) | {MANIFEST_NAME, FINAL_MANIFEST}
+
+
+def _unlisted(folder: Path, names: set) -> str | None:
+    """The first entry of a folder that is not one of the files `names` (None: all are the tool's)."""
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-        if entry.name not in listed or not entry.is_file(follow_symlinks=False):
+        if entry.name not in names or not entry.is_file(follow_symlinks=False):
             return entry.name
     return None
 
@@ -347,7 +393,7 @@ def _unfinished(target: Path) -> bool:
         manifest = read_manifest(target) if target.is_dir() and not target.is_symlink() else None
     except ManifestError:
         return False
-    return manifest is not None and not is_published(manifest) and _unlisted(target, manifest) is None
+    return manifest is not None and not is_published(manifest) and _unlisted(target, _written(manifest)) is None
 
 
 def _sync_folder(path: Path) -> None:
@@ -373,15 +419,20 @@ def _write_file(path: Path, data: bytes) -> None:
 
 
 def write_folder_atomically(target: str | Path, files: dict) -> Path:
-    """A folder of files {name: bytes} (outside the results tree: a design's), swapped in whole for `target`.
+    """A folder of files {name: bytes} (outside the results tree: a design's, a sweep's) with their
+    SHA256SUMS, swapped in whole for `target`: only for nothing or such a folder (`check_folder`).
 
     The files are written and synced in a staging folder beside it, then the previous folder
     (if any) is moved aside, the staging folder renamed into place and the previous one
     removed: a reader sees the old folder or the new one, never a mixture, and a run that
-    stops early leaves the old one as it was.  OutputError when it cannot be written.
+    stops early leaves the old one as it was.  InputError for a target it must not replace,
+    OutputError when it cannot be written.
     """
     target = Path(target)
+    check_folder(target)
     make_folder(target.parent)
+    sums = "".join(f"{sha256_bytes(data)}  {name}\n" for name, data in sorted(files.items()))
+    files = {**files, SUMS_NAME: sums.encode()}
     staging = target.with_name(f".{target.name}.partial-{os.getpid()}")
     retired = target.with_name(f".{target.name}.old-{os.getpid()}")
     try:
@@ -389,6 +440,7 @@ def write_folder_atomically(target: str | Path, files: dict) -> Path:
         staging.mkdir()
         for name, data in sorted(files.items()):
             _write_file(staging / name, data)
+        check_folder(target)                      # nothing of the user's appeared there meanwhile
         if os.path.lexists(target):
             target.rename(retired)
         staging.rename(target)

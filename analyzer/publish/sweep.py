@@ -17,7 +17,7 @@ from analyzer.core.rules import RuleError, check_folder_name, read_toml
 from analyzer.figures.tables import Table, csv_text, markdown_table
 from analyzer.games import registry
 from analyzer.publish import pipeline
-from analyzer.publish.folder import write_folder_atomically
+from analyzer.publish.folder import check_folder, write_folder_atomically
 from analyzer.publish.workbook import Sheet, workbook_bytes
 
 HEADERS = ["game", "rule set", "rule file", "figure", "exact", "decimal", "note"]
@@ -40,14 +40,17 @@ def run(paths, name: str, run: pipeline.Run, publish: bool = False) -> Path:
     whole: a sweep stopped early leaves the previous one as it was); return that folder.
 
     Everything is checked before any work (`pipeline.prepare`): each rule file, the same
-    file given twice, two files naming one rule set, the output folders.  Rule files of one
-    game that share a deck and qualifier are counted once (and the count cache serves later
-    sweeps): a grid of paytables costs one enumeration and one pricing each.
+    file given twice, two files naming one rule set, the output folders, the sweep's own
+    (`folder.check_folder`).  Rule files of one game that share a deck and qualifier are
+    counted once (and the count cache serves later sweeps): a grid of paytables costs one
+    enumeration and one pricing each.
     """
     paths = [Path(p) for p in paths]
     if not paths:
         raise InputError("sweep needs at least one rule file")
     check_folder_name(name, lambda problem: InputError(f"--name {problem}"))
+    folder = Path(run.out_root) / "sweeps" / name
+    check_folder(folder)
     by_game: dict = {}
     for path in paths:
         by_game.setdefault(game_of(path).name, []).append(path)
@@ -61,7 +64,7 @@ def run(paths, name: str, run: pipeline.Run, publish: bool = False) -> Path:
                              decimal_str(k.value), k.note])
                 figures.append([game.name, rule_file.name, rule_file.path.name, k.label, k.value, k.note])
     table = Table(["game", "rule set", "rule file", "figure", ("value", "exact"), "note"], figures)
-    return write_folder_atomically(Path(run.out_root) / "sweeps" / name, {
+    return write_folder_atomically(folder, {
         "comparison.csv": csv_text(HEADERS, rows).encode(),
         "comparison.md": (f"# Sweep {name}: {len(paths)} rule files\n\n" + markdown_table(HEADERS, rows, "lllllrl")).encode(),
         "comparison.xlsx": workbook_bytes([Sheet("comparison", table)])})

@@ -1,9 +1,11 @@
 """The exact sums behind the figures: int64 where a bound proves it fits, Python integers beyond, equal either way."""
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from analyzer.core.exact import (INT64_MAX, as_narrowest_int, exact_dot, exact_group_sums, exact_masked_sum,
-                                 exact_sum)
+from analyzer.core.exact import (INT64_MAX, as_narrowest_int, exact_cumsum, exact_dot, exact_group_sums,
+                                 exact_masked_sum, exact_sum, exact_terms)
 
 RNG = np.random.default_rng(3)
 
@@ -75,3 +77,24 @@ def test_narrowest_int_holds_every_value_its_bound_allows(bound, dtype):
     assert narrow.dtype == dtype and narrow.tolist() == values.tolist()
     assert exact_masked_sum(narrow, np.array([True, False, True]), bound) == bound
     assert as_narrowest_int(np.array([], dtype=np.int64), bound).size == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(-2**63 + 1, 2**63 - 1), st.integers(1, 2**63 - 1),
+                          st.integers(-2**63 + 1, 2**63 - 1), st.integers(1, 2**63 - 1)), min_size=1, max_size=20),
+       st.integers(-2**40, 2**40))
+def test_exact_terms_equal_python_integers_across_the_int64_bound(rows, scalar):
+    # near 2**63 the products need Python integers; small ones stay in int64: equal either way
+    p1, q1, p2, q2 = (np.array(column, dtype=np.int64) for column in zip(*rows))
+    expected = [a * d - c * b + scalar for a, b, c, d in rows]
+    assert exact_terms((p1, q2), (p2, q1, -1), (scalar,)).tolist() == expected
+    small = [(a % 1000, b % 1000) for a, b, _, _ in rows]
+    x, y = (np.array(column, dtype=np.int64) for column in zip(*small))
+    result = exact_terms((x, y, 3), (x, -1))
+    assert result.dtype == np.int64 and result.tolist() == [3 * a * b - a for a, b in small]
+
+
+def test_exact_cumsum_widens_past_int64():
+    values = np.array([2**62, 2**62, -5, 2**62], dtype=np.int64)
+    assert exact_cumsum(values).tolist() == [2**62, 2**63, 2**63 - 5, 2**63 + 2**62 - 5]
+    assert exact_cumsum(np.array([1, 2, 3], dtype=np.uint8)).dtype == np.int64

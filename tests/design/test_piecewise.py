@@ -7,8 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer.design import piecewise
-from analyzer.design.piecewise import FOLD, FREE, PLAY, PayoutModel, _exact_order, compare_fractions
+from analyzer.design.piecewise import FOLD, FREE, PLAY, PayoutModel, _exact_order
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -86,7 +85,7 @@ def test_breakpoints_are_the_kinks_of_a_brute_force_repricing(case):
         assert bp.weight_to_fold == sum(int(model.w[i]) for i in downs)
         # repricing either side: a kink whose slope change is exactly the switching classes' w|b|
         step = gap_below(points, bp.theta, Fraction(1))
-        left, here, right = (model.evaluate(bp.theta + k * step) for k in (-1, 0, 1))
+        left, here, right = (model.reference_point(bp.theta + k * step).ev for k in (-1, 0, 1))
         kink = (right - here) / step - (here - left) / step
         assert kink == Fraction(sum(int(model.w[i]) * abs(int(model.b[i])) for i, _ in members), W * D)
         assert kink > 0
@@ -101,7 +100,7 @@ def test_each_piece_is_linear_and_matches_repricing(case):
     for piece in pieces:
         start, end = piece.start, piece.end
         middle = (start + end) / 2
-        values = [model.evaluate(t) for t in (start, middle, end)]
+        values = [model.reference_point(t).ev for t in (start, middle, end)]
         # three collinear points of a convex function: linear on the whole piece
         assert values[1] - values[0] == values[2] - values[1]
         assert [piece.ev(t) for t in (start, middle, end)] == values
@@ -166,6 +165,35 @@ def test_unreachable_target_reports_the_range(case, kind):
         solution.theta
 
 
+@SETTINGS
+@given(instances(), st.sampled_from(["rtp", "house_edge", "ev"]), st.integers(0, 40), st.booleans())
+def test_reach_doubles_the_range_until_it_holds_the_target(case, kind, k, limited):
+    model, lo, hi = case
+    hi = max(hi, lo + 1, Fraction(1))
+    probe = lo + (hi - lo) * Fraction(k, 4)                    # up to ten times the range
+    target = figure(model.reference_point(probe), kind)
+    limit = 4 * hi if limited else None
+    reached = model.reach(target, kind, lo, hi, limit)
+    if limit is None or probe <= limit:
+        assert reached is not None
+    if reached is None:
+        assert not model.solve(target, kind, lo, limit).reachable
+        return
+    assert model.solve(target, kind, lo, reached).reachable
+    assert reached == hi or reached == limit or not model.solve(target, kind, lo, reached / 2).reachable
+    assert reached == limit or (reached / hi).denominator == 1 and (reached / hi).numerator.bit_count() == 1
+
+
+def test_reach_follows_the_line_beyond_the_last_breakpoint():
+    # class 0 starts to play at theta = 3, class 1 always gains 4: beyond 3 the EV is theta - 1, 47 at 48
+    model = PayoutModel([1, 1], [0, 4], [-6, 4], [2, 0], 1)
+    assert model.reach(Fraction(47), "ev", 0, 1) == 64 and model.solve(47, "ev", 0, 64).theta == 48
+    assert model.reach(Fraction(47), "ev", 0, 1, limit=40) is None
+    assert model.reach(Fraction(1), "ev", 0, 1) is None                   # EV >= 2 everywhere
+    flat = PayoutModel([1], [0], [5], [0], 1, fixed="play")
+    assert flat.reach(5, "ev", 0, 1) == 1 and flat.reach(4, "ev", 0, 1) is None
+
+
 def test_forced_strategy_is_linear_with_one_solution():
     rng = np.random.default_rng(7)
     m = 50
@@ -179,14 +207,14 @@ def test_forced_strategy_is_linear_with_one_solution():
     target = Fraction(-3, 100)                      # EV
     expected = (target * W * 7 - A) / B
     solution = model.solve(target, "ev", -10**6, 10**6)
-    assert solution.theta == expected and model.evaluate(expected) == target
+    assert solution.theta == expected and model.reference_point(expected).ev == target
     house_edge = model.solve(-target, "house_edge", -10**6, 10**6)
     assert house_edge.theta == expected
     rtp = model.solve(1 + target / 3, "rtp", -10**6, 10**6)    # P(play) = 1, s = 2
     assert rtp.theta == expected
     # a mask: the same classes fixed per a given strategy are linear too
     mask = rng.random(m) < 0.5
-    masked = PayoutModel(w, f, a, b, 7, fixed=mask)
+    masked = PayoutModel(w, f, a, b, 7, fixed=np.where(mask, PLAY, FOLD))
     assert len(masked.pieces(-50, 50)) == 1
     for theta in (Fraction(-50), Fraction(3, 7), Fraction(50)):
         assert masked.point(theta) == masked.reference_point(theta)
@@ -228,7 +256,7 @@ def test_always_indifferent_classes_follow_the_tie_rule(tie):
 def test_flat_stretch_comes_back_as_an_interval():
     # EV is constant until class 0 starts to play at theta = 3
     model = PayoutModel([2, 1], [-1, -2], [-7, -2], [2, 0], 1)
-    solution = model.solve(model.evaluate(0), "ev", 0, 10)
+    solution = model.solve(model.reference_point(0).ev, "ev", 0, 10)
     assert len(solution.solutions) == 1
     stretch = solution.solutions[0]
     assert (stretch.start, stretch.end, stretch.start_included, stretch.end_included) == (0, 3, True, True)
@@ -245,7 +273,6 @@ def test_printable_neighbours():
     for point in (around.below, around.above, halves.above):
         assert point == model.reference_point(point.theta)
         assert point.house_edge == -point.ev
-        assert point.as_dict()["rtp"]["exact"] == f"{point.rtp.numerator}/{point.rtp.denominator}"
 
 
 # --- exactness past int64 --------------------------------------------------------------------
@@ -274,6 +301,19 @@ def test_values_near_2_62_agree_with_python_integers(data):
     assert covered(fast.solve(target, "house_edge", lo, hi).solutions, Fraction(1, 7))
 
 
+@SETTINGS
+@given(instances(with_fixed=False), st.sampled_from(["rtp", "house_edge", "ev"]), st.integers(0, 24))
+def test_past_the_float_range_every_figure_comes_exactly(case, kind, k):
+    # every numerator and the denominator times 10**400: no float holds them, the figures are the same
+    model, lo, hi = case
+    big = 10**400
+    f, a, b = (x.astype(object) * big for x in (model.f, model.a, model.b))
+    huge = PayoutModel(model.w, f, a, b, model.D * big, wager=model.wager, tie=model.tie)
+    target = figure(model.reference_point(grid(lo, hi)[k]), kind)
+    assert huge.solve(target, kind, lo, hi) == model.solve(target, kind, lo, hi)
+    assert list(huge.pieces(lo, hi)) == list(model.pieces(lo, hi))
+
+
 def test_fold_minus_play_overflowing_int64():
     f = np.array([2**62 + 5, -(2**62)], dtype=np.int64)
     a = np.array([-(2**62), 2**62 + 7], dtype=np.int64)      # f - a = 2**63 + 5 and -(2**63 + 7)
@@ -282,47 +322,20 @@ def test_fold_minus_play_overflowing_int64():
     assert model.breakpoints(0, 3).thetas() == sorted([Fraction(2**63 + 5, 2**62), Fraction(2**63 + 7, 2**62 + 1)])
 
 
-def test_float_misorders_are_repaired_exactly(monkeypatch):
-    # distinct fractions that share one float key: (2**62 + k) / 2**62 all round to 1.0;
-    # the repair of close runs must order them without the slow whole-array fallback
-    def no_fallback(p, q):
-        raise AssertionError("the repair should have sufficed")
-    monkeypatch.setattr(piecewise, "_sorted_by_fractions", no_fallback)
+@pytest.mark.parametrize("scale", [2**40, 2**61, 2**70, 10**400], ids=["float", "python-division", "object",
+                                                                   "past-floats"])
+def test_breakpoints_sharing_a_float_key_are_ordered_exactly(scale):
+    # distinct fractions (scale + k) / scale that round to one float key (or none, past the float range),
+    # equal ones in other terms, and values far apart: the order and its groups are exact
     rng = np.random.default_rng(3)
-    k = rng.permutation(np.arange(-500, 500))
-    p = (2**62 + k).astype(np.int64)
-    q = np.full(len(k), 2**62, dtype=np.int64)
-    p = np.concatenate([p, p[:100] // 2, [3, -3]])          # and a few equal values in other terms
-    q = np.concatenate([q, q[:100] // 2, [1, 1]])
-    order, steps = _exact_order(p, q)
+    k = rng.permutation(np.arange(-300, 300))
+    p = np.array([scale + int(x) for x in k] + [2 * (scale + int(x)) for x in k[:50]] + [3, -3],
+                 dtype=np.int64 if scale < 2**62 else object)
+    q = np.array([scale] * len(k) + [2 * scale] * 50 + [1, 1], dtype=p.dtype)
+    order, new = _exact_order(p, q)
     values = [Fraction(int(p[i]), int(q[i])) for i in order]
     assert values == sorted(values)
-    assert steps.tolist() == [(x > y) - (x < y) for x, y in zip(values[:-1], values[1:])]
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(-2**63 + 1, 2**63 - 1), st.integers(1, 2**63 - 1),
-                          st.integers(-2**63 + 1, 2**63 - 1), st.integers(1, 2**63 - 1)), min_size=1, max_size=20))
-def test_compare_fractions_in_128_bits(rows):
-    p1, q1, p2, q2 = (np.array(column, dtype=np.int64) for column in zip(*rows))
-    expected = [(Fraction(int(a), int(b)) > Fraction(int(c), int(d))) - (Fraction(int(a), int(b)) < Fraction(int(c), int(d)))
-                for a, b, c, d in rows]
-    assert compare_fractions(p1, q1, p2, q2).tolist() == expected
-    assert compare_fractions(p1, q1, p1, q1).tolist() == [0] * len(rows)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(1, 2**31 - 1), st.integers(1, 2**31 - 1), st.integers(1, 2**31 - 1),
-                          st.integers(1, 2**31 - 1), st.integers(-1, 1), st.booleans()), min_size=1, max_size=20))
-def test_compare_nearly_equal_wide_products(rows):
-    # p1/q1 = x/y exactly, p2/q2 = (x*k2 + delta)/(y*k2): products agree in their high word
-    p1 = np.array([(x * k1) * (-1 if neg else 1) for x, y, k1, k2, d, neg in rows], dtype=np.int64)
-    q1 = np.array([y * k1 for x, y, k1, k2, d, neg in rows], dtype=np.int64)
-    p2 = np.array([(x * k2 + d) * (-1 if neg else 1) for x, y, k1, k2, d, neg in rows], dtype=np.int64)
-    q2 = np.array([y * k2 for x, y, k1, k2, d, neg in rows], dtype=np.int64)
-    expected = [(Fraction(int(a), int(b)) > Fraction(int(c), int(e))) - (Fraction(int(a), int(b)) < Fraction(int(c), int(e)))
-                for a, b, c, e in zip(p1, q1, p2, q2)]
-    assert compare_fractions(p1, q1, p2, q2).tolist() == expected
+    assert new.tolist() == [x != y for x, y in zip(values[:-1], values[1:])]
 
 
 def test_many_classes_against_fraction_sorting():
@@ -338,8 +351,8 @@ def test_many_classes_against_fraction_sorting():
     counts = Counter(Fraction(int(x - y), int(z)) for x, y, z in zip(f, a, b) if z != 0)
     expected = sorted(t for t in counts if 0 <= t <= 40)
     assert found.thetas() == expected
-    assert [bp.classes for bp in found] == [counts[t] for t in expected]
-    assert sum(len(found.classes_at(j)) for j in range(len(found))) == sum(counts[t] for t in expected)
+    assert [bp.classes_to_play + bp.classes_to_fold for bp in found] == [counts[t] for t in expected]
+    assert len(found.members) == sum(counts[t] for t in expected)
     pieces = model.pieces(0, 40)
     for j in rng.choice(len(pieces), 5, replace=False):
         middle = (pieces[j].start + pieces[j].end) / 2

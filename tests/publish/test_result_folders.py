@@ -109,7 +109,8 @@ def test_folder_written_atomically_replaces_whole_or_not_at_all(tmp_path, monkey
     target = tmp_path / "designs" / "one"
     output.write_folder_atomically(target, {"a.txt": b"old a", "b.txt": b"old b"})
     output.write_folder_atomically(target, {"a.txt": b"new a"})
-    assert sorted(p.name for p in target.iterdir()) == ["a.txt"] and (target / "a.txt").read_bytes() == b"new a"
+    assert sorted(p.name for p in target.iterdir()) == ["SHA256SUMS", "a.txt"]
+    assert (target / "a.txt").read_bytes() == b"new a"
 
     written = []
     real = output._write_file
@@ -123,4 +124,5 @@ def test_folder_written_atomically_replaces_whole_or_not_at_all(tmp_path, monkey
     with pytest.raises(output.OutputError, match="No space left on device.*previous folder is unchanged"):
         output.write_folder_atomically(target, {"a.txt": b"newer a", "c.txt": b"c"})
     assert sorted(p.name for p in target.parent.iterdir()) == ["one"]        # no staging folder left
-    assert sorted(p.name for p in target.iterdir()) == ["a.txt"] and (target / "a.txt").read_bytes() == b"new a"
+    assert sorted(p.name for p in target.iterdir()) == ["SHA256SUMS", "a.txt"]
+    assert (target / "a.txt").read_bytes() == b"new a"

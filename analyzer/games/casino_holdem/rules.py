@@ -26,6 +26,7 @@ def payout_or_lose():
         if value == "lose":
             return None
         return amount(value, file, key)
+    check.bounds = amount.bounds
     return check
 
 
