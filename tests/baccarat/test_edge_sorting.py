@@ -118,6 +118,15 @@ def test_full_shoe_identities(full):
         before = result
 
 
+def test_exact_ties_go_to_banker_and_are_not_bet(tmp_path):
+    """A shoe of tens with TIE paying 0 to 1: every round is a tie and every bet's EV is 0, so the best bet is
+    BANKER (the first of BANKER, PLAYER, TIE) and a player who bets only when positive never bets."""
+    _, rules = BACCARAT.load_rules(support.variant(tmp_path, "baccarat", [("tie = 8 ", "tie = 0 ")]))
+    result = edge_sort(count_first_cards([6] + [0] * 9, rules), rules, DEFAULT_VALUES, 1)
+    assert [(p.known, p.evs, p.best) for p in result.patterns] == [((False,), dict.fromkeys(BETS, 0), "banker")]
+    assert (result.edge, result.bet_fraction, result.selective_edge_per_bet) == (0, 0, None)
+
+
 # The exact figures of the default group {6, 7, 8, 9} (a regression pin, not a published figure):
 # K -> (always betting, betting only when positive per round dealt).
 PINNED = {1: ("6604082064256/97624966318425", "6604082064256/97624966318425"),

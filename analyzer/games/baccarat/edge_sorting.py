@@ -192,7 +192,12 @@ def edge_sort(cells: np.ndarray, rules: BaccaratRules, values=DEFAULT_VALUES, k:
 
 
 def splits() -> list[frozenset]:
-    """The 511 splits of the ten values into two non-empty groups, each named by its group without value 0."""
+    """The splits of the ten values into two non-empty groups, each named by its group without value 0.
+
+    >>> groups = splits()
+    >>> len(groups), groups[0], frozenset({6, 7, 8, 9}) in groups
+    (511, frozenset({1}), True)
+    """
     return [frozenset(group) for size in range(1, N_VALUES)
             for group in itertools.combinations(range(1, N_VALUES), size)]
 
