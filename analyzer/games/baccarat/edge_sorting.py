@@ -120,14 +120,19 @@ class EdgeSorting:
         return self.edge - self.honest.best_ev
 
     @property
+    def bet_patterns(self) -> tuple:
+        """The patterns bet by a player who bets only when the best EV is positive (an EV of 0 is not bet)."""
+        return tuple(p for p in self.patterns if p.best_ev > 0)
+
+    @property
     def bet_fraction(self) -> Fraction:
-        """The fraction of rounds bet by a player who bets only when the best EV is positive."""
-        return sum((p.probability for p in self.patterns if p.best_ev > 0), Fraction(0))
+        """The fraction of rounds that player bets."""
+        return sum((p.probability for p in self.bet_patterns), Fraction(0))
 
     @property
     def selective_edge(self) -> Fraction:
         """That player's edge per round dealt (the rounds he sits out count 0)."""
-        return sum((p.probability * p.best_ev for p in self.patterns if p.best_ev > 0), Fraction(0))
+        return sum((p.probability * p.best_ev for p in self.bet_patterns), Fraction(0))
 
     @property
     def selective_edge_per_bet(self) -> Fraction | None:
@@ -186,8 +191,8 @@ def edge_sort(cells: np.ndarray, rules: BaccaratRules, values=DEFAULT_VALUES, k:
     values, k = check_values(values), check_k(k)
     grouped = pattern_counts(cells, values, k)
     total = int(cells.sum())
-    patterns = tuple(pattern_of(known, grouped[tuple(map(int, known))], total, rules)
-                     for known in itertools.product((False, True), repeat=k) if grouped[tuple(map(int, known))].any())
+    rows = zip(itertools.product((False, True), repeat=k), grouped.reshape(-1, len(OUTCOMES)))   # C order
+    patterns = tuple(pattern_of(known, row, total, rules) for known, row in rows if row.any())
     return EdgeSorting(values, k, patterns, pattern_of((), cells.sum(axis=tuple(range(FIRST_CARDS))), total, rules))
 
 
