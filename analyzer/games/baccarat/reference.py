@@ -42,3 +42,12 @@ def settle_every_sequence(outcomes: Counter, rules, stake=None) -> Counter:
             nets = (push, push, Fraction(rules.pays["tie"]))
         rounds[nets] += n
     return rounds
+
+
+def first_cards_every_sequence(deck_values: list[int], rules) -> Counter:
+    """(values of the first four cards, play_round's result) -> number of ordered 6-card sequences of the deck's
+    individual cards: what edge sorting's fast count is checked against."""
+    outcomes = Counter()
+    for sequence in permutations(deck_values, 6):
+        outcomes[sequence[:4], rules.play_round(sequence)] += 1
+    return outcomes
