@@ -1,4 +1,4 @@
-"""The `analyzer` command line: one subcommand per game (from the registry), plus advise, verify, all, sweep,
+"""The `analyzer` command line: one subcommand per game (from the registry), plus advise, audit, verify, all, sweep,
 design and derive-basic.
 
 Exit status: 0 on success, 2 on bad input (rule file, cards, options, an --out or target
@@ -227,6 +227,26 @@ def build_parser() -> argparse.ArgumentParser:
         else:
             continue
         add_advise_common(sub)
+
+    audit = commands.add_parser(
+        "audit", help="judge a log of decisions played: honest-optimal, explained only by a leak, or neither",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Read a log of hands played (CSV: round, player, the cards each player saw, the dealer's "
+                    "cards as revealed, the decision taken; docs/audit-log.md) and mark each decision, by exact EVs "
+                    "counted over every completion of what was not seen: honest-optimal; explained only by a leak "
+                    "(seen-K: K of the dealer's hole cards seen, the smallest K first; collusion: the other seats "
+                    "of the round pooled); or neither.  Per player: how many decisions of each kind, the exact EV "
+                    "gained by the decisions only a leak explains, and the honest EV given up, per ANTE.  Printed; "
+                    "with --out also written (audit.md, audit.csv, audit.json), atomically.",
+        epilog="examples:\n  analyzer audit caribbean-stud table7.csv\n"
+               "  analyzer audit casino-holdem night.csv --json --out /tmp/audit-night")
+    audit.add_argument("game", choices=registry.names(SeenCards), help="the game")
+    audit.add_argument("log", metavar="LOG.csv", help="the decision log")
+    audit.add_argument("--rules", metavar="FILE", help=RULES_HELP)
+    audit.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    audit.add_argument("--out", metavar="DIR", type=out_folder,
+                       help="write the report to this folder (created, or replaced when it holds only an earlier "
+                            "audit's files)")
 
     derive = commands.add_parser(
         "derive-basic", help="re-derive a game's basic strategy from its exact EVs (the rule list as TOML)",
@@ -517,6 +537,11 @@ def main(argv: list[str] | None = None) -> int:
             run_games([(game, None) for game in registry.GAMES], args, argv)   # every built-in rule set
         elif args.command == "advise":
             advise(args)
+        elif args.command == "audit":
+            from analyzer.publish import audit
+            report = audit.run(registry.game(args.game), args.log, args.rules, args.out)
+            lines = [json.dumps(audit.as_json(report), sort_keys=True)] if args.json else audit.summary_lines(report)
+            print("\n".join(lines + ([f"audit: wrote {args.out}"] if args.out and not args.json else [])))
         elif args.command == "derive-basic":
             derive_basic(args)
         elif args.command == "sweep":

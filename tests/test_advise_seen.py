@@ -1,10 +1,10 @@
-"""`analyzer advise --seen`: one deal's exploit counted on the fly, against a plain brute force to the integer, the
-strategy file's EVs for no seen card, the colluders' kernel for other seats' cards, and the command line."""
+"""`analyzer advise --seen`: one deal's exploit counted on the fly, against a plain brute force to the integer
+(tests/plain_seen.py), the strategy file's EVs for no seen card, the colluders' kernel for other seats' cards, and
+the command line."""
 import json
 import random
 import subprocess
 import sys
-from collections import Counter
 from itertools import combinations
 from pathlib import Path
 
@@ -14,51 +14,16 @@ import pytest
 import support
 from analyzer import advisor
 from analyzer.cli import main
-from analyzer.core.cards import RANKS, cards_str, parse_cards
+from analyzer.core.cards import cards_str, parse_cards
 from analyzer.games import registry
-from analyzer.poker.hands import CATEGORIES
-from analyzer.poker.reference import best_value, five_card_value
 from analyzer.poker.seen import combinations_of, play_ev
-from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, outcome
 from cython_ext import collusion, handeval
+from plain_seen import holdem_counts, stud_counts
 
 ROOT = Path(__file__).resolve().parent.parent
 STUD, HOLDEM = registry.game("caribbean-stud"), registry.game("casino-holdem")
 STRATEGIES = {STUD.name: ROOT / "results" / "caribbean_stud" / "operator" / "strategy.bin.gz",
               HOLDEM.name: ROOT / "results" / "casino_holdem" / "operator" / "strategy.bin.gz"}
-
-
-def plain_qualifier(rules) -> tuple:
-    """The rule file's qualifier as a value of the plain evaluator (a prefix sorts below its extensions)."""
-    return (CATEGORIES.index(rules.qualifier["category"]), *(RANKS.index(r) for r in rules.qualifier["ranks"]))
-
-
-def as_array(counts: Counter) -> np.ndarray:
-    table = np.zeros((N_CATEGORIES, N_OUTCOMES), dtype=np.int64)
-    for (category, result), n in counts.items():
-        table[category, result] = n
-    return table
-
-
-def plain_stud(rules, hand, up, seen=(), dead=()) -> np.ndarray:
-    """Every completion of the dealer's hand dealt out and settled, in plain Python."""
-    rest = [c for c in rules.cards if c not in {*hand, *up, *seen, *dead}]
-    player, counts = five_card_value(hand), Counter()
-    for completion in combinations(rest, 4 - len(seen)):
-        counts[player[0], outcome(player, five_card_value([*up, *seen, *completion]), plain_qualifier(rules))] += 1
-    return as_array(counts)
-
-
-def plain_holdem(rules, hole, flop, seen=(), dead=()) -> np.ndarray:
-    """Every turn, river and unseen dealer card dealt out and settled, in plain Python."""
-    rest = [c for c in rules.cards if c not in {*hole, *flop, *seen, *dead}]
-    counts = Counter()
-    for turn_river in combinations(rest, 2):
-        board = [*flop, *turn_river]
-        player = best_value([*hole, *board])
-        for dealt in combinations([c for c in rest if c not in turn_river], 2 - len(seen)):
-            counts[player[0], outcome(player, best_value([*seen, *dealt, *board]), plain_qualifier(rules))] += 1
-    return as_array(counts)
 
 
 def deals(rules, rng, n, seats=1, hole=4, own=5, shared=1):
@@ -80,7 +45,7 @@ def test_stud_seen_counts_equal_the_brute_force(tmp_path, ranks, suits, qualifie
     for k in (range(5) if len(rules.cards) < 52 else range(1, 5)):
         for (hand,), up, hole in deals(rules, rng, 4):
             got = STUD.seen.seen_counts(rules, (hand, up), hole[:k])
-            assert (got == plain_stud(rules, hand, up, hole[:k])).all(), (k, hand, up, hole)
+            assert (got == stud_counts(rules, hand, up, hole[:k])).all(), (k, hand, up, hole)
 
 
 @pytest.mark.parametrize("ranks,suits,qualifier", [
@@ -95,7 +60,7 @@ def test_holdem_seen_counts_equal_the_brute_force(tmp_path, ranks, suits, qualif
     for k in (range(3) if len(rules.cards) < 52 else [2]):
         for (hole,), flop, dealer in deals(rules, rng, 3, hole=2, own=2, shared=3):
             got = HOLDEM.seen.seen_counts(rules, (hole, flop), dealer[:k])
-            assert (got == plain_holdem(rules, hole, flop, dealer[:k])).all(), (k, hole, flop, dealer)
+            assert (got == holdem_counts(rules, hole, flop, dealer[:k])).all(), (k, hole, flop, dealer)
 
 
 @pytest.mark.parametrize("game", [STUD, HOLDEM], ids=lambda game: game.name)

@@ -108,5 +108,5 @@ class LoggedDeal:
     groups: tuple                # the player's situation, in the strategy file's card groups
     dealer_hole: tuple           # the dealer's hole cards: those a leak may show
     own: tuple                   # the player's own cards: what colluders pool
-    table: tuple                 # what every seat of the round shares (dealer's cards, board), the same on each row
-    cards: dict                  # {column: cards}, every card of the row (for messages naming the column)
+    shared: dict                 # {column: its cards}: what every seat of a round shares, the same on each of its rows
+    cards: dict                  # {column: cards}, every card of the row

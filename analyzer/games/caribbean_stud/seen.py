@@ -48,4 +48,4 @@ def log_deal(fields: dict) -> LoggedDeal:
     dealer, up = column_cards(fields, "dealer", (HAND,), marked=1)
     hole = tuple(card for card in dealer if card != up[0])
     return LoggedDeal(groups=(tuple(hand), tuple(up)), dealer_hole=hole, own=tuple(hand),
-                      table=(up[0], frozenset(hole)), cards={"hand": hand, "dealer": dealer})
+                      shared={"dealer": (up[0], frozenset(hole))}, cards={"hand": hand, "dealer": dealer})

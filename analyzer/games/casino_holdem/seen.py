@@ -67,5 +67,5 @@ def log_deal(fields: dict) -> LoggedDeal:
     board, _ = column_cards(fields, "board", (FLOP, BOARD))
     dealer, _ = column_cards(fields, "dealer", (HOLE,))
     return LoggedDeal(groups=(tuple(hole), tuple(board[:FLOP])), dealer_hole=tuple(dealer), own=tuple(hole),
-                      table=(frozenset(board[:FLOP]), frozenset(board[FLOP:]), frozenset(dealer)),
+                      shared={"board": (frozenset(board[:FLOP]), frozenset(board[FLOP:])), "dealer": frozenset(dealer)},
                       cards={"hole": hole, "board": board, "dealer": dealer})
