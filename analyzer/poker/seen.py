@@ -96,8 +96,8 @@ def column_cards(fields: dict, column: str, counts: tuple, marked: int = 0) -> t
     if len(set(cards)) != len(cards):
         raise ColumnError(column, f"card {card_str(next(c for c in cards if cards.count(c) > 1))} appears twice")
     if len(marks) != marked:
-        raise ColumnError(column, f"{marked or 'no'} card{'s' if marked != 1 else ''} marked {MARK} needed "
-                                  f"(the up card), got {len(marks)}")
+        wanted = f"one card marked {MARK} (the up card)" if marked else f"no card marked {MARK}"
+        raise ColumnError(column, f"{wanted} needed, got {len(marks)} marked")
     return cards, marks
 
 

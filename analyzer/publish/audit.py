@@ -21,7 +21,7 @@ from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
 
-from analyzer.core.cards import CardError, card_str, cards_str, check_disjoint
+from analyzer.core.cards import CardError, card_str, cards_str
 from analyzer.core.errors import InputError
 from analyzer.core.exact import decimal_str, figure, fraction_str
 from analyzer.core.files import read_regular_file
@@ -184,10 +184,11 @@ def read_entry(where: str, line: int, fields: dict, seen, rules) -> Entry:
         if outside:
             raise InputError(f"{where}, column {column!r}: card {card_str(outside[0])} is not in the deck of these "
                              "rules")
-    try:
-        check_disjoint(deal.cards)
-    except CardError as error:
-        raise InputError(f"{where}: {error}") from None
+    owner = {}
+    for column, cards in deal.cards.items():
+        for card in cards:
+            if owner.setdefault(card, column) != column:
+                raise InputError(f"{where}, column {column!r}: card {card_str(card)} is also in column {owner[card]!r}")
     return Entry(line, fields[ROUND], fields[PLAYER], deal, seen.ACTIONS.index(decision))
 
 

@@ -10,6 +10,7 @@ is checked against is in tests/test_advise_seen.py.
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 
 import numpy as np
 
@@ -38,26 +39,36 @@ def seen_counts(rules: HoldemRules, groups, seen=(), dead=()) -> np.ndarray:
     unseen = HOLE - len(seen)
     rest = unseen_cards(rules.cards, {"the hole cards": hole, "the flop": flop, "the seen cards": list(seen),
                                       "the other seats' cards": list(dead)}, TURN_RIVER + unseen)
-    n = len(rest)
-    # the player's hand for each turn/river pair, by the pair's index in combinations_of(n, 2)
-    pairs = combinations_of(n, TURN_RIVER)
+    pairs = combinations_of(len(rest), TURN_RIVER)
     player_rows = np.empty((len(pairs), HOLE + BOARD), dtype=np.uint8)
     player_rows[:, :HOLE + FLOP] = hole + flop
     player_rows[:, HOLE + FLOP:] = rest[pairs]
-    by_pair = handeval.evaluate_many(player_rows)
-    picks = combinations_of(n, TURN_RIVER + unseen)          # the turn and river, and the dealer's unseen cards
-    player, dealer = [], []
+    board_at, dealer_at, pair_of = layout(len(rest), unseen)
+    rows = np.empty((len(board_at), HOLE + BOARD), dtype=np.uint8)
+    rows[:, :len(seen)] = seen
+    rows[:, len(seen):HOLE] = rest[dealer_at]
+    rows[:, HOLE:HOLE + FLOP] = flop
+    rows[:, HOLE + FLOP:] = rest[board_at]
+    return outcome_counts(handeval.evaluate_many(player_rows)[pair_of], handeval.evaluate_many(rows),
+                          rules.qualifier_value)
+
+
+@lru_cache(maxsize=8)
+def layout(n: int, unseen: int) -> tuple:
+    """Every continuation of n cards left, as positions among them: (the turn and river (c, 2), the dealer's unseen
+    hole cards (c, unseen), the index of the turn and river among combinations_of(n, 2) (c,)); kept, as the same
+    few shapes come back deal after deal."""
+    picks = combinations_of(n, TURN_RIVER + unseen)
+    boards, dealers = [], []
     for board_at in itertools.combinations(range(TURN_RIVER + unseen), TURN_RIVER):
-        dealer_at = [i for i in range(TURN_RIVER + unseen) if i not in board_at]
-        first, second = picks[:, board_at[0]].astype(np.int64), picks[:, board_at[1]].astype(np.int64)
-        player.append(by_pair[first * (2 * n - first - 1) // 2 + second - first - 1])
-        rows = np.empty((len(picks), HOLE + BOARD), dtype=np.uint8)
-        rows[:, :len(seen)] = seen
-        rows[:, len(seen):HOLE] = rest[picks[:, dealer_at]]
-        rows[:, HOLE:HOLE + FLOP] = flop
-        rows[:, HOLE + FLOP:] = rest[picks[:, board_at]]
-        dealer.append(handeval.evaluate_many(rows))
-    return outcome_counts(np.concatenate(player), np.concatenate(dealer), rules.qualifier_value)
+        boards.append(picks[:, board_at])
+        dealers.append(picks[:, [i for i in range(TURN_RIVER + unseen) if i not in board_at]])
+    board, dealer = np.concatenate(boards), np.concatenate(dealers)
+    first, second = board[:, 0].astype(np.int64), board[:, 1].astype(np.int64)
+    arrays = board, dealer, first * (2 * n - first - 1) // 2 + second - first - 1
+    for array in arrays:
+        array.flags.writeable = False
+    return arrays
 
 
 def log_deal(fields: dict) -> LoggedDeal:
