@@ -7,8 +7,9 @@ the reader needs the core modules, the registry (which game lives in which folde
 what it can do), the compiled suit canonicalizer (batches; single lookups use the plain
 one), the compiled key packer (`analyzer.poker.strategy_file.packed_keys`) and, for a
 live-shoe game (Baccarat), the game's `advice` module, which the registry imports when
-such a file is loaded; never a game's counting, matplotlib or sympy (import contracts,
-and a test that it answers with matplotlib and sympy unavailable).
+such a file is loaded, and for seen dealer cards (`decide_seen`) the game's `seen` module;
+never a game's counting, matplotlib or sympy (import contracts, and a test that it answers
+with matplotlib and sympy unavailable).
 """
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ from analyzer.core.files import read_regular_file
 from analyzer.core.isomorphism import canonical_groups
 from analyzer.formats.manifest import MANIFEST_NAME, ManifestError, is_published, read_manifest
 from analyzer.games import registry
-from analyzer.games.interface import DecisionTable, LiveShoe
+from analyzer.games.interface import DecisionTable, LiveShoe, SeenCards
+from analyzer.poker.seen import play_ev
 from analyzer.poker.strategy_file import EITHER, STRATEGY_FILES, KeyColumn, packed_keys
 
 STRATEGY_NAME = "strategy.bin.gz"
@@ -64,6 +66,42 @@ class Decision:
     def as_json(self) -> dict:
         return {"decision": self.decision, "ev": {k: f"{v.numerator}/{v.denominator}" for k, v in self.ev.items()},
                 "margin": f"{self.margin.numerator}/{self.margin.denominator}", "key": self.key}
+
+
+@dataclass(frozen=True)
+class SeenDecision:
+    """The exploit's answer for one deal with some of the dealer's hole cards seen, beside the honest answer."""
+
+    exploit: Decision             # each action's exact EV over every completion of the cards still unseen
+    honest: Decision              # the strategy file's answer, as without seen cards
+    seen: tuple                   # the dealer's cards seen
+
+    def as_json(self) -> dict:
+        exploit = self.exploit.as_json()
+        del exploit["key"]
+        return {**exploit, "seen": [card_str(c) for c in self.seen], "honest": self.honest.as_json()}
+
+
+def decide_seen(strategy: "PokerStrategy", path: str | Path, card_texts, seen_text: str) -> SeenDecision:
+    """The exploit's answer for concrete cards (one text per group) when the dealer's hole cards `seen_text` are seen
+    too: each action's exact EV over every completion of the cards still unseen, counted there and then by the
+    game's `seen` module under the rule file beside the strategy file at `path` (its manifest's), beside the
+    honest answer from the file.  Raises CardError for seen cards that clash with the deal or each other, are
+    not in the deck or are more than the dealer's hole cards; InputError for a game without hole cards to see."""
+    entry = registry.game(strategy.game)
+    if not entry.has(SeenCards):
+        raise InputError(f"{strategy.game} has no dealer's hole cards to see")
+    honest = strategy.decide(*card_texts)
+    seen = parse_cards(seen_text, None, "the seen cards")
+    if not seen:
+        raise CardError("--seen names no card: give one or more of the dealer's hole cards")
+    folder = Path(path).parent
+    _, rules = entry.seen.load_rules(folder / read_manifest(folder)["rule_file"]["name"])
+    groups = [parse_cards(text, size) for (_, size), text in zip(strategy.groups, card_texts)]
+    fold, play = strategy.actions
+    ev = {play: play_ev(rules.paytable, entry.seen.seen_counts(rules, groups, seen)), fold: strategy.fold_ev}
+    decision = "either" if ev[play] == ev[fold] else play if ev[play] > ev[fold] else fold
+    return SeenDecision(Decision(decision, ev), honest, tuple(seen))
 
 
 def strategy_path(results: str | Path, game: str, rule_set: str, basic: bool = False) -> Path:
@@ -304,7 +342,7 @@ class PokerStrategy(PokerDecisions):
         self.ev_fold = _field(header, "ev_fold", int, what="an integer")
         ev_column = _field(header, "ev_column", str, lambda v: v in columns, "the name of a column")
         super().__init__(header, columns)
-        self._fold = Fraction(self.ev_fold, self.denominator)
+        self.fold_ev = Fraction(self.ev_fold, self.denominator)
         self.ev_play = columns[ev_column]
         self.weights = columns["weight"]
 
@@ -343,7 +381,7 @@ class PokerStrategy(PokerDecisions):
         code = int(self.decisions[row])
         return Decision("either" if code == EITHER else self.actions[code],
                         {self.actions[1]: Fraction(int(self.ev_play[row]), self.denominator),
-                         self.actions[0]: self._fold}, canonical)
+                         self.actions[0]: self.fold_ev}, canonical)
 
     def decide_many(self, situations: np.ndarray) -> dict:
         """Answers for a batch: situations is (n, cards) uint8, the groups back to back.

@@ -1,4 +1,4 @@
-"""The `analyzer` command line: one subcommand per game (from the registry), plus advise, verify, all, sweep,
+"""The `analyzer` command line: one subcommand per game (from the registry), plus advise, audit, verify, all, sweep,
 design and derive-basic.
 
 Exit status: 0 on success, 2 on bad input (rule file, cards, options, an --out or target
@@ -17,11 +17,12 @@ import sys
 
 from analyzer import __version__
 from analyzer.publish import memory
+from analyzer.core.cards import cards_str
 from analyzer.core.errors import InputError, InvariantError, OutputError, one_line
 from analyzer.core.exact import decimal_str, fraction_str, to_fraction
 from analyzer.core.rules import check_folder_name
 from analyzer.games import registry
-from analyzer.games.interface import DecisionTable, DerivableBasic, Design, LiveShoe
+from analyzer.games.interface import DecisionTable, DerivableBasic, Design, LiveShoe, SeenCards
 
 EXIT_BAD_INPUT = 2
 EXIT_FAILURE = 1
@@ -208,9 +209,14 @@ def build_parser() -> argparse.ArgumentParser:
                     "(default ./results; written by the analyses).  The file is checked against its "
                     "manifest first, and must be of the rule set asked for.  With --json the answer is one "
                     "JSON object: decision, ev (each action's exact EV as \"p/q\"), margin (best minus next "
-                    "best), key (the situation looked up), rule_set.",
+                    "best), key (the situation looked up), rule_set.  With --seen (the poker games): the "
+                    "exploit's decision when those of the dealer's hole cards are seen too, its EVs counted "
+                    "exactly over every completion of the cards still unseen, under the rule file beside the "
+                    "strategy file; in --json decision, ev and margin are then the exploit's, seen the cards, "
+                    "and honest the answer without them (decision, ev, margin, key).",
         epilog="examples:\n  analyzer advise casino-holdem --hole \"Ah Kd\" --flop \"Qs 7h 2c\"\n"
                "  analyzer advise caribbean-stud --hand \"Ah Kd 9s 5c 2h\" --up Qd --json\n"
+               "  analyzer advise caribbean-stud --hand \"Ah Kd 9s 5c 2h\" --up Qd --seen 7h\n"
                "  analyzer advise baccarat --remove 5,5,9,K")
     games = advise.add_subparsers(dest="game", required=True, metavar="GAME")
     for game in registry.GAMES:
@@ -218,6 +224,8 @@ def build_parser() -> argparse.ArgumentParser:
             sub = games.add_parser(game.name, help=f"{game.name}: " + ", ".join(f"--{flag}" for flag, _ in game.advise_groups))
             for flag, what in game.advise_groups:
                 sub.add_argument(f"--{flag}", required=True, metavar="CARDS", help=what)
+            if game.has(SeenCards):
+                sub.add_argument("--seen", metavar="CARDS", help=game.seen_help + ": the exploit's decision")
         elif game.has(LiveShoe):
             sub = games.add_parser(game.name, help=f"{game.name}: the best bet for a (depleted) shoe")
             shoe = sub.add_mutually_exclusive_group()
@@ -226,6 +234,26 @@ def build_parser() -> argparse.ArgumentParser:
         else:
             continue
         add_advise_common(sub)
+
+    audit = commands.add_parser(
+        "audit", help="judge a log of decisions played: honest-optimal, explained only by a leak, or neither",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Read a log of hands played (CSV: round, player, the cards each player saw, the dealer's "
+                    "cards as revealed, the decision taken; docs/audit-log.md) and mark each decision, by exact EVs "
+                    "counted over every completion of what was not seen: honest-optimal; explained only by a leak "
+                    "(seen-K: K of the dealer's hole cards seen, the smallest K first; collusion: the other seats "
+                    "of the round pooled); or neither.  Per player: how many decisions of each kind, the exact EV "
+                    "gained by the decisions only a leak explains, and the honest EV given up, per ANTE.  Printed; "
+                    "with --out also written (audit.md, audit.csv, audit.json), atomically.",
+        epilog="examples:\n  analyzer audit caribbean-stud table7.csv\n"
+               "  analyzer audit casino-holdem night.csv --json --out /tmp/audit-night")
+    audit.add_argument("game", choices=registry.names(SeenCards), help="the game")
+    audit.add_argument("log", metavar="LOG.csv", help="the decision log")
+    audit.add_argument("--rules", metavar="FILE", help=RULES_HELP)
+    audit.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    audit.add_argument("--out", metavar="DIR", type=out_folder,
+                       help="write the report to this folder (created, or replaced when it holds only an earlier "
+                            "audit's files)")
 
     derive = commands.add_parser(
         "derive-basic", help="re-derive a game's basic strategy from its exact EVs (the rule list as TOML)",
@@ -439,14 +467,29 @@ def advise(args) -> None:
     if not args.strategy and strategy.rule_set != args.rule_set:
         raise BadInput(f"{path} is of rule set {strategy.rule_set!r} (its header and manifest say), not "
                        f"{args.rule_set!r}: a results folder moved or copied to another rule set's place")
-    if game.has(DecisionTable):
+    if getattr(args, "seen", None) is not None:
+        answer = advisor.decide_seen(strategy, path, [getattr(args, flag) for flag, _ in game.advise_groups], args.seen)
+    elif game.has(DecisionTable):
         answer = strategy.decide(*(getattr(args, flag) for flag, _ in game.advise_groups))
     else:
         answer = strategy.decide(strategy.shoe(remove=args.remove, counts=args.counts))
     if args.json:
         print(json.dumps({**answer.as_json(), "rule_set": strategy.rule_set}, sort_keys=True))
         return
+    if isinstance(answer, advisor.SeenDecision):
+        print(f"{args.game} ({strategy.rule_set}), seeing {cards_str(answer.seen)}: {answer.exploit.decision.upper()}"
+              f"   (honest: {answer.honest.decision.upper()}   [{answer.honest.key}])")
+        print_evs(answer.exploit, "seeing them")
+        print_evs(answer.honest, "honest")
+        return
     print(f"{args.game} ({strategy.rule_set}): {answer.decision.upper()}   [{answer.key}]")
+    print_evs(answer)
+
+
+def print_evs(answer, label: str = "") -> None:
+    """Each action's EV, best first, and the margin (under a label when there are two answers)."""
+    if label:
+        print(f"  {label}:")
     for action, ev in sorted(answer.ev.items(), key=lambda item: -item[1]):
         print(f"  {action:<7} EV {decimal_str(ev, 8):>12}  ({fraction_str(ev)})")
     print(f"  margin  {decimal_str(answer.margin, 8):>12}")
@@ -509,6 +552,11 @@ def main(argv: list[str] | None = None) -> int:
             run_games([(game, None) for game in registry.GAMES], args, argv)   # every built-in rule set
         elif args.command == "advise":
             advise(args)
+        elif args.command == "audit":
+            from analyzer.publish import audit
+            report = audit.run(registry.game(args.game), args.log, args.rules, args.out)
+            lines = [json.dumps(audit.as_json(report), sort_keys=True)] if args.json else audit.summary_lines(report)
+            print("\n".join(lines + ([f"audit: wrote {args.out}"] if args.out and not args.json else [])))
         elif args.command == "derive-basic":
             derive_basic(args)
         elif args.command == "sweep":

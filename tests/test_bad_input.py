@@ -507,3 +507,76 @@ def test_random_rule_file_mutations_are_analysed_or_refused_in_one_line(tmp_path
     assert status in (0, 2) and "Traceback" not in captured.err, captured.err
     if status == 2:
         assert captured.err.count("\n") == 1 and str(rule_file) in captured.err and not out.exists()
+
+
+# --- the audit: a decision log's rows -----------------------------------------------------------
+
+STUD_LOG = "round,player,hand,dealer,decision\n"
+STUD_ROW = "1,a,Ah Kd 9s 5c 2h,Qd* 7h 5d 3s 2c,raise\n"
+HOLDEM_LOG = "round,player,hole,board,dealer,decision\n"
+
+
+@pytest.mark.parametrize("game,text,words", [
+    ("caribbean-stud", "round,player,hand,decision\n1,a,Ah Kd 9s 5c 2h,raise\n", ["line 1", "no column 'dealer'"]),
+    ("caribbean-stud", "", ["line 1", "no column 'round'"]),
+    ("caribbean-stud", "round,player,hand,hand,dealer,decision\n", ["line 1", "'hand' appears twice"]),
+    ("caribbean-stud", STUD_LOG, ["no decisions"]),
+    ("caribbean-stud", STUD_LOG + "1,a,Ah Kd 9s 5c 2x,Qd* 7h 5d 3s 2c,raise\n", ["line 2, column 'hand'", "'2x'"]),
+    ("caribbean-stud", STUD_LOG + "1,a,Ah Kd 9s 5c,Qd* 7h 5d 3s 2c,raise\n", ["line 2, column 'hand'", "got 4"]),
+    ("caribbean-stud", STUD_LOG + "1,a,Ah Kd 9s 5c 5c,Qd* 7h 5d 3s 2c,raise\n", ["column 'hand'", "5c", "twice"]),
+    ("caribbean-stud", STUD_LOG + "1,a,Ah Kd 9s 5c 2h,Qd 7h 5d 3s 2c,raise\n", ["column 'dealer'", "got 0 marked"]),
+    ("caribbean-stud", STUD_LOG + "1,a,Ah Kd 9s 5c 2h,Qd* 7h* 5d 3s 2c,raise\n", ["column 'dealer'", "got 2 marked"]),
+    ("caribbean-stud", STUD_LOG + "1,a,Ah Kd 9s 5c 2h,Qd* 7h 5d 3s 2c,call\n", ["line 2, column 'decision'", "'call'"]),
+    ("caribbean-stud", STUD_LOG + "1,a,Ah Kd 9s 5c 2h,Ah* 7h 5d 3s 2c,raise\n",
+     ["line 2, column 'dealer'", "Ah", "also in column 'hand'"]),
+    ("caribbean-stud", STUD_LOG + ",a,Ah Kd 9s 5c 2h,Qd* 7h 5d 3s 2c,raise\n", ["line 2, column 'round'", "empty"]),
+    ("caribbean-stud", STUD_LOG + "1,a,Ah Kd 9s 5c 2h,Qd* 7h 5d 3s 2c\n", ["line 2", "4 fields", "header has 5"]),
+    ("caribbean-stud", STUD_LOG + '1,a,"Ah Kd 9s 5c 2h,Qd* 7h 5d 3s 2c,raise\n', ["line 2"]),
+    ("caribbean-stud", STUD_LOG + STUD_ROW + "1,b,Ah Qh 9c 6h 2d,Qd* 7h 5d 3s 2c,fold\n",
+     ["line 3, column 'hand'", "Ah", "also 'a'", "(line 2)"]),
+    ("caribbean-stud", STUD_LOG + STUD_ROW + "\n1,b,Jh Jd 9c 6h 2d,Kc* 7h 5d 3s 2c,fold\n",
+     ["line 4, column 'dealer'", "round '1'", "line 2"]),
+    ("caribbean-stud", STUD_LOG + STUD_ROW + "1,a,Jh Jd 9c 6h 2d,Qd* 7h 5d 3s 2c,fold\n",
+     ["line 3, column 'player'", "'a' already decided"]),
+    ("casino-holdem", HOLDEM_LOG + "1,a,Ah Kd,Qs 9h 2c 7d,Jc Td,call\n", ["line 2, column 'board'", "3 or 5"]),
+    ("casino-holdem", HOLDEM_LOG + "1,a,Ah Kd,Qs 9h 2c,Jc* Td,call\n", ["line 2, column 'dealer'", "no card marked"]),
+    ("casino-holdem", HOLDEM_LOG + "1,a,Ah Kd,Qs 9h 2c,Jc Td,raise\n", ["line 2, column 'decision'", "not fold or call"]),
+    ("casino-holdem", HOLDEM_LOG + "1,a,Ah Kd,Qs 9h 2c,Jc Qs,call\n", ["line 2, column 'dealer'", "Qs", "column 'board'"]),
+])
+def test_bad_log_rows_are_refused(capsys, tmp_path, game, text, words):
+    """A log row that cannot be read: one line naming the file, the line and the column; no report written."""
+    log = tmp_path / "log.csv"
+    log.write_text(text)
+    refused(capsys, ["audit", game, log, "--out", tmp_path / "report"], str(log), *words, out=tmp_path)
+
+
+def test_bad_log_files_are_refused(capsys, tmp_path):
+    log = tmp_path / "log.csv"
+    log.write_bytes(STUD_LOG.encode() + b"1,a,Ah Kd 9s 5c 2h,Qd* 7h 5d 3s 2c,raise \xff\n")
+    refused(capsys, ["audit", "caribbean-stud", log], "line 2", "not UTF-8", out=tmp_path)
+    refused(capsys, ["audit", "caribbean-stud", tmp_path / "missing.csv"], "missing.csv", "cannot be read")
+    refused(capsys, ["audit", "caribbean-stud", tmp_path], str(tmp_path), "cannot be read")
+    refused(capsys, ["audit", "baccarat", log], "invalid choice")
+    log.write_text(STUD_LOG + STUD_ROW)
+    (tmp_path / "report.txt").write_text("mine")
+    refused(capsys, ["audit", "caribbean-stud", log, "--out", tmp_path / "report.txt"], "--out", "a file",
+            out=tmp_path)
+
+
+def test_a_log_against_a_reduced_deck(capsys, tmp_path):
+    """Cards outside the rule file's deck, and more seats than it can deal, are refused naming the line."""
+    rules = support.reduced_deck(tmp_path, "caribbean-stud", "9TJQKA", "cd")
+    log = tmp_path / "log.csv"
+    log.write_text(STUD_LOG + "1,a,Ac Kc Qd Jd 9c,Ad* Kd Tc Td Qc,raise\n2,a,2c Kc Qd Jd 9c,Ad* Kd Tc Td Qc,raise\n")
+    refused(capsys, ["audit", "caribbean-stud", log, "--rules", rules], "line 3, column 'hand'", "2c",
+            "not in the deck", out=tmp_path)
+    log.write_text(STUD_LOG + "1,a,Ac Kc Qd Jd 9c,Ad* Kd Tc Td Qc,raise\n1,b,Ah Kh Qh Jh 9h,Ad* Kd Tc Td Qc,fold\n")
+    refused(capsys, ["audit", "caribbean-stud", log, "--rules", rules], "line 3", "Ah", "not in the deck",
+            out=tmp_path)
+    log.write_text(STUD_LOG + "1,a,Ac Kc Qd Jd 9c,Ad* Kd Tc Td Qc,raise\n1,b,Ac,Ad* Kd Tc Td Qc,fold\n")
+    refused(capsys, ["audit", "caribbean-stud", log, "--rules", rules], "line 3, column 'hand'", out=tmp_path)
+
+
+def test_advise_seen_checks_cards_against_the_deck(capsys, out):
+    refused(capsys, ["advise", "caribbean-stud", "--results", out, "--rule-set", "small", "--hand", "Ac Kc Qc Jc 9d",
+                     "--up", "Td", "--seen", "2d"], "2d", "not in the deck", out=out)

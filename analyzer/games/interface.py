@@ -77,6 +77,30 @@ class ShoeAdvice(Protocol):
 
 
 @runtime_checkable
+class SeenCards(Protocol):
+    """Dealer cards seen, one deal at a time (`analyzer advise --seen`, `analyzer audit`): the play's counts by
+    (final category, outcome) over every completion of what the player does not see, given his card groups, the
+    dealer's hole cards `seen` and the cards `dead` known to be elsewhere (other seats'); the advisor reaches
+    it through the game's light `seen` module (`SeenDeals`)."""
+
+    def seen_counts(self, rules, groups, seen=(), dead=()): ...
+
+
+@runtime_checkable
+class SeenDeals(SeenCards, Protocol):
+    """A SeenCards game's `seen` module: also its rules' loader, its actions (fold, play), the most dealer cards a
+    leak may show, and a decision log's card columns ({column: what}), one row read by `log_deal` into an
+    `analyzer.poker.seen.LoggedDeal` (ColumnError naming the column)."""
+
+    ACTIONS: tuple
+    SEEN_LIMIT: int
+    LOG_COLUMNS: dict
+
+    def load_rules(self, path) -> tuple: ...
+    def log_deal(self, fields: dict): ...
+
+
+@runtime_checkable
 class DerivableBasic(Protocol):
     """A basic strategy `analyzer derive-basic` re-derives from the exact EVs: (the strategy, how its search
     was seeded, the search's parameters)."""
@@ -99,5 +123,5 @@ class ReadmeFigures(Protocol):
     def readme_figures(self, results) -> str: ...
 
 
-CAPABILITIES = (CachedCount, DecisionTable, LiveShoe, DerivableBasic, Design, ReadmeFigures)
+CAPABILITIES = (CachedCount, DecisionTable, LiveShoe, SeenCards, DerivableBasic, Design, ReadmeFigures)
 

@@ -14,7 +14,8 @@ from importlib import import_module, resources
 from pathlib import Path
 
 from analyzer.core.errors import InputError
-from analyzer.games.interface import CachedCount, DecisionTable, DerivableBasic, Design, LiveShoe, ReadmeFigures
+from analyzer.games.interface import (CachedCount, DecisionTable, DerivableBasic, Design, LiveShoe, ReadmeFigures,
+                                      SeenCards)
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class Game:
     monte_carlo_rounds: int      # default rounds of the pre-publication and `verify` Monte Carlo
     capabilities: tuple = ()     # the optional protocols of analyzer.games.interface its face has
     advise_groups: tuple = ()    # (flag, help) per card group of `analyzer advise <game>` (a DecisionTable)
+    seen_help: str = ""          # `analyzer advise <game> --seen`'s help (a SeenCards game)
     options: tuple = ()          # Option: extra options of `analyzer <game>` passed to its analysis
     query_options: tuple = ()    # Option: options that turn `analyzer <game>` into a question answered at once
     rules_help: str = ""         # what --rules defaults to
@@ -62,6 +64,11 @@ class Game:
     def advice(self):
         """A LiveShoe game's `advice` module, what the advisor reads its strategy file with."""
         return import_module(f"{self.package}.advice")
+
+    @property
+    def seen(self):
+        """A SeenCards game's `seen` module, what the advisor and the audit price one deal's seen cards with."""
+        return import_module(f"{self.package}.seen")
 
     @property
     def builtin_rule_paths(self) -> list[Path]:
@@ -109,9 +116,10 @@ GAMES = (
                     "15 s on two cores.",
         epilog="examples:\n  analyzer casino-holdem\n  analyzer casino-holdem --aa-ratio 0.5 --out /tmp/r",
         monte_carlo_rounds=4_000_000, kernels=("handeval", "isomorphism", "holdem_enum"),
-        capabilities=(CachedCount, DecisionTable, DerivableBasic, Design, ReadmeFigures),
+        capabilities=(CachedCount, DecisionTable, SeenCards, DerivableBasic, Design, ReadmeFigures),
         advise_groups=(("hole", "the player's 2 hole cards, e.g. \"Ah Kd\""),
                        ("flop", "the 3 flop cards, e.g. \"Qs 7h 2c\"")),
+        seen_help="1 or 2 of the dealer's hole cards, seen at the flop, e.g. 7h",
         options=(Option("--aa-ratio", _exact("AA Bonus stake per ANTE for the jointly optimal strategy (default: "
                                              "the rule file's aa_bonus.ratio, 1)", metavar="K")),)),
     Game(
@@ -127,9 +135,10 @@ GAMES = (
                     "rule set (operator and standard), counted once.  A few seconds on two cores.",
         epilog="examples:\n  analyzer caribbean-stud\n  analyzer caribbean-stud --rules my_paytable.toml --out /tmp/r",
         monte_carlo_rounds=3_000_000, kernels=("handeval", "stud_enum"),
-        capabilities=(CachedCount, DecisionTable, DerivableBasic, Design, ReadmeFigures),
+        capabilities=(CachedCount, DecisionTable, SeenCards, DerivableBasic, Design, ReadmeFigures),
         advise_groups=(("hand", "the player's 5 cards, e.g. \"Ah Kd 9s 5c 2h\""),
                        ("up", "the dealer's up card, e.g. Qd")),
+        seen_help="1 to 4 of the dealer's hole cards, seen besides the up card, e.g. \"7h 2c\"",
         rules_help=" (default: every built-in rule set)"),
 )
 

@@ -17,12 +17,16 @@ def test_every_game_has_the_face_and_exactly_its_declared_capabilities(game):
 
 @pytest.mark.parametrize("game", registry.GAMES, ids=lambda game: game.name)
 def test_what_a_capability_needs_of_the_registry_entry(game):
-    """A decision table is advised by card groups, a live shoe by its query options and its advice module."""
+    """A decision table is advised by card groups, a live shoe by its query options and its advice module, seen
+    cards by the `seen` module."""
     assert bool(game.advise_groups) == game.has(interface.DecisionTable)
     assert bool(game.query_options) == game.has(interface.LiveShoe)
     assert not (game.has(interface.DecisionTable) and game.has(interface.LiveShoe))
     if game.has(interface.LiveShoe):
         assert support.satisfies(game.advice, interface.ShoeAdvice)
+    assert bool(game.seen_help) == game.has(interface.SeenCards)
+    if game.has(interface.SeenCards):
+        assert support.satisfies(game.seen, interface.SeenDeals)
     if game.has(interface.CachedCount):
         assert game.kernels, "the count cache keys a count by the digests of the kernels it ran"
 
