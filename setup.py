@@ -4,7 +4,6 @@ Compiler directives are set once, here, for every extension.  Set
 ANALYZER_BOUNDSCHECK=1 to rebuild with bounds and wraparound checks on when
 debugging a kernel.
 """
-import compileall
 import os
 import platform
 from glob import glob
@@ -12,7 +11,6 @@ from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
-from setuptools.command.build_ext import build_ext
 
 DEBUG_CHECKS = os.environ.get("ANALYZER_BOUNDSCHECK", "0") == "1"
 
@@ -45,26 +43,4 @@ extensions = [
 ]
 
 
-class BuildInPlace(build_ext):
-    """Builds the kernels and, for an in-place (editable) install, byte-compiles analyzer/ beside its sources.
-
-    A regular install byte-compiles the package; an editable one leaves that to the first
-    import, which never writes it where PYTHONDONTWRITEBYTECODE is set (as on the machines
-    this project is benchmarked on): every run would then compile the package's ~90
-    modules from source again (~0.1 s of each command's start, in the parent and in the
-    drawing child).  A stale file is harmless: Python checks each against its source.
-    """
-
-    package_folder = Path(__file__).resolve().parent / "analyzer"
-
-    def run(self):
-        super().run()
-        if self.inplace:
-            self.byte_compile_package()
-
-    def byte_compile_package(self):
-        if not compileall.compile_dir(str(self.package_folder), quiet=1):
-            raise RuntimeError(f"byte-compiling {self.package_folder} failed (messages above)")
-
-
-setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES), cmdclass={"build_ext": BuildInPlace})
+setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES))

@@ -29,7 +29,7 @@ from analyzer.core.rules import RuleFile
 from analyzer.figures.tables import csv_text, markdown_table
 from analyzer.games.registry import Game
 from analyzer.poker.seen import ColumnError, LoggedDeal, play_ev
-from analyzer.publish.folder import json_bytes, write_folder_atomically
+from analyzer.publish.folder import check_folder, json_bytes, write_folder_atomically
 
 ROUND, PLAYER, DECISION = "round", "player", "decision"
 HONEST, LEAK, NEITHER = "honest-optimal", "leak", "neither"
@@ -98,7 +98,7 @@ def run(game: Game, log, rules_path=None, out=None) -> Audit:
     seen = game.seen
     rule_file, rules = seen.load_rules(rules_path or game.builtin_rule_paths[0])
     if out is not None:
-        check_out(Path(out))
+        check_folder(Path(out))
     entries, digest = read_log(Path(log), game, rules)
     rounds = {}
     for entry in entries:
@@ -113,17 +113,6 @@ def run(game: Game, log, rules_path=None, out=None) -> Audit:
     if out is not None:
         write(audit, Path(out))
     return audit
-
-
-def check_out(out: Path) -> None:
-    """Refuse an --out that is a file, or a folder holding anything but an earlier audit's files (an audit replaces
-    its folder whole)."""
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {out}: is a file, not a folder")
-    others = sorted(p.name for p in out.iterdir() if p.name not in FILES) if out.is_dir() else []
-    if others:
-        raise InputError(f"--out {out}: holds {others[0]!r}, not only an earlier audit's files; give a new folder "
-                         "(an audit replaces its folder whole)")
 
 
 def read_log(path: Path, game: Game, rules) -> tuple[list[Entry], str]:

@@ -18,6 +18,7 @@ from analyzer.core.cards import cards_str
 from analyzer.games import registry
 from analyzer.poker.seen import play_ev
 from analyzer.publish import audit
+from analyzer.publish.folder import SUMS_NAME
 from cython_ext import collusion, handeval
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -198,7 +199,7 @@ def test_the_report_files(logged, tmp_path, capsys):
     assert main(["audit", game.name, str(path), "--out", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == audit.as_json(report)
     files = {p.name: p.read_bytes() for p in out.iterdir()}
-    assert sorted(files) == sorted(audit.FILES)
+    assert sorted(files) == sorted(audit.FILES + (SUMS_NAME,))
     document = json.loads(files["audit.json"])
     assert document == audit.as_json(report) and len(document["decisions"]) == len(report.verdicts)
     assert [p["player"] for p in document["players"]][:4] == ["honest", "carder", "random", "c1"]
