@@ -145,36 +145,27 @@ class RoundOutcomes:
         except ValueError:
             raise KeyError(f"no component {name!r}; the components are {self._names}") from None
 
-    def _integers(self, i: int) -> tuple[list[int], int]:
-        """Component i of every row as an integer over its denominator."""
-        return [key[i] for key in self._counts], self._denominators[i]
-
     def sum(self, name: str) -> Fraction:
         """The sum of component `name` over all counted rounds."""
-        numerators, denominator = self._integers(self.index(name))
-        return Fraction(sum(n * count for n, count in zip(numerators, self._counts.values())), denominator)
+        return self.mean(name) * self._total
 
     def mean(self, name: str) -> Fraction:
         """E[name] over the counted rounds."""
-        return self.sum(name) / self._total
+        return self.moments(name, name)[0]
 
     def covariance(self, a: str, b: str) -> Fraction:
         """Cov(a, b) = E[ab] - E[a]E[b], counted from the joint rows (never assumed zero)."""
-        (x, dx), (y, dy) = self._integers(self.index(a)), self._integers(self.index(b))
-        product = Fraction(sum(p * q * count for p, q, count in zip(x, y, self._counts.values())), dx * dy)
-        return product / self._total - self.mean(a) * self.mean(b)
+        return self.moments(a, b)[4]
 
     def variance(self, name: str) -> Fraction:
         """Var(name) = E[name^2] - E[name]^2 (population variance)."""
-        return self.covariance(name, name)
+        return self.moments(name, name)[2]
 
     def moments(self, a: str, b: str) -> tuple[Fraction, Fraction, Fraction, Fraction, Fraction]:
         """(E[a], E[b], Var(a), Var(b), Cov(a, b)) from one pass of integer sums.
 
-        >>> DIE = RoundOutcomes(("net", "wagered"), {(-1, 1): 2, (0, 3): 1, (3, 3): 2, (4, 3): 1})
-        >>> DIE.moments("net", "wagered") == (DIE.mean("net"), DIE.mean("wagered"), DIE.variance("net"),
-        ...                                   DIE.variance("wagered"), DIE.covariance("net", "wagered"))
-        True
+        >>> RoundOutcomes(("net", "wagered"), {(-1, 1): 2, (0, 3): 1, (3, 3): 2, (4, 3): 1}).moments("net", "wagered")
+        (Fraction(4, 3), Fraction(7, 3), Fraction(38, 9), Fraction(8, 9), Fraction(14, 9))
         """
         i, j = self.index(a), self.index(b)
         sx = sy = sxx = syy = sxy = 0
