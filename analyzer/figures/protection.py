@@ -79,6 +79,7 @@ def load_anchors(path: Path) -> Anchors:
     if not path.is_file():
         return Anchors()
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    entries = tuple(Anchor(entry["scenario"], entry.get("figure", EDGE), to_fraction(entry["published"].rstrip("%")) / 100,
-                           entry["published"], entry["source"], entry.get("note", "")) for entry in data.get("anchor", ()))
+    entries = tuple(Anchor(entry["scenario"], entry.get("figure", EDGE),
+                           to_fraction(entry["published"].rstrip("%")) / 100, entry["published"], entry["source"],
+                           entry.get("note", "")) for entry in data.get("anchor", ()))
     return Anchors(entries, tuple(data.get("context", ())))

@@ -129,8 +129,9 @@ GAMES = (
                                            "the rest on the first --cards cards (default 6789)"}),
             Option("--best-grouping", {"action": "store_true",
                                        "help": "search every split of the ten values for the largest edge, K = 1..4"})),
-        protect_options=(Option("--cards", {"type": "whole", "metavar": "K",
-                                            "help": "--edge-sort: the first K = 1..4 cards dealt are read (default 1)"}),),
+        protect_options=(Option("--cards", {"type": "whole", "metavar": "K", "help": "--edge-sort: the first K = "
+                                                                                     "1..4 cards dealt are read "
+                                                                                     "(default 1)"}),),
         query_options=(
             Option("--remove", {"metavar": "CARDS", "help": "cards already dealt from the full shoe, by rank: "
                                                             "e.g. 5,5,9,K (suits optional)"}),

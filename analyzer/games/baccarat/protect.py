@@ -12,10 +12,10 @@ GAME = "baccarat"
 RUNNERS_UP = 3                   # groupings listed per K in the best-grouping table
 METHOD = ("Every ordered 6-card sequence of the full shoe is counted once, by the values of its first four cards "
           "and its outcome; each pattern of the first K cards (in dealing order: Player 1st, Banker 1st, Player "
-          "2nd, Banker 2nd; for each, whether its value is in the group: in or out) is priced exactly, and the player bets "
-          "the bet of largest EV for it (an exact tie goes to the first of BANKER, PLAYER, TIE).  BANKER is priced "
-          "with the nominal commission taken exactly.  The main figure always bets; the selective figures bet only "
-          "the patterns whose best EV is positive.")
+          "2nd, Banker 2nd; for each, whether its value is in the group: in or out) is priced exactly, and the "
+          "player bets the bet of largest EV for it (an exact tie goes to the first of BANKER, PLAYER, TIE).  "
+          "BANKER is priced with the nominal commission taken exactly.  The main figure always bets; the selective "
+          "figures bet only the patterns whose best EV is positive.")
 
 
 def group_text(values) -> str:
@@ -95,6 +95,7 @@ def protect(rule_file, rules, options: dict, count=None, executor=None, progress
                        p.best.upper()] for p in result.patterns])
     return Leak(game=GAME, scenario=scenario, kind="edge-sort",
                 title=f"values {{{','.join(group_text(values))}}} told apart on the first {k} card{'s' * (k > 1)}",
-                parameters={"edge_sort": group_text(values), "cards": k}, figures=edge_figures(result) + (honest_figure(result),),
+                parameters={"edge_sort": group_text(values), "cards": k},
+                figures=edge_figures(result) + (honest_figure(result),),
                 method=METHOD,
                 tables=(("Patterns and best bets", patterns),))

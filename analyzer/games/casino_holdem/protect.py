@@ -13,7 +13,8 @@ from analyzer.poker.protection import collusion_leak, seen_leak
 GAME = "casino-holdem"
 DEALER_HOLE = 2
 MIN_COLLUDERS = 2
-MAIN_GAME_ONLY = "The main game only (ANTE and CALL): the AA Bonus is settled on the player's own cards and is unchanged."
+MAIN_GAME_ONLY = ("The main game only (ANTE and CALL): the AA Bonus is settled on the player's own cards and is "
+                  "unchanged.")
 
 
 def _seen_module():
