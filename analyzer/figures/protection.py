@@ -67,19 +67,21 @@ class Anchor:
 
 @dataclass(frozen=True)
 class Anchors:
-    """A game's published anchors, and lines of context where nothing is published for its leaks."""
+    """A game's published anchors, what they were published for, and lines of context where nothing is
+    published for its leaks."""
 
     entries: tuple = ()
+    about: str = ""
     context: tuple = ()
 
 
 def load_anchors(path: Path) -> Anchors:
     """The anchors of a game's `protection_anchors.toml`: [[anchor]] tables (scenario, figure (default the
-    player's edge), published as a percentage, source, note) and a `context` list.  No file: none."""
+    player's edge), published as a percentage, source, note), `about` and a `context` list.  No file: none."""
     if not path.is_file():
         return Anchors()
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     entries = tuple(Anchor(entry["scenario"], entry.get("figure", EDGE),
                            to_fraction(entry["published"].rstrip("%")) / 100, entry["published"], entry["source"],
                            entry.get("note", "")) for entry in data.get("anchor", ()))
-    return Anchors(entries, tuple(data.get("context", ())))
+    return Anchors(entries, data.get("about", ""), tuple(data.get("context", ())))

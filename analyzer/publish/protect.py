@@ -203,12 +203,13 @@ def report_table(rows: list[dict], anchors: list) -> Table:
         elif anchor is not None:
             estimate += f"; estimate minus published {decimal_str(Fraction(row['estimate']) - anchor.published, 6)}"
         cells.append([row["scenario"], row["leak"], row["label"], value, estimate,
-                      anchor.text if anchor else "", difference, anchor.source if anchor else ""])
+                      anchor.text if anchor else "", difference,
+                      "; ".join(filter(None, (anchor.source, anchor.note))) if anchor else ""])
     return Table(["Scenario", "Leak", "Figure", ("Value", EXACT), "Estimate (99.9% interval)", "Published",
                   ("Minus published", EXACT), "Source"], cells)
 
 
-def report_markdown(game: Game, rule_set: str, documents: list[dict], table: Table, context: list) -> str:
+def report_markdown(game: Game, rule_set: str, documents: list[dict], table: Table, anchors) -> str:
     lines = [f"# Game protection: {game.title} ({rule_set})", "",
              "What each leak is worth to the player, per unit of the base wager, for this rule set: exact figures "
              "(fractions; decimals rounded from them) where every deal is enumerated, estimates with their 99.9% "
@@ -218,8 +219,11 @@ def report_markdown(game: Game, rule_set: str, documents: list[dict], table: Tab
         lines += ["No scenario computed yet.", ""]
         return "\n".join(lines)
     lines += ["## Leaks", "", table.markdown(6)]
-    if context:
-        lines += ["Nothing is published for these figures; the nearest:", ""] + [f"- {c}" for c in context] + [""]
+    if anchors.about:
+        lines += [f"Published anchors: {anchors.about}", ""]
+    if anchors.context:
+        lines += ["Nothing is published for these figures; the nearest:", ""] + [f"- {c}" for c in anchors.context]
+        lines.append("")
     lines += ["## Scenarios", ""]
     lines += [markdown_table(["Scenario", "Leak", "Reproduce with"],
                              [[d["scenario"], d["leak"], f"`{d['command']}`"] for d in documents], "lll")]
@@ -239,7 +243,7 @@ def write_report(game: Game, folder: Path) -> list[Path]:
     anchors = load_anchors(game.protection_anchors)
     documents = read_scenarios(folder)
     table = report_table(leak_rows(documents), anchors.entries)
-    markdown = report_markdown(game, folder.name, documents, table, anchors.context)
+    markdown = report_markdown(game, folder.name, documents, table, anchors)
     title = f"Game protection: {game.title} ({folder.name})"
     files = {"report.md": markdown.encode(), "report.html": to_html(markdown, {}, title).encode(),
              "report.xlsx": workbook_bytes([("Leaks", table)], {"title": title})}
