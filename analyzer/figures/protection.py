@@ -49,9 +49,6 @@ class Leak:
     notes: tuple = ()            # lines the reader must know (e.g. "the AA Bonus is unchanged")
     tables: tuple = ()           # (title, analyzer.figures.tables.Table): the scenario's detail
 
-    def figure(self, key: str) -> LeakFigure:
-        return next(f for f in self.figures if f.key == key)
-
 
 @dataclass(frozen=True)
 class Anchor:

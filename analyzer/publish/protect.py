@@ -30,7 +30,6 @@ from analyzer.publish.report import to_html
 from analyzer.publish.workbook import rules_table, workbook_bytes
 
 FORMAT = "analyzer-protection/1"
-FILES = ("protection.md", "protection.json", "protection.xlsx", RULES_COPY_NAME)
 REPORT_FILES = ("report.md", "report.html", "report.xlsx")
 KINDS = ("dealer-cards", "colluders", "edge-sort", "best-grouping")     # the report's order
 HONEST = "dealer-cards-0"        # the report's row of honest play, from any dealer-cards folder's honest EV
