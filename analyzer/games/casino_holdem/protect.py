@@ -51,7 +51,7 @@ def protect(rule_file, rules, options: dict, count, executor=None, progress=None
     protection_scenario(rules, options)
     if options.get("dealer_cards") is not None:
         k = options["dealer_cards"]
-        result = _seen_module().seen_dealer_cards(rules, count(), k, executor)
+        result = _seen_module().seen_dealer_cards(rules, count(), k, executor, progress)
         return seen_leak(GAME, k, result, "call", "at the flop decision", notes=(MAIN_GAME_ONLY,))
     estimate = collusion.estimate(price(count(), rules), options["colluders"], options["deals"], options["seed"],
                                   progress=progress)
