@@ -177,3 +177,11 @@ def test_committed_results_match_a_regeneration(capsys, tmp_path):
         for line in path.read_text().splitlines():
             digest, name = line.split("  ")
             assert hashlib.sha256((path.parent / name).read_bytes()).hexdigest() == digest, path.parent / name
+
+
+def test_a_folder_the_analyzer_did_not_write_is_refused(capsys, tmp_path):
+    """A scenario's place holding the user's own folder: refused before any work, nothing written."""
+    mine = tmp_path / "protection" / "baccarat" / "operator" / "edge-sort-6789-k1"
+    mine.mkdir(parents=True)
+    (mine / "notes.txt").write_text("mine")
+    refused(capsys, ["protect", "baccarat", "--edge-sort", "--out", tmp_path], str(mine), "SHA256SUMS", out=tmp_path)
