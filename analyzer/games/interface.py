@@ -123,5 +123,17 @@ class ReadmeFigures(Protocol):
     def readme_figures(self, results) -> str: ...
 
 
-CAPABILITIES = (CachedCount, DecisionTable, LiveShoe, SeenCards, DerivableBasic, Design, ReadmeFigures)
+@runtime_checkable
+class Protection(Protocol):
+    """Game protection (`analyzer protect <game>`, with the registry entry's `protect_scenarios` and
+    `protect_options` as {dest: value}): `protection_scenario` checks the options against the rules and names the
+    scenario's folder (InputError naming the option) before any counting; `protect` computes that leak, exactly
+    or as estimates, as an `analyzer.figures.protection.Leak`, calling count() for the honest counts if it needs
+    them.  The published anchors are data beside it, the game folder's `protection_anchors.toml`."""
+
+    def protection_scenario(self, rules, options: dict) -> str: ...
+    def protect(self, rule_file, rules, options: dict, count, executor=None, progress=None): ...
+
+
+CAPABILITIES = (CachedCount, DecisionTable, LiveShoe, SeenCards, DerivableBasic, Design, ReadmeFigures, Protection)
 

@@ -14,8 +14,8 @@ from importlib import import_module, resources
 from pathlib import Path
 
 from analyzer.core.errors import InputError
-from analyzer.games.interface import (CachedCount, DecisionTable, DerivableBasic, Design, LiveShoe, ReadmeFigures,
-                                      SeenCards)
+from analyzer.games.interface import (CachedCount, DecisionTable, DerivableBasic, Design, LiveShoe, Protection,
+                                      ReadmeFigures, SeenCards)
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,8 @@ class Game:
     query_options: tuple = ()    # Option: options that turn `analyzer <game>` into a question answered at once
     rules_help: str = ""         # what --rules defaults to
     kernels: tuple = ()          # the compiled modules its count runs (their digests key the count cache)
+    protect_scenarios: tuple = ()   # Option: `analyzer protect <game>`'s scenarios, one of them given (Protection)
+    protect_options: tuple = ()     # Option: what those scenarios take besides (--deals, --seed, --cards)
     package: str = ""            # where its folder is imported from (default analyzer.games.<folder>)
 
     def __post_init__(self):
@@ -75,6 +77,11 @@ class Game:
         folder = resources.files(self.package) / "rules"
         return [Path(str(folder / name)) for name in self.rule_files]
 
+    @property
+    def protection_anchors(self) -> Path:
+        """The published figures a Protection game's leaks are set beside (TOML; analyzer.figures.protection)."""
+        return Path(str(resources.files(self.package) / "protection_anchors.toml"))
+
     def load_rules(self, path=None):
         """(RuleFile, typed rules) of the rule file at `path`, default the operator's built-in one."""
         return self.module.load_rules(path or self.builtin_rule_paths[0])
@@ -82,6 +89,24 @@ class Game:
 
 def _exact(help_text: str, **more) -> dict:
     return {"type": "exact", "help": help_text, **more}
+
+
+def _dealer_cards(limit: int, when: str) -> Option:
+    return Option("--dealer-cards", {"type": "whole", "metavar": "K",
+                                     "help": f"K = 1..{limit} of the dealer's hole cards seen {when}: the exploit's "
+                                             "exact figures"})
+
+
+def _colluders(limit: int, shown: str) -> Option:
+    return Option("--colluders", {"type": "whole", "metavar": "N",
+                                  "help": f"N = 2..{limit} seats pooling {shown}: estimated from --deals sampled deals "
+                                          "(each priced exactly), with 99.9%% intervals"})
+
+
+def _sampling(deals: int) -> tuple:
+    return (Option("--deals", {"type": "deals", "default": deals, "metavar": "N",
+                               "help": f"--colluders: the deals sampled (default {deals:,})"}),
+            Option("--seed", {"type": "whole", "default": 1, "help": "--colluders: the sampling's seed (default 1)"}))
 
 
 GAMES = (
@@ -97,7 +122,16 @@ GAMES = (
         epilog="examples:\n  analyzer baccarat\n  analyzer baccarat --rules six_decks.toml\n"
                "  analyzer baccarat --remove 5,5,9,K\n  analyzer baccarat --counts 128,32,32,32,32,31,32,32,32,30 --json",
         monte_carlo_rounds=4_000_000, kernels=("baccarat_enum",),
-        capabilities=(LiveShoe, Design, ReadmeFigures),
+        capabilities=(LiveShoe, Design, ReadmeFigures, Protection),
+        protect_scenarios=(
+            Option("--edge-sort", {"metavar": "VALUES", "nargs": "?", "const": "6789",
+                                   "help": "edge-sorted backs: the values (digits 0..9, 0 = T J Q K) told apart from "
+                                           "the rest on the first --cards cards (default 6789)"}),
+            Option("--best-grouping", {"action": "store_true",
+                                       "help": "search every split of the ten values for the largest edge, K = 1..4"})),
+        protect_options=(Option("--cards", {"type": "whole", "metavar": "K", "help": "--edge-sort: the first K = "
+                                                                                     "1..4 cards dealt are read "
+                                                                                     "(default 1)"}),),
         query_options=(
             Option("--remove", {"metavar": "CARDS", "help": "cards already dealt from the full shoe, by rank: "
                                                             "e.g. 5,5,9,K (suits optional)"}),
@@ -116,7 +150,9 @@ GAMES = (
                     "15 s on two cores.",
         epilog="examples:\n  analyzer casino-holdem\n  analyzer casino-holdem --aa-ratio 0.5 --out /tmp/r",
         monte_carlo_rounds=4_000_000, kernels=("handeval", "isomorphism", "holdem_enum"),
-        capabilities=(CachedCount, DecisionTable, SeenCards, DerivableBasic, Design, ReadmeFigures),
+        capabilities=(CachedCount, DecisionTable, SeenCards, DerivableBasic, Design, ReadmeFigures, Protection),
+        protect_scenarios=(_dealer_cards(2, "at the flop decision"), _colluders(6, "their hole cards")),
+        protect_options=_sampling(20_000),
         advise_groups=(("hole", "the player's 2 hole cards, e.g. \"Ah Kd\""),
                        ("flop", "the 3 flop cards, e.g. \"Qs 7h 2c\"")),
         seen_help="1 or 2 of the dealer's hole cards, seen at the flop, e.g. 7h",
@@ -135,7 +171,9 @@ GAMES = (
                     "rule set (operator and standard), counted once.  A few seconds on two cores.",
         epilog="examples:\n  analyzer caribbean-stud\n  analyzer caribbean-stud --rules my_paytable.toml --out /tmp/r",
         monte_carlo_rounds=3_000_000, kernels=("handeval", "stud_enum"),
-        capabilities=(CachedCount, DecisionTable, SeenCards, DerivableBasic, Design, ReadmeFigures),
+        capabilities=(CachedCount, DecisionTable, SeenCards, DerivableBasic, Design, ReadmeFigures, Protection),
+        protect_scenarios=(_dealer_cards(4, "besides the up card"), _colluders(7, "their five-card hands")),
+        protect_options=_sampling(200_000),
         advise_groups=(("hand", "the player's 5 cards, e.g. \"Ah Kd 9s 5c 2h\""),
                        ("up", "the dealer's up card, e.g. Qd")),
         seen_help="1 to 4 of the dealer's hole cards, seen besides the up card, e.g. \"7h 2c\"",

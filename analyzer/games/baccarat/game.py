@@ -13,12 +13,14 @@ from analyzer.games.baccarat.checks import check, check_statistics
 from analyzer.games.baccarat.design import problem as design_problem
 from analyzer.games.baccarat.count import analysis_shoes, count_shoes
 from analyzer.games.baccarat.outputs import key_figures, outputs
+from analyzer.games.baccarat.protect import protect, protection_scenario
 from analyzer.games.baccarat.readme import readme_figures
 from analyzer.games.baccarat.rules import CARDS_PER_DECK_BY_VALUE, BaccaratRules, load_rules
 from analyzer.games.baccarat.shoe import parse_counts, remove_cards
 
 __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "outputs", "key_figures", "check",
-           "live_shoe", "design_problem", "check_statistics", "readme_figures", "spec_deals", "spec_refusals"]
+           "live_shoe", "design_problem", "check_statistics", "readme_figures", "protect", "protection_scenario",
+           "spec_deals", "spec_refusals"]
 
 # The test vectors (docs/strategy-test-vectors.json): shoes by the cards already dealt, and one shoe
 # per refusal of section 7.

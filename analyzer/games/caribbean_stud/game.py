@@ -10,6 +10,7 @@ from analyzer.games.caribbean_stud.checks import check, check_statistics
 from analyzer.games.caribbean_stud.design import problem as design_problem
 from analyzer.games.caribbean_stud.count import SituationCounts, count_classes
 from analyzer.games.caribbean_stud.outputs import key_figures, outputs
+from analyzer.games.caribbean_stud.protect import protect, protection_scenario
 from analyzer.games.caribbean_stud.price import price
 from analyzer.games.caribbean_stud.readme import readme_figures
 from analyzer.games.caribbean_stud.seen import seen_counts
@@ -19,7 +20,7 @@ from analyzer.poker.strategy_file import check_ev_column
 
 __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "outputs", "key_figures", "check",
            "table_arrays", "table_from_arrays", "design_problem", "check_statistics", "derive_basic", "readme_figures",
-           "seen_counts", "spec_deals", "spec_refusals"]
+           "protect", "protection_scenario", "seen_counts", "spec_deals", "spec_refusals"]
 
 # The test vectors' deals (docs/strategy-test-vectors.json): raises, folds, a suit renaming of the
 # same situation, and strong hands on both rule sets (their raise paytables differ, so their EVs

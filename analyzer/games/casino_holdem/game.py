@@ -8,6 +8,7 @@ from analyzer.games.casino_holdem.checks import check, check_statistics
 from analyzer.games.casino_holdem.design import problem as design_problem
 from analyzer.games.casino_holdem.count import SituationTable, count_situations
 from analyzer.games.casino_holdem.outputs import key_figures, outputs
+from analyzer.games.casino_holdem.protect import protect, protection_scenario
 from analyzer.games.casino_holdem.price import price
 from analyzer.games.casino_holdem.readme import readme_figures
 from analyzer.games.casino_holdem.seen import seen_counts
@@ -17,7 +18,7 @@ from analyzer.poker.strategy_file import check_ev_column
 
 __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "outputs", "key_figures", "check",
            "table_arrays", "table_from_arrays", "design_problem", "check_statistics", "derive_basic", "readme_figures",
-           "seen_counts", "spec_deals", "spec_refusals"]
+           "protect", "protection_scenario", "seen_counts", "spec_deals", "spec_refusals"]
 
 # The test vectors' deals (docs/strategy-test-vectors.json): calls, folds, a suit renaming of the
 # same situation, flush draws, made hands, and a class whose two EVs are exactly equal ("either").
