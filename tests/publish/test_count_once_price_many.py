@@ -1,6 +1,8 @@
 """Count once, price many: cache hits are byte-identical to fresh counts, a damaged cache is recounted,
 a paytable variant is priced from the cache without enumerating, and `sweep` works for every game."""
 import csv
+import hashlib
+import hmac
 import errno
 import os
 import io
@@ -9,6 +11,7 @@ import re
 import threading
 from pathlib import Path
 
+import numpy as np
 import openpyxl
 import pytest
 
@@ -104,6 +107,47 @@ def test_a_damaged_cache_is_recounted_never_trusted(tmp_path, monkeypatch, capsy
     again = files_of(publish(game, path, tmp_path / "b", cache))
     assert counted.calls == 1 and again == first
     assert "cache" in capsys.readouterr().err
+
+
+def test_a_forged_count_is_recounted_never_published(tmp_path, monkeypatch, capsys):
+    """The cached counts with one deal moved between two outcomes of one class (every class's total kept),
+    written in the cache's format and signed by someone without the user's key: recounted, one line."""
+    game = "caribbean-stud"
+    path = support.reduced_deck(tmp_path, game, *SMALL[game])
+    cache = tmp_path / "cache"
+    first = files_of(publish(game, path, tmp_path / "a", cache))
+    cached, = count_cache.cache_files(cache)
+    header = json.loads(cached.read_bytes().split(b"\n")[1])
+    arrays, meta = count_cache.load(cache, header["key"])
+    counts = arrays["counts_by_outcome"].copy()
+    column = int(np.flatnonzero(counts[0] > 0)[0])
+    counts[0, column] -= 1
+    counts[1, column] += 1
+    forger = tmp_path / "forger"
+    forger.mkdir()
+    forged = count_cache.store(forger, header["key"], {**arrays, "counts_by_outcome": counts}, meta,
+                               prefix=cached.name.split("-")[0]).read_bytes()[:-count_cache.DIGEST_BYTES]
+    cached.write_bytes(forged + hmac.new(b"the forger's key", forged, hashlib.sha256).digest())
+    capsys.readouterr()
+    counted = Counted(monkeypatch, game)
+    again = files_of(publish(game, path, tmp_path / "b", cache))
+    assert counted.calls == 1 and again == first
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not trusting" in err and "HMAC" in err and str(cached) in err
+
+
+def test_a_folder_priced_from_the_cache_says_so_and_verify_recounts_it(tmp_path, capsys):
+    from analyzer.cli import main
+    game = "caribbean-stud"
+    path = support.reduced_deck(tmp_path, game, *SMALL[game])
+    publish(game, path, tmp_path / "a", tmp_path / "cache")
+    folder = publish(game, path, tmp_path / "b", tmp_path / "cache")
+    key = json.loads((folder / "manifest.json").read_text())["counts"]["key"]
+    assert f"The counts were read from the count cache (key `{key}`)" in (folder / "report.md").read_text()
+    assert count_cache.cache_files(tmp_path / "cache")[0].name.endswith(f"-{key[:16]}.tgacache")
+    capsys.readouterr()
+    assert main(["verify", str(folder), "--quiet"]) == 0, capsys.readouterr()
+    assert "every counted deal" in capsys.readouterr().out            # counted afresh by verify, not read
 
 
 def test_a_rebuilt_kernel_never_reads_an_old_cache(monkeypatch):
