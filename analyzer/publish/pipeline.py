@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import sys
 import time
 from contextlib import contextmanager
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -99,6 +100,8 @@ def counted(game: Game, rules, run: Run, storing: list | None = None) -> tuple:
         table = game.module.table_from_arrays(rules, *loaded)
         if table is not None:
             return table, key
+        print(f"count cache: not trusting the counts of {run.cache} under key {key[:16]}: they do not fit these "
+              "rules or break their totals; they are recounted", file=sys.stderr)
     table = game.module.count(rules, run.executor, run.progress)
     arrays, meta = game.module.table_arrays(table)
     if storing is None:

@@ -59,6 +59,25 @@ class SituationCounts:
         return math.comb(n, HAND) * (n - HAND)
 
 
+def consistent(table: SituationCounts) -> bool:
+    """Whether the counts keep the totals every true count does (the count cache's check of what it reads).
+
+    Over n cards, with w the raw situations of a class: each class's outcomes add up to C(n - 6, 4)
+    completions; the deals where the dealer does not qualify number the non-qualifying five-card hands
+    (from the classes' own ranks: each hand is n - 5 situations) x 5 up cards x C(n - 5, 5) player hands;
+    a player hand that does not qualify never wins or ties a qualifying dealer; and, where both qualify,
+    the player beats the dealer as often as the dealer beats the player (the two hands swap).  Moving one
+    deal between two outcomes of a class breaks at least one of them.
+    """
+    n, w = len(table.cards), table.weights.astype(np.int64)
+    counts, qualifies = table.counts.astype(np.int64), table.player_rank >= table.qualifier_rank
+    return bool((counts.sum(axis=1) == table.completions).all()
+                and table.completions == math.comb(n - SITUATION, 4)
+                and int(w @ counts[:, 0]) * (n - HAND) == int(w[~qualifies].sum()) * HAND * math.comb(n - HAND, HAND)
+                and not counts[~qualifies, 1:3].any()
+                and int(w[qualifies] @ counts[qualifies, 1]) == int(w[qualifies] @ counts[qualifies, 3]))
+
+
 def situation_classes(cards) -> tuple[np.ndarray, np.ndarray]:
     """(keys, weights) of every (hand, up card) suit class of the deck, sorted by key (compiled).
 
