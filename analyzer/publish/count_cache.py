@@ -16,6 +16,7 @@ docs/count-cache.md.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -172,12 +173,12 @@ def open_folder(folder) -> None:
                 raise Unusable(f"holds files and no {TAG_NAME}: it is not a count cache (the cache deletes what "
                                "it makes, so it needs a folder of its own)")
             tag.write_text(TAG, encoding="ascii")
+        for entry in folder.iterdir():
+            match = TEMPORARY.fullmatch(entry.name)
+            if match and not _alive(int(match.group(2))):
+                entry.unlink(missing_ok=True)
     except OSError as error:
         raise Unusable(f"cannot be made or written ({error.strerror or error})") from None
-    for entry in folder.iterdir():
-        match = TEMPORARY.fullmatch(entry.name)
-        if match and not _alive(int(match.group(2))):
-            entry.unlink(missing_ok=True)
     signing_key()
 
 
@@ -189,21 +190,12 @@ def cache_files(folder) -> list[Path]:
     return sorted(path for path in folder.iterdir() if ENTRY.fullmatch(path.name) and path.is_file())
 
 
-def _warn(message: str) -> None:
-    """One line on stderr: the cache is an optimisation, its trouble never fails a run."""
-    print(message, file=sys.stderr)
-
-
 # --- store -------------------------------------------------------------------------------
-
-def _aligned(offset: int) -> int:
-    return -(-offset // ALIGN) * ALIGN
-
 
 def _head(header: dict) -> bytes:
     """The magic line and the header line, padded with spaces so that the first array starts aligned."""
     line = MAGIC + b" " + str(FORMAT_VERSION).encode("ascii") + b"\n" + _dumps(header).encode("ascii")
-    return line + b" " * (_aligned(len(line) + 1) - len(line) - 1) + b"\n"
+    return line + b" " * (-(len(line) + 1) % ALIGN) + b"\n"
 
 
 def store(folder, key: str, arrays: dict, meta: dict | None = None, *, prefix: str | None = None,
@@ -242,7 +234,8 @@ def store(folder, key: str, arrays: dict, meta: dict | None = None, *, prefix: s
         at = start + array.nbytes
     size = end + DIGEST_BYTES
     if size > max_bytes:
-        _warn(f"count not cached: {path}: {size} bytes exceed the cache's bound of {max_bytes} bytes")
+        print(f"count not cached: {path}: {size} bytes exceed the cache's bound of {max_bytes} bytes",
+              file=sys.stderr)
         return None
     temp = None
     try:
@@ -260,7 +253,7 @@ def store(folder, key: str, arrays: dict, meta: dict | None = None, *, prefix: s
     except (OSError, Unusable) as error:
         if temp is not None:
             Path(temp).unlink(missing_ok=True)
-        _warn(f"count not cached: {path}: {getattr(error, 'strerror', None) or error}")
+        print(f"count not cached: {path}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
         return None
     evict(path.parent, max_bytes, keep=path)
     return path
@@ -270,9 +263,8 @@ def _layout(head_bytes: int, sizes: list[int]) -> list[int]:
     """Where each array starts (aligned, after the head), and last where the arrays end."""
     starts, at = [], head_bytes
     for nbytes in sizes:
-        at = _aligned(at)
-        starts.append(at)
-        at += nbytes
+        starts.append(at + -at % ALIGN)
+        at = starts[-1] + nbytes
     return starts + [at]
 
 
@@ -294,10 +286,8 @@ def evict(folder, max_bytes: int = DEFAULT_MAX_BYTES, keep: Path | None = None) 
         if total <= max_bytes:
             break
         if path != keep:
-            try:
+            with contextlib.suppress(OSError):
                 path.unlink(missing_ok=True)
-            except OSError:
-                continue
             total -= size
             deleted.append(path)
     return deleted
@@ -367,18 +357,13 @@ def load(folder, key: str) -> tuple[dict, dict] | None:
             loaded = _read(path, key, signing_key())
         except FileNotFoundError:       # evicted by another process meanwhile
             continue
-        except (_Damaged, OSError, Unusable) as problem:
-            _warn(f"count cache: not trusting {path}: {problem}; it is recounted")
-            try:
+        except (_Damaged, OSError) as problem:
+            print(f"count cache: not trusting {path}: {problem}; it is recounted", file=sys.stderr)
+            with contextlib.suppress(OSError):
                 path.unlink(missing_ok=True)
-            except OSError:
-                pass
             return None
-        if loaded is None:
-            continue
-        try:
-            os.utime(path)
-        except OSError:
-            pass
-        return loaded
+        if loaded is not None:
+            with contextlib.suppress(OSError):
+                os.utime(path)
+            return loaded
     return None
