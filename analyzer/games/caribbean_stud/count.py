@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analyzer.core.errors import InvariantError
-from analyzer.core.exact import exact_group_sums, exact_sum
+from analyzer.core.exact import exact_dot, exact_group_sums, exact_masked_sum, exact_sum
 from analyzer.core.execution import Chunk, Executor, Part, SerialExecutor, Totals, chunk_ranges
 from analyzer.poker.settlement import N_CATEGORIES
 from cython_ext import stud_enum
@@ -69,13 +69,15 @@ def consistent(table: SituationCounts) -> bool:
     the player beats the dealer as often as the dealer beats the player (the two hands swap).  Moving one
     deal between two outcomes of a class breaks at least one of them.
     """
-    n, w = len(table.cards), table.weights.astype(np.int64)
-    counts, qualifies = table.counts.astype(np.int64), table.player_rank >= table.qualifier_rank
-    return bool((counts.sum(axis=1) == table.completions).all()
-                and table.completions == math.comb(n - SITUATION, 4)
-                and int(w @ counts[:, 0]) * (n - HAND) == int(w[~qualifies].sum()) * HAND * math.comb(n - HAND, HAND)
-                and not counts[~qualifies, 1:3].any()
-                and int(w[qualifies] @ counts[qualifies, 1]) == int(w[qualifies] @ counts[qualifies, 3]))
+    n, w, counts = len(table.cards), table.weights, table.counts      # (each column of counts contiguous)
+    qualifies = table.player_rank >= table.qualifier_rank
+    both = w * qualifies
+    return bool(table.completions == math.comb(n - SITUATION, 4)
+                and (counts.sum(axis=1, dtype=np.uint64) == table.completions).all()
+                and exact_dot(w, counts[:, 0]) * (n - HAND)
+                == exact_masked_sum(w, ~qualifies) * HAND * math.comb(n - HAND, HAND)
+                and exact_masked_sum(counts[:, 1], ~qualifies) == exact_masked_sum(counts[:, 2], ~qualifies) == 0
+                and exact_dot(both, counts[:, 1]) == exact_dot(both, counts[:, 3]))
 
 
 def situation_classes(cards) -> tuple[np.ndarray, np.ndarray]:
