@@ -135,13 +135,15 @@ def signing_key() -> bytes:
     try:
         if not path.exists():
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            temp = path.with_name(f".{path.name}.{os.getpid()}")
+            with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="ascii") as handle:
+                handle.write(secrets.token_hex(DIGEST_BYTES) + "\n")
             try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                os.link(temp, path)             # the whole key appears at once, or another run's stays
             except FileExistsError:
-                pass                                      # made by another run meanwhile
-            else:
-                with open(fd, "w", encoding="ascii") as handle:
-                    handle.write(secrets.token_hex(DIGEST_BYTES) + "\n")
+                pass
+            finally:
+                temp.unlink()
         text = path.read_text(encoding="ascii").strip()
     except (OSError, UnicodeDecodeError) as error:
         raise Unusable(f"its key file {path} ({KEY_ENV}) cannot be made or read "
@@ -169,7 +171,7 @@ def open_folder(folder) -> None:
             raise Unusable("is on a read-only file system" if os.statvfs(folder).f_flag & os.ST_RDONLY
                            else "is not writable (permission denied)")
         if not tag.is_file():
-            if any(folder.iterdir()):
+            if any(entry.name != TAG_NAME for entry in folder.iterdir()):      # (another run's tag being written)
                 raise Unusable(f"holds files and no {TAG_NAME}: it is not a count cache (the cache deletes what "
                                "it makes, so it needs a folder of its own)")
             tag.write_text(TAG, encoding="ascii")
