@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analyzer.core.errors import InvariantError
-from analyzer.core.exact import exact_dot, exact_group_sums, exact_masked_sum, exact_sum
+from analyzer.core.exact import CHUNK, exact_group_sums, exact_masked_sum, exact_sum
 from analyzer.core.execution import Chunk, Executor, Part, SerialExecutor, Totals, chunk_ranges
 from analyzer.poker.settlement import N_CATEGORIES
 from cython_ext import stud_enum
@@ -72,12 +72,18 @@ def consistent(table: SituationCounts) -> bool:
     n, w, counts = len(table.cards), table.weights, table.counts      # (each column of counts contiguous)
     qualifies = table.player_rank >= table.qualifier_rank
     both = w * qualifies
+
+    def weighted(weights, column) -> int:
+        # sum of weights x counts in int64, a chunk at a time: once every class's outcomes add up to its
+        # completions, (at most 255) x completions x classes bounds it, far below 2**63
+        return sum(int(np.dot(weights[i:i + CHUNK].astype(np.int64), column[i:i + CHUNK].astype(np.int64)))
+                   for i in range(0, len(column), CHUNK))
     return bool(table.completions == math.comb(n - SITUATION, 4)
                 and (counts.sum(axis=1, dtype=np.uint64) == table.completions).all()
-                and exact_dot(w, counts[:, 0]) * (n - HAND)
+                and weighted(w, counts[:, 0]) * (n - HAND)
                 == exact_masked_sum(w, ~qualifies) * HAND * math.comb(n - HAND, HAND)
                 and exact_masked_sum(counts[:, 1], ~qualifies) == exact_masked_sum(counts[:, 2], ~qualifies) == 0
-                and exact_dot(both, counts[:, 1]) == exact_dot(both, counts[:, 3]))
+                and weighted(both, counts[:, 1]) == weighted(both, counts[:, 3]))
 
 
 def situation_classes(cards) -> tuple[np.ndarray, np.ndarray]:
