@@ -1,15 +1,9 @@
 """The strategy advisor's reader: load a strategy file, check it, answer "what now?" for concrete deals.
 
-`load_strategy(path)` checks the file's format version, its sha256 and rule-file hash
-against the manifest beside it, and returns an object whose `decide(...)` answers one
-deal and `decide_many(...)` a batch.  Everything here follows docs/strategy-format.md;
-the reader needs the core modules, the registry (which game lives in which folder and
-what it can do), the compiled suit canonicalizer (batches; single lookups use the plain
-one), the compiled key packer (`analyzer.poker.strategy_file.packed_keys`) and, for a
-live-shoe game (Baccarat), the game's `advice` module, which the registry imports when
-such a file is loaded, and for seen dealer cards (`decide_seen`) the game's `seen` module;
-never a game's counting, matplotlib or sympy (import contracts, and a test that it answers
-with matplotlib and sympy unavailable).
+`load_strategy(path)` checks the file (docs/strategy-format.md) against the manifest beside it and
+returns an object whose `decide(...)` answers one deal and `decide_many(...)` a batch.  A live-shoe
+game answers through its `advice` module, seen dealer cards through its `seen` module; never a
+game's counting, matplotlib or sympy (import contracts say so).
 """
 from __future__ import annotations
 
@@ -57,8 +51,8 @@ class Decision:
 
     @property
     def margin(self) -> Fraction:
-        """EV of the decided action minus the best other action's (0 for "either"; negative when a
-        basic strategy card decides against the optimal play: what following the card costs here)."""
+        """EV of the decided action minus the best other action's (0 for "either"; negative where a card
+        decides against optimal play)."""
         if self.decision not in self.ev:
             return Fraction(0)
         return self.ev[self.decision] - max(v for action, v in self.ev.items() if action != self.decision)
@@ -83,11 +77,10 @@ class SeenDecision:
 
 
 def decide_seen(strategy: "PokerStrategy", path: str | Path, card_texts, seen_text: str) -> SeenDecision:
-    """The exploit's answer for concrete cards (one text per group) when the dealer's hole cards `seen_text` are seen
-    too: each action's exact EV over every completion of the cards still unseen, counted there and then by the
-    game's `seen` module under the rule file beside the strategy file at `path` (its manifest's), beside the
-    honest answer from the file.  Raises CardError for seen cards that clash with the deal or each other, are
-    not in the deck or are more than the dealer's hole cards; InputError for a game without hole cards to see."""
+    """The exploit's answer for concrete cards (one text per group) with the dealer's hole cards `seen_text`
+    seen: each action's exact EV over every completion, counted by the game's `seen` module under the
+    rule file beside `path`, beside the file's honest answer.  CardError for bad seen cards; InputError
+    for a game without hole cards to see."""
     entry = registry.game(strategy.game)
     if not entry.has(SeenCards):
         raise InputError(f"{strategy.game} has no dealer's hole cards to see")
@@ -119,13 +112,9 @@ def strategy_path(results: str | Path, game: str, rule_set: str, basic: bool = F
 
 
 def load_strategy(path: str | Path, check_manifest: bool = True, staged: bool = False):
-    """Read and check a strategy file; a PokerStrategy or a BaccaratStrategy.
-
-    Raises StrategyError when the file is damaged, truncated, of another format version,
-    lacks a header field its game needs, or does not match its folder's manifest (file
-    sha256, rule-file sha256, game), or when that folder was never published (its manifest
-    says "published": false; staged=True is the pipeline checking its own staging folder).
-    """
+    """Read and check a strategy file; a PokerStrategy or a ShoeStrategy.  StrategyError when it is damaged,
+    of another version, lacks a header field, does not match its folder's manifest, or that folder was
+    never published (staged=True: the pipeline checking its own staging folder)."""
     path = Path(path)
     header, columns = _read_checked(path, check_manifest, staged)
     return _made(path, header.get("game"), _kind(path, header), header, columns)
@@ -133,12 +122,8 @@ def load_strategy(path: str | Path, check_manifest: bool = True, staged: bool = 
 
 def _read_checked(path: Path, check_manifest: bool, staged: bool, columns=None, expected=None) -> tuple[dict, dict]:
     """(header, columns) of a strategy file (`columns`: the names to keep, None all), checked against its
-    folder's manifest (unless not `check_manifest`); StrategyError as `load_strategy` says.
-
-    `expected`: {column name: an array the caller holds that the column should be}, e.g. the
-    counted key rows; each such column is compared with it as it is inflated and, when it is
-    that array byte for byte, is that very array (not a second copy); when one is not, the file
-    is read again, its own columns kept, for the caller's checks to report."""
+    folder's manifest; StrategyError as `load_strategy` says.  `expected`: {column name: an array the
+    caller holds}, returned as that array where the column equals it (else the file is read again)."""
     try:
         data = read_regular_file(path)
     except OSError as error:
@@ -171,18 +156,10 @@ def _made(path: Path, game, kind, header: dict, columns: dict, *more):
 
 
 def load_folder_strategies(folder: str | Path, staged: bool = False, expected: dict | None = None) -> dict:
-    """The strategy files of a results folder, each read and checked as `load_strategy` does:
-    {"optimal": strategy.bin.gz as `load_strategy` returns it, "basic": strategy_basic.bin.gz as
-    PokerDecisions (its keys and decision codes) where the folder has it}.
-
-    What the verification of a folder reads them for: the other files' EV and weight columns
-    are inflated (the whole stream is checked) but not kept, and keys identical to the optimal
-    file's, byte for byte, share its keys (`PokerDecisions.keys`).  The files are read on threads, together:
-    their decompression (most of the time) releases the GIL.  `expected`: {column name: array} the
-    caller holds that the files' columns should be (the pipeline's verification: the counted key
-    rows, the weights and EVs the files were written from): a file's column that is such an array,
-    byte for byte, is that array (compared as it is inflated; no copy of it is made).
-    """
+    """The strategy files of a results folder, read together on threads and checked as `load_strategy` does:
+    {"optimal": as `load_strategy` returns it, "basic": PokerDecisions (keys and decision codes) where
+    the folder has it, sharing the optimal file's keys when they are the same bytes}.  `expected`: as
+    `_read_checked` takes it."""
     paths = {name: Path(folder) / file for name, file in STRATEGY_FILES.items()}
     paths = {name: path for name, path in paths.items() if name != "optimal" and path.is_file()}
     optimal_path = Path(folder) / STRATEGY_FILES["optimal"]
@@ -207,8 +184,7 @@ def _read_optimal(path: Path, staged: bool, expected=None) -> tuple:
 
 
 def _kind(path: Path, header: dict):
-    """The reader of a strategy file's game: PokerStrategy for a decision table, a ShoeStrategy reading with
-    the game's `advice` for a live shoe (StrategyError for a game the registry does not name)."""
+    """The reader of a strategy file's game: PokerStrategy, or a ShoeStrategy with the game's `advice`."""
     game = header.get("game")
     names = registry.names(DecisionTable) + registry.names(LiveShoe)
     if not isinstance(game, str) or game not in names:
@@ -260,13 +236,8 @@ def _field(header: dict, name: str, kind, check=lambda v: True, what: str = ""):
 
 def deck_of_cards(present: np.ndarray) -> tuple:
     """The deck a poker strategy file was computed for, read off the byte values its keys hold (`present`:
-    256 flags; docs/strategy-format.md, section 3).
-
-    Every card of the deck occurs in some situation and the suit renaming keeps ranks, so
-    the deck's ranks are the ranks occurring in the keys; a rule file's deck always uses
-    the first suits c, d, h, s, and some situation shows them all, so its suits are the
-    first (largest canonical suit + 1).  The deck is every such rank in every such suit.
-    """
+    256 flags): every rank occurring, in the first (largest canonical suit + 1) suits
+    (docs/strategy-format.md, section 3)."""
     cards = np.flatnonzero(present)
     if len(cards) == 0 or cards[-1] >= N_CARDS:
         raise StrategyHeaderError("keys hold no cards, or bytes that are not cards (0..51)")
@@ -280,13 +251,9 @@ DECIDING = ("key", "decision")
 
 
 class PokerDecisions:
-    """A Casino Hold'em or Caribbean Stud strategy file's situation keys and decision codes, checked: one row
-    per situation class, keys sorted and unique, codes 0, 1 or 2, the deck read off the keys.
-
-    `same_keys`: (a PokerDecisions, its file's key column); when this file's key column is the
-    same, byte for byte, its keys (`KeyColumn`: checked, compared and packed once) and deck are
-    shared rather than made and checked again.
-    """
+    """A poker strategy file's situation keys and decision codes, checked: keys sorted and unique, codes 0, 1
+    or 2, the deck read off the keys.  `same_keys`: (a PokerDecisions, its key column), whose keys and
+    deck are shared when this file's key column is the same bytes."""
 
     COLUMNS = DECIDING                  # the columns it needs
 
@@ -326,8 +293,7 @@ class PokerDecisions:
 
 
 def _same_bytes(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two key columns hold the same bytes, compared a plane at a time (a decoded column's planes
-    are contiguous; no array of the whole column's size is made)."""
+    """Whether two key columns hold the same bytes, compared a plane at a time."""
     return a is b or (a.shape == b.shape and all(np.array_equal(a[:, j], b[:, j]) for j in range(a.shape[1])))
 
 
@@ -384,13 +350,9 @@ class PokerStrategy(PokerDecisions):
                          self.actions[0]: self.fold_ev}, canonical)
 
     def decide_many(self, situations: np.ndarray) -> dict:
-        """Answers for a batch: situations is (n, cards) uint8, the groups back to back.
-
-        Returns arrays: decision codes (0 fold, 1 play, 2 either), the play EV numerators
-        (over `denominator`), and the row of each situation in the file.  Cards are not
-        checked for duplicates here (the batch form trusts its caller); unknown
-        situations raise StrategyError.
-        """
+        """Answers for a batch of (n, cards) uint8 situations, groups back to back (not checked for duplicates):
+        arrays of decision codes (0 fold, 1 play, 2 either), play EV numerators and rows in the file;
+        StrategyError for an unknown situation."""
         from cython_ext.isomorphism import canonical_keys
         situations = np.ascontiguousarray(situations, dtype=np.uint8)
         keys, _, _ = packed_keys(canonical_keys(situations, tuple(size for _, size in self.groups)))

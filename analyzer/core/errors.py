@@ -1,11 +1,6 @@
-"""The two kinds of failure the command line reports in one line, without a traceback.
-
-`InputError` is input a user can fix (a rule file, card text, shoe or option): exit 2.
-`InvariantError` is an internal check that failed (a verification before publishing, a
-strategy that does not reproduce its figures, counts that do not cover every deal): not
-the user's fault, nothing is published, exit 1.  `OutputError` is results that could not
-be written although the output folder was fine when the run began (a full disk): exit 1,
-the previous results left as they were.
+"""The failures the command line reports in one line, without a traceback: `InputError` (the user can
+fix it: exit 2), `InvariantError` (an internal check failed: exit 1) and `OutputError` (results could
+not be written: exit 1, the previous results left as they were); nothing is published after any.
 """
 
 
@@ -22,11 +17,7 @@ class OutputError(RuntimeError):
 
 
 def one_line(error: BaseException, named: bool = False) -> str:
-    """The error's message on one line (a message never spans lines on stderr or in a check).
-
-    named: an error that is not an InputError is prefixed with its type ("KeyError: 'x'"), so a
-    report that lists any failure says what kind it was; the CLI, which says the kind itself, does not.
-    """
+    """The error's message on one line; `named` prefixes one that is not an InputError with its type."""
     text = " ".join(str(error).split())
     if not named or isinstance(error, InputError):
         return text

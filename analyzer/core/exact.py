@@ -1,8 +1,7 @@
 """Exact rationals and their renderings, and the one overflow policy for integer arrays.
 
-Every reported figure passes through here, so no float ever feeds a decimal.  Integer
-arrays are summed in int64 only when a bound proves the sum fits; otherwise the sum is
-taken in Python integers (exact at any size).  Callers never guess.
+Every reported figure passes through here, so no float feeds a decimal.  Integer arrays are
+summed in int64 only when a bound proves the sum fits, else in Python integers.
 """
 from decimal import Decimal
 from fractions import Fraction
@@ -14,9 +13,7 @@ INT64_MAX = 2**63 - 1
 
 
 def to_fraction(value) -> Fraction:
-    """An exact Fraction from an int, Fraction, Decimal or a "p/q" / "1.95" string.
-
-    Floats are refused: a binary float is not the number a rule file meant.
+    """An exact Fraction from an int, Fraction, Decimal or a "p/q" / "1.95" string (floats are refused).
 
     >>> to_fraction("195/100")
     Fraction(39, 20)
@@ -89,10 +86,7 @@ def figure(value: Fraction, places: int = DECIMAL_PLACES) -> dict:
 
 
 def published_check(published: str | None, exact: Fraction) -> dict | None:
-    """An exact figure beside a published percentage ("98.94%"), rounded to the published precision.
-
-    Published figures are rounded and sometimes wrong: this reports both and the difference,
-    it never adjusts the exact value.
+    """An exact figure beside a published percentage ("98.94%"), rounded to its precision, and the difference.
 
     >>> published_check("98.94%", Fraction(9894214, 10**7))["agrees"]
     True
@@ -125,11 +119,8 @@ def abs_bound(values: np.ndarray) -> int:
 
 
 def exact_sum(values) -> int:
-    """The exact integer sum of an integer array (any dtype, object arrays of Python ints too).
-
-    In int64 over chunks short enough that max|v| x chunk proves every partial sum fits (one
-    chunk when max|v| x size does), the chunks' sums added as Python integers; in Python
-    integers throughout for object arrays and values beyond int64.
+    """The exact integer sum of an integer array (any dtype, object arrays of Python ints too): in int64
+    over chunks that max|v| x chunk proves fit, else in Python integers.
 
     >>> exact_sum(np.array([2**62, 2**62, -1], dtype=np.int64))
     9223372036854775807
@@ -156,11 +147,8 @@ def dtype_bound(values: np.ndarray) -> int | None:
 
 
 def exact_masked_sum(values, mask, bound: int | None = None) -> int:
-    """The exact integer sum of values[mask] (values: any integer dtype, or Python integers).
-
-    In int64, in one pass without a copy, when `bound` (a proven bound of every |value|;
-    by default from a small dtype, else found) times the size proves it fits; else in
-    Python integers.
+    """The exact integer sum of values[mask]: in int64 without a copy when `bound` (of every |value|; by
+    default from a small dtype, else found) times the size proves it fits, else in Python integers.
 
     >>> exact_masked_sum(np.array([5, 7, 2**62], dtype=np.int64), np.array([True, True, False]))
     12
@@ -174,25 +162,6 @@ def exact_masked_sum(values, mask, bound: int | None = None) -> int:
         if bound * values.size <= INT64_MAX:
             return int(np.sum(values, where=np.asarray(mask, dtype=bool), dtype=np.int64))
     return exact_sum(values[mask])
-
-
-def exact_dot(weights, values) -> int:
-    """The exact sum of weights x values over two integer arrays of one length.
-
-    >>> exact_dot(np.array([3, 4]), np.array([2**61, 2**61]))
-    16140901064495857664
-    """
-    weights, values = np.asarray(weights), np.asarray(values)
-    if weights.size == 0:
-        return 0
-    if weights.dtype != object and values.dtype != object \
-            and abs_bound(weights) * abs_bound(values) * values.size <= INT64_MAX:
-        total = 0
-        for start in range(0, values.size, CHUNK):       # a chunk at a time: no whole int64 copies
-            w = weights[start:start + CHUNK].astype(np.int64)
-            total += int(np.dot(w, values[start:start + CHUNK].astype(np.int64, copy=False)))
-        return total
-    return sum(int(w) * int(v) for w, v in zip(weights.tolist(), values.tolist()))
 
 
 def exact_group_sums(groups: np.ndarray, values, n_groups: int) -> np.ndarray:
@@ -217,9 +186,8 @@ NARROW_INTEGERS = (np.int8, np.int16, np.int32, np.int64)
 
 
 def as_narrowest_int(values: np.ndarray, bound: int) -> np.ndarray:
-    """The array in the narrowest signed integer dtype that `bound` (a proven bound of every |value|) fits,
-    else as Python integers: a per-class table kept for sums (`exact_masked_sum` adds in int64 whatever
-    the dtype) need not take 8 bytes a class.
+    """The array in the narrowest signed integer dtype that `bound` (of every |value|) fits, else as Python
+    integers (a per-class table kept for sums need not take 8 bytes a class).
 
     >>> as_narrowest_int(np.array([300, -2]), 300).dtype, as_narrowest_int(np.array([1]), 2**70).dtype
     (dtype('int16'), dtype('O'))
@@ -238,10 +206,7 @@ def as_int64_or_object(values: np.ndarray, bound: int) -> np.ndarray:
 
 
 def integer_array(values) -> np.ndarray:
-    """Exact integers as an array: int64 when every value fits, else Python integers (object).
-
-    The one rule for per-round and per-class integer tables (e.g. a Monte Carlo's settled
-    nets): a payout of 10**30 makes them object arrays, slower but exact, never wrapped.
+    """Exact integers as an array: int64 when every value fits, else Python integers (object), never wrapped.
 
     >>> integer_array([1, -2]).dtype, integer_array([10**30, 1]).dtype
     (dtype('int64'), dtype('O'))
@@ -253,10 +218,8 @@ def integer_array(values) -> np.ndarray:
 
 
 def exact_terms(*terms) -> np.ndarray:
-    """sum_k prod(terms[k]) elementwise, exactly; a term is a tuple of integer arrays (of one shape) and ints.
-
-    In int64 when every array is a machine-integer array and sum_k prod max(1, max|factor|),
-    which bounds every partial product and sum, fits; else in Python integers throughout.
+    """sum_k prod(terms[k]) elementwise, exactly; a term is a tuple of integer arrays (one shape) and ints.
+    In int64 when sum_k prod max(1, max|factor|) fits, else in Python integers.
 
     >>> exact_terms((np.array([3, -2]), 2**61), (np.array([1, 1]), -1)).tolist()
     [6917529027641081855, -4611686018427387905]

@@ -1,22 +1,11 @@
 """One chunked execution model for every enumeration: local processes or a Dask cluster.
 
-A game's work is a list of chunks.  A chunk is a module-level function and its (small,
-picklable) arguments; it returns integer arrays, each placed at an offset of a named
-total (`Part`).  The merge adds every part into its total with exact integer arithmetic,
-so the result does not depend on how the work was split, in which order chunks finish,
-or where they ran.  Where the chunks run in this process (`Executor.in_process`), a
-chunk may instead add its results straight into the totals' arrays (`Chunk.in_place`):
-nothing is copied, and its kernel's threads write their own parts of the final arrays.
-Data every chunk of a stage reads (e.g. the board table of Casino Hold'em's second pass
-on processes) is handed over once per worker: through shared memory to local processes,
-scattered to Dask workers.
-
-Failures cost only the chunks they hit: a Dask chunk whose worker died is rerun, shared
-data lost with every worker that held it is scattered again from this process's copy, and
-a stage on which the cluster makes no progress for `DaskExecutor.stall_limit` seconds is
-cancelled with a one-line error.  Only the accepted result of each chunk is merged, so a
-rerun never counts twice.  An interrupt (Ctrl-C) stops local worker processes at once and
-quietly: they ignore SIGINT and are terminated by this process.
+A chunk is a module-level function and its small arguments; it returns integer arrays placed at
+offsets of named totals (`Part`), merged exactly, so the result does not depend on how the work
+was split or where it ran.  In this process a chunk may add straight into the totals
+(`Chunk.in_place`).  Data every chunk reads goes once per worker (shared memory, or scattered to
+Dask).  A Dask chunk lost with its worker is rerun, lost shared data scattered again, and a stalled
+stage cancelled with a one-line error; Ctrl-C stops local workers at once and quietly.
 """
 from __future__ import annotations
 
@@ -42,10 +31,8 @@ from analyzer.core.errors import InputError, InvariantError
 class Chunk:
     """function(shared, *args) -> list of Part; `shared` is the stage's read-only arrays (or {}).
 
-    An in-place chunk is function(shared, out, *args) -> None instead: it adds its results
-    into `out` (name -> the whole total's array) itself, and is responsible for their
-    bounds (its totals' dtypes must hold every sum).  Only executors that run chunks in
-    this process (`in_process`) accept it.
+    In place: function(shared, out, *args) -> None adds into `out` (name -> whole total) itself,
+    within its dtypes' bounds; only `in_process` executors accept it.
     """
 
     function: Callable
@@ -55,11 +42,8 @@ class Chunk:
 
 @dataclass
 class Part:
-    """A piece of a named total: `values` added at `offset` along the first axis.
-
-    The part is handed over with its array: a part that is the whole total (offset 0,
-    the total's shape and dtype) may become the total itself, uncopied.
-    """
+    """A piece of a named total: `values` added at `offset` along the first axis (a whole total is taken
+    uncopied)."""
 
     name: str
     values: np.ndarray
@@ -157,17 +141,15 @@ class SerialExecutor(Executor):
         return totals
 
 
-# Local processes see the stage's shared arrays, and write their parts into the stage's
-# totals, through shared memory attached once per process by the pool initializer: a
-# 1.4 GB table is neither copied per chunk nor pickled back.
+# Local processes read the shared arrays and add their parts into the totals through shared memory,
+# attached once per process by the pool initializer.
 _INPUTS: dict = {}
 _OUTPUTS: dict = {}
 _BLOCKS: list = []
 
 
 def _attach(inputs: dict, outputs: dict) -> None:
-    # Ctrl-C reaches the whole process group; only the parent acts on it (it terminates the
-    # pool).  A worker that took it too would print a traceback from wherever it waited.
+    # Ctrl-C reaches the whole process group; only the parent acts on it (it terminates the pool)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for target, descriptions in ((_INPUTS, inputs), (_OUTPUTS, outputs)):
         target.clear()
@@ -241,9 +223,7 @@ class LocalExecutor(Executor):
                             for future in done:
                                 placed += future.result()
                                 bar and bar.update()
-                except BaseException:
-                    # The stage is abandoned (an interrupt or a failed chunk): stop the workers
-                    # now rather than after their running chunks, then release the pool.
+                except BaseException:                    # abandoned: stop the workers now
                     for future in pending:
                         future.cancel()
                     _terminate_workers(pool)
@@ -260,14 +240,8 @@ class LocalExecutor(Executor):
 
 
 class _DeferredSignals:
-    """Ctrl-C and SIGTERM held while this process waits on its pool, and acted on at `act()`.
-
-    Raised inside `concurrent.futures.wait`, an interrupt can leave a future's lock taken;
-    the pool's manager thread then blocks on it and shutting the pool down waits forever.
-    So the handlers only note the signal; `act()`, called where no such lock is held, then
-    runs the handler that was installed before (KeyboardInterrupt, the CLI's SIGTERM).
-    Off the main thread signals cannot be handled, and nothing is deferred.
-    """
+    """Ctrl-C and SIGTERM noted while this process waits on its pool, and acted on at `act()`, where no
+    future's lock is held (raised inside `wait`, an interrupt can leave one taken and shutdown hang)."""
 
     SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -301,8 +275,7 @@ class _DeferredSignals:
 
 
 def _terminate_workers(pool: ProcessPoolExecutor) -> None:
-    """Terminate a process pool's workers (Python 3.14 has `terminate_workers`; before it,
-    the processes are only reachable through the pool's `_processes`)."""
+    """Terminate a process pool's workers (`terminate_workers` from Python 3.14, else `_processes`)."""
     if hasattr(pool, "terminate_workers"):
         pool.terminate_workers()
         return
@@ -312,24 +285,15 @@ def _terminate_workers(pool: ProcessPoolExecutor) -> None:
 
 
 class ClusterError(InputError):
-    """A Dask cluster that cannot do the work: unreachable, or no progress within the limit.
-
-    An InputError because the user fixes it (start workers, give them memory, point
-    --scheduler elsewhere), and the CLI reports it in one line.
-    """
+    """A Dask cluster that cannot do the work (unreachable, or no progress): the user fixes it."""
 
 
 class DaskExecutor(Executor):
-    """Chunks on an existing Dask distributed cluster; a chunk lost with its worker is rerun.
+    """Chunks on an existing Dask distributed cluster.
 
-    Each stage's shared arrays are scattered to every worker (under fresh keys, so stages and
-    clients never share one).  Scattered data has no task to recompute it from: when every
-    worker holding it has died (the scheduler's memory manager keeps as few as one replica),
-    the scheduler forgets it and cancels the chunks that need it.  Then this executor
-    scatters it again from the copy it was given and resubmits every chunk not yet merged.
-    A chunk whose result was lost before it was fetched is resubmitted too.  If no chunk
-    completes for `stall_limit` seconds (no workers left, all paused for memory, ...), the
-    stage is cancelled with a ClusterError.
+    Shared arrays are scattered to every worker under fresh keys; when every holder has died they
+    are scattered again and every chunk not yet merged resubmitted, as is a chunk whose result was
+    lost.  No chunk completing for `stall_limit` seconds cancels the stage with a ClusterError.
     """
 
     def __init__(self, address: str, retries: int = 3, stall_limit: float = 600.0,
@@ -389,8 +353,7 @@ class DaskExecutor(Executor):
                         last_progress = time.monotonic()
                         bar and bar.update()
                 if handed and (lost or future is None) and self._shared_lost(handed, checked=bool(lost)):
-                    # Chunks still waiting for the lost copy would be cancelled too: redo them all
-                    # against a fresh one.
+                    # chunks waiting for the lost copy would be cancelled too: redo them all
                     if running:
                         self.client.cancel([f for f, _ in running.values()])
                     lost += [index for _, index in running.values()]
@@ -488,10 +451,8 @@ SCHEDULER_PROTOCOLS = ("tcp", "tls", "inproc", "ucx", "ws", "wss")    # those da
 
 
 def scheduler_address(text: str) -> str:
-    """The address a --scheduler value names: itself if it looks like `tcp://host:port` (or
-    another protocol Dask speaks), or the "address" in a scheduler file (`dask scheduler
-    --scheduler-file`).  Raises InputError, naming the option, for anything else; connects
-    to nothing.
+    """The address a --scheduler value names: itself (`tcp://host:port` or another Dask protocol) or the
+    "address" in a scheduler file; InputError, naming the option, for anything else.
 
     >>> scheduler_address("tcp://10.0.0.5:8786")
     'tcp://10.0.0.5:8786'
@@ -532,15 +493,9 @@ def scheduler_address(text: str) -> str:
 
 
 def make_executor(jobs: int | None = None, scheduler: str | None = None) -> Executor:
-    """The executor the command line asks for: a Dask cluster, N local processes, or (default)
-    this process with every core as kernel threads.
-
-    The default is threads rather than processes because on one machine it is measurably
-    faster and smaller: in this process Casino Hold'em's chunks stream their board results
-    into the final counts in place, where processes need the whole 1.4 GB table of them
-    (see benchmarks/bench_scaling.py); both use every core, and all give identical results.  Raises InputError, in one line
-    naming the option, for --jobs outside 1..max_jobs(), --jobs with --scheduler, a
-    --scheduler that is not an address or scheduler file, or a scheduler out of reach.
+    """The executor the command line asks for: a Dask cluster, N local processes, or (default) this
+    process with every core as kernel threads (faster and smaller on one machine: chunks add in place;
+    benchmarks/bench_scaling.py).  InputError, naming the option, for a bad --jobs or --scheduler.
     """
     if jobs is not None and scheduler is not None:
         raise InputError("--jobs and --scheduler exclude each other: --jobs N runs N local processes, "

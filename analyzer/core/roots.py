@@ -1,10 +1,7 @@
 """Exact decimals of square roots: sqrt(x), a + b*sqrt(x) and a -+ sqrt(x) for rational a, b, x.
 
-A standard deviation is the square root of an exact variance and is irrational in general,
-so it has no "p/q" form; its decimal is derived here from the exact rational under the root
-by integer arithmetic alone (`math.isqrt` and exact comparisons), never by a float sqrt.
-Every rendering rounds half away from zero, like `analyzer.core.exact.decimal_str`, so a
-square root that is rational renders exactly as `decimal_str` renders that rational.
+A standard deviation is irrational in general; its decimal is derived from the exact rational
+under the root by `math.isqrt` alone, rounded half away from zero like `decimal_str`.
 """
 from __future__ import annotations
 
@@ -25,13 +22,8 @@ def ceil_fraction(value: Fraction) -> int:
 
 
 def sqrt_decimal_str(value, places: int = DECIMAL_PLACES) -> str:
-    """sqrt(value) to `places` decimals, rounded half up, from the exact rational value.
-
-    With Y = value * 10^(2*places) the digits are k = floor(sqrt(Y) + 1/2), and
-    floor(sqrt(Y) + 1/2) = floor((floor(sqrt(4Y)) + 1) / 2) = (isqrt(floor(4Y)) + 1) // 2,
-    because floor((t + 1) / 2) depends on t only through floor(t).
-
-    Raises ValueError for a negative value and TypeError for a float.
+    """sqrt(value) to `places` decimals, rounded half up: with Y = value * 10^(2 places) the digits are
+    floor(sqrt(Y) + 1/2) = (isqrt(floor(4Y)) + 1) // 2.  ValueError if negative, TypeError for a float.
 
     >>> sqrt_decimal_str(Fraction(2), 20)
     '1.41421356237309504880'
@@ -48,14 +40,8 @@ def sqrt_decimal_str(value, places: int = DECIMAL_PLACES) -> str:
 
 
 def surd_decimal_strs(a, x, places: int = DECIMAL_PLACES) -> tuple[str, str]:
-    """(a - sqrt(x), a + sqrt(x)) to `places` decimals, rounded half away from zero, exactly, by one integer
-    square root for both: the two ends of an interval such as RTP -+ z*sigma/sqrt(N) = RTP -+ sqrt(z^2 sigma^2 / N).
-
-    With S = 10^places, a = n/d and x = u/v (d, v > 0): 2S(a -+ sqrt(x)) = (P -+ sqrt(m)) / D with the
-    integers P = 2S n v, D = d v and m = 4 S^2 d^2 u v.  For an integer D > 0, floor(t / D) = floor(floor(t) / D)
-    and likewise for ceil, and floor(P + sqrt(m)) = P + isqrt(m), floor(P - sqrt(m)) = P - ceil(sqrt(m)).
-    A value w rounds half away from zero to floor((floor(2w) + 1) / 2) when w >= 0 (that is, floor(2w) >= 0),
-    else to -floor((floor(-2w) + 1) / 2), with floor(-2w) = -ceil(2w).
+    """(a - sqrt(x), a + sqrt(x)) to `places` decimals, rounded half away from zero, by one integer square
+    root: with S = 10^places, a = n/d, x = u/v, 2S(a -+ sqrt(x)) = (2Snv -+ sqrt(4 S^2 d^2 u v)) / (dv).
 
     >>> surd_decimal_strs(Fraction(98, 100), Fraction(1, 10000), 4)
     ('0.9700', '0.9900')
@@ -78,8 +64,7 @@ def surd_decimal_strs(a, x, places: int = DECIMAL_PLACES) -> tuple[str, str]:
 
 
 def surd_decimal_str(a, b, x, places: int = DECIMAL_PLACES) -> str:
-    """a + b * sqrt(x) to `places` decimals, rounded half away from zero, exactly (b * sqrt(x) is
-    -+sqrt(b^2 x): one end of `surd_decimal_strs`).
+    """a + b * sqrt(x) to `places` decimals, rounded half away from zero (one end of `surd_decimal_strs`).
 
     >>> surd_decimal_str(Fraction(98, 100), -1, Fraction(1, 10000), 4)
     '0.9700'

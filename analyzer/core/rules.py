@@ -1,10 +1,8 @@
 """Rule files: reading a game's TOML rule file and checking it against that game's schema.
 
-A rule file is data: paytables, qualifiers, decks, commissions and limits.  Each
-game module declares its schema with the small vocabulary below (`table`,
-`integer`, `number`, ...); `load_rule_file` refuses anything that does not fit,
-naming the file, the key and the problem.  Numbers are exact: TOML floats are
-read as decimals (never binary floats) and strings may hold "p/q".
+Each game declares its schema with the vocabulary below (`table`, `integer`, `number`, ...);
+`load_rule_file` refuses anything that does not fit, naming the file, the key and the problem.
+Numbers are exact: TOML floats are read as decimals, and strings may hold "p/q".
 """
 from __future__ import annotations
 
@@ -109,11 +107,7 @@ def number(minimum: Fraction | int | None = 0, maximum: Fraction | int | None = 
 
 
 def published_percent() -> Spec:
-    """A published figure as the operator prints it: a percentage such as "98.94%".
-
-    Checked when the rule file is read, so a figure that cannot be compared with the exact
-    one (at the precision it is printed with) is refused before any work, not after it.
-    """
+    """A published figure as the operator prints it, such as "98.94%" (refused before any work if malformed)."""
     def check(value, file, key):
         if not isinstance(value, str):
             raise RuleError(file, key, f"must be a percentage in quotes such as \"98.94%\", not "
@@ -201,11 +195,7 @@ MAX_RULE_SET_NAME = 64                 # the rule set names a folder (and its hi
 
 def read_toml(path: Path, error: type) -> tuple[bytes, dict]:
     """(raw bytes, document) of a TOML file with exact decimals; error(file, key, problem) if unreadable.
-
-    Only a regular file is read (a FIFO or a device would block or never end), at most
-    MAX_RULE_FILE_BYTES of it; a UTF-8 byte-order mark, as Windows editors write it, is
-    accepted (the raw bytes, mark included, are what is hashed and copied).
-    """
+    Only a regular file of at most MAX_RULE_FILE_BYTES is read; a UTF-8 byte-order mark is accepted."""
     shown = str(path)
     try:
         raw = read_regular_file(path, MAX_RULE_FILE_BYTES)
@@ -226,12 +216,8 @@ def read_toml(path: Path, error: type) -> tuple[bytes, dict]:
 
 
 def load_rule_file(path: str | Path, game: str, schema: Spec) -> RuleFile:
-    """Read and check a rule file for `game`; raise RuleError naming what is wrong.
-
-    `schema` is the game's top-level `table(...)`; its [game] table must say which game
-    the file is for (key `game`) and name the rule set (`rule_set`, used as the results
-    folder name) and give a `title`.
-    """
+    """Read and check a rule file for `game` against its `schema` (whose [game] table names the game, the
+    rule set and a title); raise RuleError naming what is wrong."""
     path = Path(path)
     shown = str(path)
     raw, document = read_toml(path, RuleError)
@@ -250,10 +236,8 @@ FOLDER_NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQR
 
 
 def check_folder_name(name: str, error) -> str:
-    """A name that becomes a folder (a rule set, a sweep): ASCII letters, digits, '-' or '_', at most 64.
-
-    error(problem) builds the exception to raise (it names where the name came from).
-    """
+    """A name that becomes a folder (a rule set, a sweep): ASCII letters, digits, '-' or '_', at most 64;
+    error(problem) builds the exception to raise."""
     if not name or not set(name) <= FOLDER_NAME_CHARACTERS or name.startswith("-"):
         raise error(f"{name!r} must be ASCII letters, digits, '-' or '_', not starting with '-' "
                     "(it names the results folder)")

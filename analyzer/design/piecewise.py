@@ -1,18 +1,11 @@
 """Exact paytable design under optimal play: the EV as a convex piecewise-linear function of one payout.
 
-Situation classes i have integer weights w_i, fold values f_i and play values a_i + b_i*theta,
-linear in one payout theta, numerators over one denominator D.  Under optimal play a class
-takes max(f_i, a_i + b_i*theta), so EV(theta) = sum_i w_i max(f_i, a_i + b_i*theta) / (W*D)
-is convex and piecewise linear (a class with a fixed strategy adds a linear term), and with s
-the play wager per initial bet, RTP(theta) = 1 + EV(theta) / (1 + s P(play)).  A free class
-switches at theta_i = (f_i - a_i) / b_i (to play if b_i > 0, to fold if b_i < 0); between
-these breakpoints every decision is fixed and the figures are linear.  At a breakpoint the
-switching classes are indifferent: the `tie` rule ("fold", the project's convention, or
-"play") decides them, which moves P(play), so the RTP there, and nothing else.
-
-Every figure is exact: integers in int64 where `core.exact` proves they fit, Python integers
-beyond, figures as Fractions.  Floats only order the breakpoints, where they cannot be wrong
-(`_exact_order`), and spare exact work where their error bound shows the answer (`_estimates`).
+Class i has weight w_i, fold value f_i and play value a_i + b_i theta (numerators over D); optimal
+play takes max(f_i, a_i + b_i theta), so EV(theta) = sum_i w_i max(...) / (W D) is convex and
+piecewise linear, and RTP(theta) = 1 + EV / (1 + s P(play)).  A free class switches at
+(f_i - a_i) / b_i; at a breakpoint the `tie` rule decides the indifferent classes (moving only
+P(play)).  Every figure is exact (`core.exact`'s overflow policy); floats only order breakpoints
+(`_exact_order`) and spare exact work within a proven error bound (`_estimates`).
 """
 from __future__ import annotations
 
@@ -84,10 +77,8 @@ def _extreme(num: np.ndarray, den: np.ndarray, largest: bool) -> int:
 
 
 def _exact_order(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(the permutation sorting the fractions p/q (q > 0) exactly, True where a sorted value differs from
-    the one before it).  Sorted by correctly rounded float keys (monotone: unequal keys are in order);
-    neighbours with equal keys are compared exactly, and a run of equal keys holding unequal values out
-    of order is sorted as Fractions (keys past the float range are all equal: one such run)."""
+    """(the permutation sorting p/q (q > 0) exactly, True where a sorted value differs from the one before).
+    Sorted by correctly rounded float keys; runs of equal keys are checked, and sorted, exactly."""
     if p.dtype != object and max(abs_bound(p), abs_bound(q)) <= FLOAT_INTEGERS:
         keys = p.astype(np.float64) / q.astype(np.float64)        # exact operands, one rounding
     else:
@@ -197,13 +188,9 @@ class Piece:
 
 @dataclass(frozen=True, eq=False)          # holds arrays: compare items, not objects
 class Pieces:
-    """The exact piecewise-linear figures on [lo, hi].
-
-    Points 0..n are lo, the breakpoints strictly inside, hi; piece j lies between points j
-    and j+1 (lo == hi: one piece, decided as at the point).  On piece j the total numerator
-    is A[j] + B[j]*theta (EV = that / (W*D)) and P[j] the playing weight; at point i,
-    A_at/B_at/P_at hold the same with the tie rule.
-    """
+    """The exact piecewise-linear figures on [lo, hi]: points lo, the breakpoints inside, hi; on piece j
+    (points j to j+1) the total numerator A[j] + B[j] theta and playing weight P[j]; at point i the
+    same with the tie rule in A_at, B_at, P_at."""
 
     model: "PayoutModel"
     num: np.ndarray
@@ -321,12 +308,9 @@ class Neighbours:
 class PayoutModel:
     """Situation classes whose play value is linear in one payout theta (see the module doc).
 
-    weight: (m,) integers >= 0, not all 0; fold, play_const, play_slope: (m,) integer
-    numerators of f_i, a_i, b_i over `denominator` (> 0), any integer dtype or Python ints
-    (floats are refused).  fixed: None (every class plays optimally), "play"/"fold", or an
-    array of FREE, FOLD, PLAY per class.  wager: s, the play wager per initial bet.  tie: how
-    an indifferent free class decides.  python_ints: keep every integer a Python int (the
-    reference of the int64 path).  Raises TypeError or ValueError on malformed input.
+    weight (>= 0), fold, play_const, play_slope: (m,) integer numerators over `denominator`; fixed:
+    None (optimal), "play"/"fold" or FREE/FOLD/PLAY per class; wager: s; tie: how an indifferent
+    class decides; python_ints: Python integers throughout (the int64 path's reference).
     """
 
     def __init__(self, weight, fold, play_const, play_slope, denominator: int, fixed=None, *,
@@ -423,10 +407,7 @@ class PayoutModel:
     # - breakpoints and pieces -
 
     def breakpoints(self, lo, hi) -> Breakpoints:
-        """Every theta in [lo, hi] where some free class switches, exactly sorted and grouped.
-
-        lo, hi: exact numbers (int, Fraction, "p/q" or decimal strings), lo <= hi.
-        """
+        """Every theta in [lo, hi] (exact numbers) where some free class switches, exactly sorted and grouped."""
         lo, hi = _as_fraction(lo, "lo"), _as_fraction(hi, "hi")
         if lo > hi:
             raise ValueError(f"lo {lo} > hi {hi}")
@@ -482,10 +463,8 @@ class PayoutModel:
         return exact_terms((A, q, sq), (B, p, sq)), exact_terms((P, q, self.D * sp), (q, self.D * self.W * sq))
 
     def _estimates(self, kind: str, target: Fraction, lines, thetas, n: int):
-        """Float estimates of the figure minus the target at `solve`'s candidates (on `lines` (A, B, P): n + 1
-        points, then n pieces; `thetas` (p, q) of the points), with a bound of each one's error (SLACK: a
-        few roundings, generously), or None past the floats.  They only spare exact work: a value is taken
-        from them only where it lies further from 0 than its bound."""
+        """Float estimates of the figure minus the target at `solve`'s candidates, with a bound of each
+        one's error, or None past the floats; a sign is taken only where it lies beyond its bound."""
         try:
             (a, b, playing), (p, q) = ([x.astype(float) for x in arrays] for arrays in (lines, thetas))
             t, W, D, s = float(target), float(self.W), float(self.D), float(self.wager)
@@ -511,13 +490,8 @@ class PayoutModel:
         return (ev * self.W * self.D - int(A)) / int(B)
 
     def solve(self, target, kind: str, lo, hi) -> Solution:
-        """Every theta in [lo, hi] where the figure `kind` ("rtp", "house_edge", "ev") equals target.
-
-        Normally one theta; a flat stretch comes back as an Interval; several when the figure is
-        not monotone.  None at all: `Solution.reachable` is False and the Solution carries the
-        figure at lo and hi, its inf and sup over the range, and the breakpoints where the RTP
-        jumps over the target.  target: an exact number (percentages as fractions: 0.985).
-        """
+        """Every theta in [lo, hi] where the figure `kind` ("rtp", "house_edge", "ev") equals the exact target:
+        points and flat stretches; when none, the figure's range and where it jumps over the target."""
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
         target = _as_fraction(target, "target")
@@ -575,11 +549,8 @@ class PayoutModel:
 
     def reach(self, target, kind: str, lo, hi, limit=None) -> Fraction | None:
         """The least hi * 2**k (k >= 0, from 1 if hi <= 0; at most `limit`) for which [lo, hi * 2**k] holds a
-        theta meeting the target; None when no theta >= lo (up to `limit`) does.
-
-        Beyond the last breakpoint every decision is fixed and the figure is linear, so the first such
-        theta is found exactly: on [lo, that breakpoint], or where the line beyond it meets the target.
-        """
+        theta meeting the target; None when none up to `limit` does (the figure is linear beyond the last
+        breakpoint)."""
         lo, hi = _as_fraction(lo, "lo"), _as_fraction(hi, "hi")
         if self.solve(target, kind, lo, hi).reachable:
             return hi
@@ -607,10 +578,7 @@ class PayoutModel:
     # - printing -
 
     def printable_neighbours(self, theta_star, step="1") -> Neighbours:
-        """The nearest multiples of `step` at or below and at or above theta*, with exact figures.
-
-        step: exact positive number (default 1: whole payouts; "1/2" for halves).
-        """
+        """The nearest multiples of `step` (exact, > 0; "1/2" for halves) at or below and above theta*."""
         theta_star, step = _as_fraction(theta_star, "theta_star"), _as_fraction(step, "step")
         if step <= 0:
             raise ValueError("step must be positive")
@@ -619,8 +587,7 @@ class PayoutModel:
 
 
 def _intervals(atoms: list, pieces: Pieces) -> list[Interval]:
-    """Solution atoms (2i, "point"): point i; (2j + 1, "piece"): all of the open piece j; (2j + 1, theta):
-    one theta inside piece j, merged into intervals where points and whole pieces follow one another."""
+    """Solution atoms ((2i, "point"), (2j + 1, "piece"), (2j + 1, theta)) merged into intervals."""
     solutions, run = [], []
     for position, atom in atoms + [(None, None)]:
         if run and (position is None or not isinstance(atom, str) or position != run[-1][0] + 1):

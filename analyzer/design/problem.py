@@ -1,8 +1,5 @@
-"""One payout of a game as a design problem: what its figures mean, and its exact model from the count.
-
-Every net of a paytable is linear in any one payout theta, so each class's EV of playing is
-a_i + b_i theta over one denominator: the game is priced once at theta = 0 and once at
-theta = 1 (integer payouts keep the paytable's scale, hence the denominator).
+"""One payout of a game as a design problem: every net is linear in one payout theta, so a game priced at
+theta = 0 and theta = 1 gives each class's exact play value a_i + b_i theta.
 """
 from __future__ import annotations
 
@@ -32,10 +29,8 @@ class Problem:
 
 
 def linear_problem(key: str, wager: str, current, ev_of, **more) -> Problem:
-    """A wager whose EV per unit staked is linear in theta under a fixed strategy: one class, played.
-
-    ev_of(count) is the function theta -> the exact EV per unit (RTP - 1); it is asked at 0 and 1.
-    """
+    """A wager whose EV per unit staked is linear in theta under a fixed strategy: one class, played
+    (ev_of(count): theta -> the exact EV per unit, asked at 0 and 1)."""
     def model_of(count) -> PayoutModel:
         ev_at = ev_of(count)
         ev0, ev1 = Fraction(ev_at(0)), Fraction(ev_at(1))

@@ -1,19 +1,9 @@
 """The exact statistics of one round: a joint distribution of its results and a wager's PAR figures.
 
-A round's result is given as rows of (values of named components, integer count): for one
-wager the components might be ("net", "wagered"), for combined play ("main", "aa_bonus",
-"wagered").  `RoundOutcomes` holds such rows and gives exact population moments over the
-counted rounds; `WagerStatistics` turns a net and a wagered component into the figures a
-PAR sheet reports: the net distribution, EV, variance, standard deviation, hit frequency,
-RTP, the standard deviation per unit wagered, and how fast the realised return settles.
-
-Every count is an int and every probability, mean, variance or RTP an exact Fraction.  A
-standard deviation is irrational in general: it is reported as the exact variance under the
-root together with a decimal rendered from it by integer square roots (analyzer.core.roots).
-
-Example: a die decides a toy game with an ante of 1.  On 1 or 2 the player folds (net -1,
-wagered 1); otherwise he raises 2 more (wagered 3) and pushes on 3 (net 0), wins 1:1 on
-both bets on 4 or 5 (net +3) and wins 2:1 on the ante and 1:1 on the raise on 6 (net +4).
+`RoundOutcomes` holds rows of (values of named components, count) and gives exact moments;
+`WagerStatistics` turns a net and a wagered component into a PAR sheet's figures.  Every
+figure is an exact Fraction; a standard deviation is the exact variance under the root, its
+decimal rendered by integer square roots.  A die deciding a toy game (fold on 1-2, else raise):
 
 >>> from fractions import Fraction
 >>> die = RoundOutcomes(("net", "wagered"), {(-1, 1): 2, (0, 3): 1, (3, 3): 2, (4, 3): 1})
@@ -36,15 +26,12 @@ from typing import Iterable, Mapping, Sequence
 
 from analyzer.core.roots import ceil_fraction, sqrt_decimal_str, surd_decimal_strs
 from analyzer.core.exact import DECIMAL_PLACES, decimal_str, figure, fraction_str, to_fraction
-from analyzer.figures.tables import EXACT, Table
 
 #: How every figure here is to be read; outputs quote it beside the figures.
 CONVENTION = ("per round, in units of the initial bet (ANTE; Baccarat: the stake); "
               "a fold counts -1 and a push 0; normal approximation")
 
-#: Two-sided normal quantiles as exact rationals: the quantiles rounded to 46 significant
-#: digits, so Phi(Z95) = 0.975 and Phi(Z99) = 0.995 to within 1e-45 (checked in the tests).
-#: Figures derived from them (rounds to settle) are exact for these rationals.
+#: Two-sided normal quantiles as exact rationals (46 significant digits; checked in the tests).
 Z95 = Fraction(Decimal("1.959963984540054235524594430520551527955550078"))
 Z99 = Fraction(Decimal("2.575829303548900760978576748603814117306017634"))
 CONFIDENCE_LEVELS = {"95%": Z95, "99%": Z99}
@@ -61,22 +48,12 @@ SETTLING_TOLERANCES = {"0.1": Fraction(1, 1000), "0.01": Fraction(1, 10000)}
 
 
 class RoundOutcomes:
-    """The exact joint distribution of one round's named components, as counted rows.
+    """The exact joint distribution of one round's named components, as counted rows (immutable).
 
-    `names` are the components' names (distinct, non-empty strings); `rows` maps a tuple
-    of their values (int, Fraction, Decimal or "p/q" text; never float) to the number of
-    counted rounds with those values, or is an iterable of (values, count) pairs, whose
-    equal rows are merged.  Rows counted zero times are dropped, and the rows are kept in
-    ascending order, so equal distributions compare and hash equal.  Immutable.
-
-    Inside, each component is kept as integer numerators over one denominator, the least
-    common one of its values (so it is canonical): rows are merged, sorted, combined and
-    summed in integers, and Fractions are made only for what is read out.
-
-    Moments are population moments over the counted rounds: every round counted once.
-
-    Raises ValueError for repeated or empty names, a row of the wrong length, a negative
-    or non-integer count, or no counted round at all; TypeError for a float value.
+    `rows` maps a tuple of exact values (never float) to a count, or is an iterable of
+    (values, count) pairs; equal rows merge, zero counts drop, rows sort ascending.  Each
+    component is kept as integer numerators over its least common denominator.  Moments are
+    population moments.  ValueError for bad names, rows or counts; TypeError for a float.
 
     >>> coin = RoundOutcomes(("net",), [((1,), 1), ((-1,), 1)])
     >>> coin.total, coin.mean("net"), coin.variance("net")
@@ -168,40 +145,27 @@ class RoundOutcomes:
         except ValueError:
             raise KeyError(f"no component {name!r}; the components are {self._names}") from None
 
-    def _integers(self, i: int) -> tuple[list[int], int]:
-        """Component i of every row as an integer over its denominator.
-
-        Moments are then sums of integer products, exactly equal to the sums of the Fractions.
-        """
-        return [key[i] for key in self._counts], self._denominators[i]
-
     def sum(self, name: str) -> Fraction:
         """The sum of component `name` over all counted rounds."""
-        numerators, denominator = self._integers(self.index(name))
-        return Fraction(sum(n * count for n, count in zip(numerators, self._counts.values())), denominator)
+        return self.mean(name) * self._total
 
     def mean(self, name: str) -> Fraction:
         """E[name] over the counted rounds."""
-        return self.sum(name) / self._total
+        return self.moments(name, name)[0]
 
     def covariance(self, a: str, b: str) -> Fraction:
         """Cov(a, b) = E[ab] - E[a]E[b], counted from the joint rows (never assumed zero)."""
-        (x, dx), (y, dy) = self._integers(self.index(a)), self._integers(self.index(b))
-        product = Fraction(sum(p * q * count for p, q, count in zip(x, y, self._counts.values())), dx * dy)
-        return product / self._total - self.mean(a) * self.mean(b)
+        return self.moments(a, b)[4]
 
     def variance(self, name: str) -> Fraction:
         """Var(name) = E[name^2] - E[name]^2 (population variance)."""
-        return self.covariance(name, name)
+        return self.moments(name, name)[2]
 
     def moments(self, a: str, b: str) -> tuple[Fraction, Fraction, Fraction, Fraction, Fraction]:
-        """(E[a], E[b], Var(a), Var(b), Cov(a, b)): what `mean`, `variance` and `covariance` give one by one,
-        from one pass of integer sums (n rounds, a = x / dx, b = y / dy: Var(a) = (n sum x^2 - (sum x)^2) / (n dx)^2).
+        """(E[a], E[b], Var(a), Var(b), Cov(a, b)) from one pass of integer sums.
 
-        >>> DIE = RoundOutcomes(("net", "wagered"), {(-1, 1): 2, (0, 3): 1, (3, 3): 2, (4, 3): 1})
-        >>> DIE.moments("net", "wagered") == (DIE.mean("net"), DIE.mean("wagered"), DIE.variance("net"),
-        ...                                   DIE.variance("wagered"), DIE.covariance("net", "wagered"))
-        True
+        >>> RoundOutcomes(("net", "wagered"), {(-1, 1): 2, (0, 3): 1, (3, 3): 2, (4, 3): 1}).moments("net", "wagered")
+        (Fraction(4, 3), Fraction(7, 3), Fraction(38, 9), Fraction(8, 9), Fraction(14, 9))
         """
         i, j = self.index(a), self.index(b)
         sx = sy = sxx = syy = sxy = 0
@@ -238,11 +202,8 @@ class RoundOutcomes:
 
     def combine(self, name: str, coefficients: Mapping[str, object], constant=0,
                 keep: Sequence[str] | None = None) -> "RoundOutcomes":
-        """The outcomes with a new component `name` = constant + sum(coefficient * component).
-
-        The new component comes last, after the components in `keep` (default: all), and
-        rows that become equal are merged.  Coefficients are exact numbers (no floats).
-        For combined play with the AA Bonus staked at k units per ante:
+        """The outcomes with a new last component `name` = constant + sum(coefficient * component), after
+        the components in `keep` (default: all); rows that become equal merge.  E.g. combined play:
 
         >>> play = RoundOutcomes(("main", "aa"), {(1, -1): 3, (-1, 7): 1})
         >>> play.combine("net", {"main": 1, "aa": 2}, keep=[]).rows
@@ -274,8 +235,7 @@ class RoundOutcomes:
     def extend(self, name: str, arguments: Sequence[str], value_of) -> "RoundOutcomes":
         """The outcomes with a new component `name` = value_of(*the row's values of `arguments`), last.
 
-        `value_of` is called once per distinct combination of its arguments (given as
-        Fractions) and returns an exact number (no float).
+        `value_of` is called once per distinct combination of its (Fraction) arguments.
 
         >>> RoundOutcomes(("s",), {(0,): 3, (1,): 1}).extend("x", ["s"], lambda s: 7 if s else -1).mean("x")
         Fraction(1, 1)
@@ -319,28 +279,17 @@ class NetValue:
 
 @dataclass(frozen=True)
 class WagerStatistics:
-    """The exact PAR statistics of one wager (or combined play), per round, by CONVENTION.
+    """The exact PAR statistics of one wager (or combined play), per round, by CONVENTION; build it with
+    `from_outcomes`.  `ratio_variance` is sigma_R^2 = Var(net - h W) / E[W]^2, h = E[net] / E[W]: the
+    per-round variance of the realised return per unit wagered (delta method; Var(net) when W = 1)."""
 
-    Build it with `WagerStatistics.from_outcomes`.  Fields (all exact):
-
-    - `net`, `wagered`: the component names used (`wagered` None: every round stakes 1);
-    - `rounds`: the number of counted rounds;
-    - `distribution`: every distinct net value with its count and probability, ascending;
-    - `mean`: E[net], the EV per initial bet; `variance`: Var(net);
-    - `mean_wagered`, `variance_wagered`, `covariance`: E[W], Var(W), Cov(net, W);
-    - `ratio_variance`: sigma_R^2 = Var(net - h W) / E[W]^2 with h = E[net] / E[W], the
-      per-round variance of the realised return per unit wagered by the delta method: over
-      N rounds, sum(returned) / sum(wagered) is about normal with mean RTP and variance
-      sigma_R^2 / N.  With every wager 1 it is Var(net).
-    """
-
-    net: str
+    net: str                          # the component names used (`wagered` None: every round stakes 1)
     wagered: str | None
     rounds: int
-    distribution: tuple[NetValue, ...]
-    mean: Fraction
+    distribution: tuple[NetValue, ...]    # every distinct net value, ascending
+    mean: Fraction                    # E[net], the EV per initial bet
     variance: Fraction
-    mean_wagered: Fraction
+    mean_wagered: Fraction            # E[W], Var(W), Cov(net, W)
     variance_wagered: Fraction
     covariance: Fraction
     ratio_variance: Fraction
@@ -349,12 +298,8 @@ class WagerStatistics:
     @classmethod
     def from_outcomes(cls, outcomes: RoundOutcomes, net: str = "net",
                       wagered: str | None = "wagered") -> "WagerStatistics":
-        """The statistics of component `net` against the total wagered `wagered`.
-
-        Both are in units of the initial bet.  `wagered=None` means every round stakes
-        exactly 1 (Baccarat), so RTP = 1 + EV and every per-unit figure is the plain one.
-        Raises ValueError unless every counted round wagers a positive amount.
-        """
+        """The statistics of component `net` against the total wagered `wagered` (None: every round stakes 1,
+        as in Baccarat).  ValueError unless every counted round wagers a positive amount."""
         if wagered is None:
             wagered_name = "stake"
             while wagered_name == net:
@@ -377,8 +322,6 @@ class WagerStatistics:
 
     # --- probabilities of the net result -------------------------------------------------
 
-    # counted rounds over all rounds: integer sums, one Fraction (not a sum of Fractions)
-
     @property
     def hit_frequency(self) -> Fraction:
         """P(net > 0)."""
@@ -393,16 +336,6 @@ class WagerStatistics:
     def loss_probability(self) -> Fraction:
         """P(net < 0)."""
         return Fraction(sum(v.count for v in self.distribution if v.value < 0), self.rounds)
-
-    def central_moment(self, k: int) -> Fraction:
-        """E[(net - mean)^k], exactly (k = 2 is the variance; k = 4 bounds the sampling error of a variance).
-
-        >>> WagerStatistics.from_outcomes(RoundOutcomes.single("net", {1: 1, -1: 1}), "net", None).central_moment(4)
-        Fraction(1, 1)
-        """
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ValueError(f"a moment's order is a positive int, not {k!r}")
-        return sum(((v.value - self.mean) ** k * v.probability for v in self.distribution), Fraction(0))
 
     @property
     def largest_win(self) -> NetValue | None:
@@ -443,8 +376,7 @@ class WagerStatistics:
         return to_fraction(z) ** 2 * self.ratio_variance / rounds
 
     def interval(self, rounds: int, z: Fraction = Z95, places: int = DECIMAL_PLACES) -> tuple[str, str, str]:
-        """(half-width, low, high) of RTP -+ z sigma_R / sqrt(rounds), each rendered exactly (once per
-        arguments: the summary, the PAR sheet and the workbook each show the same intervals)."""
+        """(half-width, low, high) of RTP -+ z sigma_R / sqrt(rounds), rendered exactly (once per arguments)."""
         key = (rounds, to_fraction(z), places)
         if key not in self._intervals:
             square = self.half_width_squared(rounds, z)
@@ -452,11 +384,7 @@ class WagerStatistics:
         return self._intervals[key]
 
     def rounds_to_settle(self, epsilon, z: Fraction = Z95) -> int:
-        """The least N >= 1 with z sigma_R / sqrt(N) <= epsilon: max(1, ceil(z^2 sigma_R^2 / epsilon^2)).
-
-        `epsilon` is a tolerance on the realised return (or house edge) per unit wagered,
-        e.g. Fraction(1, 1000) for 0.1 percentage points.  Exact for the rational z given.
-        """
+        """The least N >= 1 with z sigma_R / sqrt(N) <= epsilon (a tolerance per unit wagered, e.g. 1/1000)."""
         epsilon, z = to_fraction(epsilon), to_fraction(z)
         if epsilon <= 0 or z <= 0:
             raise ValueError("epsilon and z must be positive")
@@ -465,17 +393,9 @@ class WagerStatistics:
     # --- outputs -------------------------------------------------------------------------------
 
     def as_summary(self, places: int = DECIMAL_PLACES, detail: bool = True, context: bool = True) -> dict:
-        """JSON-ready figures: exact values as {"exact": "p/q", "decimal": ...}, counts as strings.
-
-        A standard deviation, irrational in general, is given as {"sqrt_of": "p/q",
-        "decimal": ...}: the exact value under the root and its root.  The settling intervals
-        give decimals only (half-width, low, high), each rendered exactly from
-        z * sqrt(ratio_variance / rounds) with the "z" given, as "settling_rule" says.
-        With detail=False the net distribution and the settling intervals are left out
-        (every other figure stays: a compact entry for tables of many wagers).  With
-        context=False the texts every entry shares ("convention", "settling_rule", "z") are
-        left out, for a document that states them once (`summary_context`).
-        """
+        """JSON-ready figures: {"exact": "p/q", "decimal": ...}, roots as {"sqrt_of": "p/q", "decimal": ...},
+        counts as strings.  detail=False leaves out the net distribution and settling intervals;
+        context=False the texts every entry shares (`summary_context`)."""
         largest = self.largest_win
         summary = {
             "convention": CONVENTION,
@@ -517,50 +437,6 @@ class WagerStatistics:
                 summary.pop(key, None)
         return summary
 
-    def distribution_table(self) -> Table:
-        """Net value, count and probability of every distinct net result (exact columns)."""
-        return Table([("Net", EXACT), "Count", ("Probability", EXACT)],
-                     [[v.value, v.count, v.probability] for v in self.distribution])
-
-    def summary_table(self, places: int = DECIMAL_PLACES) -> Table:
-        """One row per figure: name, exact value ("p/q", or "sqrt(p/q)" for a root) and decimal."""
-        def exact(name, value):
-            return [name, fraction_str(value), decimal_str(value, places)]
-
-        def root(name, value):
-            return [name, f"sqrt({fraction_str(value)})", sqrt_decimal_str(value, places)]
-
-        largest = self.largest_win
-        rows = [["Rounds counted", str(self.rounds), str(self.rounds)],
-                exact("EV per initial bet", self.mean),
-                exact("Variance", self.variance),
-                root("Standard deviation", self.variance),
-                exact("Hit frequency P(net > 0)", self.hit_frequency),
-                exact("Push P(net = 0)", self.push_probability),
-                exact("Loss P(net < 0)", self.loss_probability)]
-        if largest is not None:
-            rows += [exact("Largest net win", largest.value), exact("P(largest net win)", largest.probability)]
-        rows += [exact("Mean wagered", self.mean_wagered),
-                 exact("RTP (returned / wagered)", self.rtp),
-                 exact("House edge per unit wagered", self.house_edge),
-                 root("SD per unit wagered", self.variance / self.mean_wagered ** 2),
-                 exact("Per-round variance of the return per unit wagered", self.ratio_variance)]
-        return Table(["Figure", "Exact", "Decimal"], rows)
-
-    def settling_table(self, places: int = DECIMAL_PLACES) -> Table:
-        """For N = 10^3 .. 10^8 rounds, the 95% and 99% intervals of the realised return per unit wagered."""
-        rows = []
-        for rounds in SETTLING_ROUNDS:
-            for level, z in CONFIDENCE_LEVELS.items():
-                rows.append([rounds, level, *self.interval(rounds, z, places)])
-        return Table(["Rounds", "Confidence", "Half-width", "Low", "High"], rows)
-
-    def rounds_to_settle_table(self) -> Table:
-        """Rounds after which the realised house edge is within 0.1 and 0.01 points, at 95%."""
-        return Table(["Tolerance (percentage points)", "Confidence", "Rounds"],
-                     [[label, "95%", self.rounds_to_settle(epsilon, Z95)]
-                      for label, epsilon in SETTLING_TOLERANCES.items()])
-
 
 def _root(value: Fraction, places: int) -> dict:
     return {"sqrt_of": fraction_str(value), "decimal": sqrt_decimal_str(value, places)}
@@ -584,11 +460,8 @@ def summary_distribution(entry: dict) -> list[tuple[Fraction, Fraction]]:
 
 
 def compare_summaries(pairs) -> tuple[bool, str]:
-    """Whether re-derived `as_summary` entries equal the stored ones, and a line saying what was compared.
-
-    `pairs`: (label, derived entry, stored entry or None); equality is exact and field by field
-    (every figure, the net distribution, the settling intervals).
-    """
+    """Whether re-derived `as_summary` entries equal the stored ones (`pairs`: label, derived, stored or
+    None; exact, field by field), and a line saying what was compared."""
     differing, values = [], 0
     for label, derived, stored in pairs:
         if stored != derived:

@@ -59,15 +59,9 @@ class ReportContent:
 class Outputs:
     """One rule set's results: summary.json's content, the other files, the report, the workbook's sheets.
 
-    `files` maps each name to its bytes or text, or to a function of no arguments that
-    returns them: the pipeline calls it when it writes the file (so each output is
-    rendered once, when needed, and timed on its own).  `sheets` are the PAR workbook's
-    ((name, analyzer.figures.tables.Table), in order; the publisher adds the rules).  The
-    summary and the sheets may also be given as functions of no arguments: the pipeline
-    makes them after it has sent the report's figures to be drawn, so that the drawing
-    starts sooner.  `strategy_columns`: the arrays the strategy files' columns were written
-    from (name -> array), which the verification compares the files with as it reads them
-    back rather than making second copies.
+    `files` maps each name to bytes, text or a function of no arguments making them (called when
+    the file is written); `summary` and `sheets` ((name, Table) in order) may be such functions too.
+    `strategy_columns`: the arrays the strategy files were written from, for the verification.
     """
 
     summary: dict | Callable[[], dict]

@@ -1,11 +1,8 @@
 """The statistics of a game's wagers in its PAR sheet, workbook and summary, written once from its declaration.
 
-Each wager under each strategy is a `WagerEntry`: its labels (e.g. ("optimal", "ANTE + CALL")),
-its exact `WagerStatistics` and where summary.json holds its figures (a JSON Pointer).  A game
-declares its entries and what is its own in a `ParStatistics`; this module writes from it
-summary.json's round_statistics, the PAR sheet's statistics section (Markdown) and CSV rows,
-and the workbook's statistics sheets (exact columns as "p/q" beside their decimals, standard
-deviations as roots).  Every figure comes from the entries' exact statistics.
+A game declares its wagers (`WagerEntry`: labels, exact statistics, JSON Pointer into summary.json)
+and what is its own in a `ParStatistics`; from it this module writes summary.json's
+round_statistics, the PAR sheet's statistics section and CSV rows, and the workbook's sheets.
 
 >>> from analyzer.figures.distribution import RoundOutcomes
 >>> coin = WagerStatistics.from_outcomes(RoundOutcomes.single("net", {1: 1, -1: 1}), "net", None)
@@ -54,8 +51,7 @@ class Distribution:
 @dataclass(frozen=True)
 class CombinedPlay:
     """The workbook's "Combined play" sheet: label columns, then (title, source) columns, a source being a
-    field of `FIGURES` (the figure of the row's combined wager) or a kind (the row's next own cell).
-    Each row: (labels, summary.json path, the combined wager's statistics, own cells)."""
+    field of `FIGURES` or a kind (the row's next own cell); rows (labels, path, statistics, own cells)."""
 
     titles: Sequence[str]
     columns: Sequence[tuple[str, str]]
@@ -64,27 +60,17 @@ class CombinedPlay:
 
 @dataclass(frozen=True)
 class ParStatistics:
-    """What a game declares of its round statistics; the rest is written alike for every game.
+    """What a game declares of its round statistics; the rest is written alike for every game."""
 
-    `entries`: every wager, in summary order (summary.json and the workbook hold all; the PAR
-    sheet shows the detailed ones, and the compact ones under `compact_heading` if given).
-    `titles`: the label columns' titles in the workbook; the PAR sheet's are in lower case, in
-    parentheses where no wager shown has that label.  `definitions`: round_statistics' "wagers";
-    `frame`: its other nodes, the game's own, merged with the entries' figures.  `convention`:
-    how the wagers are counted; `notes`: (intro, Markdown table) after the figures table;
-    `distributions`: each a section of its own, or under `distributions_heading` if given.
-    `combined`: the workbook's "Combined play"; `csv_fields`: the CSV's columns (`csv_rows`).
-    """
-
-    entries: Sequence[WagerEntry]
-    titles: Sequence[str]
-    definitions: Mapping[str, str]
-    frame: Mapping
-    convention: str
+    entries: Sequence[WagerEntry]      # every wager, in summary order (the PAR sheet shows the detailed ones)
+    titles: Sequence[str]              # the label columns' titles (lower case in the PAR sheet)
+    definitions: Mapping[str, str]     # round_statistics' "wagers"
+    frame: Mapping                     # its other nodes, the game's own, merged with the entries' figures
+    convention: str                    # how the wagers are counted
     combined: CombinedPlay
-    csv_fields: Mapping[str, str]
-    notes: Sequence[tuple[str, str]] = ()
-    distributions: Sequence[Distribution] = ()
+    csv_fields: Mapping[str, str]      # the CSV's columns (`csv_rows`)
+    notes: Sequence[tuple[str, str]] = ()          # (intro, Markdown table) after the figures table
+    distributions: Sequence[Distribution] = ()     # each a section, or under `distributions_heading`
     distributions_heading: str | None = None
     compact_heading: str | None = None
 
@@ -140,8 +126,7 @@ def _settle(stats: WagerStatistics) -> list[int]:
 # --- summary.json -----------------------------------------------------------------------------
 
 def round_statistics(par: ParStatistics) -> dict:
-    """summary.json's round_statistics: the shared context, the wagers' definitions, each entry's figures at
-    its path (compact without `detail`), and the game's own nodes."""
+    """summary.json's round_statistics: shared context, definitions, each entry's figures at its path."""
     out = {**summary_context(), "wagers": par.definitions, **copy.deepcopy(par.frame)}
     for e in par.entries:
         if not e.path.startswith(ROOT_POINTER):
@@ -236,15 +221,8 @@ def covariance_markdown(title: str, covariances: Sequence[tuple[str, Fraction]])
 # --- the PAR sheet (CSV) ----------------------------------------------------------------------
 
 def csv_rows(par: ParStatistics, headers: Sequence[str]) -> list[list]:
-    """The PAR CSV's statistics rows (docs/summary-fields.md): every net result, then every figure, of each
-    wager shown, each field in the column of `headers` that `par.csv_fields` maps to it (others blank).
-
-    Fields: "kind" ("net_result" or "figure"); each label, named by its title in lower case (the
-    "wager" followed by " at <title> <label>" for each later label given); "count"; "probability"
-    and "probability_decimal" (a figure's exact value, "sqrt(p/q)" for a root, and decimal); of a
-    net result "net", "net_decimal", "contribution", "contribution_decimal"; of a figure "figure",
-    its summary.json field (with no column for it, the wager reads "<wager>: <figure>").
-    """
+    """The PAR CSV's statistics rows (fields in docs/summary-fields.md): every net result, then every figure,
+    of each wager shown, each field in the column of `headers` that `par.csv_fields` maps to it."""
     columns = [par.csv_fields.get(header) for header in headers]
     joined = "figure" not in par.csv_fields.values()
     names = [title.lower() for title in par.titles]
@@ -299,8 +277,7 @@ def figures_table(entries: Sequence[WagerEntry], label_titles: Sequence[str]) ->
 
 
 def distribution_table(entries: Sequence[WagerEntry], label_titles: Sequence[str]) -> Table:
-    """Every distinct net result of every detailed wager: its labels, summary.json path, the net value, its
-    count and probability (row i of a wager is its net_distribution[i] in summary.json)."""
+    """Every distinct net result of every detailed wager: labels, summary.json path, net, count, probability."""
     return Table(list(label_titles) + ["summary.json", ("Net", EXACT), "Count", ("Probability", EXACT)],
                  [list(e.labels) + [e.path, v.value, v.count, v.probability]
                   for e in entries if e.detail for v in e.stats.distribution])
@@ -308,8 +285,7 @@ def distribution_table(entries: Sequence[WagerEntry], label_titles: Sequence[str
 
 def settling_table(entries: Sequence[WagerEntry], label_titles: Sequence[str],
                    places: int = DECIMAL_PLACES) -> Table:
-    """For N = 10^3 .. 10^8 rounds, the 95% and 99% intervals of each detailed wager's realised return per
-    unit wagered."""
+    """The 95% and 99% intervals of each detailed wager's realised return for N = 10^3 .. 10^8 rounds."""
     return Table(list(label_titles) + ["summary.json", "Rounds", "Confidence", "Half-width", "Low", "High"],
                  [list(e.labels) + [e.path, rounds, level, *e.stats.interval(rounds, z, places)]
                   for e in entries if e.detail for rounds in SETTLING_ROUNDS for level, z in CONFIDENCE_LEVELS.items()])
@@ -326,8 +302,7 @@ def combined_table(combined: CombinedPlay) -> Table:
 
 
 def distribution_figure(caption: str, title: str, series: Sequence[tuple[str, WagerStatistics]]) -> Figure:
-    """The report's figure of net-result distributions (`analyzer.publish.plots.net_distribution`): one panel
-    per (label, wager), its exact net values and probabilities (converted for drawing only)."""
+    """The report's figure of net-result distributions: one panel per (label, wager)."""
     return Figure("figure_net_distribution.svg", f"{caption} (probability, log scale)", "net_distribution",
                   {"title": title, "series": [{"label": label, "values": [v.value for v in stats.distribution],
                                                "probabilities": [v.probability for v in stats.distribution]}

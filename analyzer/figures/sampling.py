@@ -1,11 +1,5 @@
-"""Monte Carlo tools: deal rounds from shuffled shoes, settle batches of rounds on threads, tally each bet's
-result exactly.
-
-A second, independent method for every exact EV: each game's checks deal rounds (a seeded
-numpy PCG64 generator; the poker games' decks: `analyzer.poker.checks.deal`), play the
-stored strategy, settle every bet with the game's one settlement, and compare the tallies
-with the exact figures.
-Means and variances are exact rationals; only the z-score's square root is decimal.
+"""Monte Carlo tools, a second method for every exact EV: deal rounds from shuffled shoes, settle batches
+on threads, tally each bet's result exactly (only the z-score's square root is decimal).
 """
 from __future__ import annotations
 
@@ -21,9 +15,7 @@ from analyzer.core.execution import default_jobs
 
 Z_999 = Decimal("3.290526731")          # two-sided 99.9% normal quantile
 BATCH = 100_000
-#: In the variance test, net values expected fewer times than this among the rounds are "rare":
-#: their contribution to the sample variance is taken at its exact expectation, so one rare big
-#: win more or less cannot fail an honest result (see Tally.compare_variance).
+#: Net values expected fewer times than this are "rare" in the variance test (Tally.compare_variance).
 RARE_EXPECTED = 10
 
 
@@ -67,16 +59,12 @@ class Tally:
                 "low": mean - Z_999 * se, "high": mean + Z_999 * se, "passed": abs(z) <= Z_999}
 
     def compare_variance(self, variance: Fraction, distribution) -> dict:
-        """z-score of the sample variance against an exact variance (the claimed one, e.g. summary.json's).
+        """z-score of the sample variance about the exact mean against a claimed exact variance.
 
-        `distribution`: the wager's exact [(net value, probability)] (a value may be listed more than
-        once, e.g. once per hand category that nets it: its probabilities are added).  The statistic is the sample
-        variance about the exact mean, S = sum over rounds of (x - mean)^2 / n, whose expectation is
-        the variance.  Net values expected fewer than RARE_EXPECTED times in n rounds are rare: their
-        part of S is replaced by its exact expectation, and the claimed variance minus that expectation
-        is compared with the rest of S, whose standard error follows from the exact distribution
-        (multinomial counts; normal approximation).  Passes when |z| <= Z_999; fails outright when a
-        round gave a net value the distribution does not have.
+        `distribution`: the wager's exact [(net value, probability)] (repeated values add).  Rare
+        values' part is taken at its exact expectation, so one rare big win cannot fail an honest
+        result; the rest's standard error follows from the exact distribution.  Passes when
+        |z| <= Z_999; fails outright on a net value the distribution does not have.
         """
         n = self.rounds
         exact = Fraction(variance)
@@ -129,10 +117,8 @@ def batches(rounds: int):
 def tally_rounds(deal_batch, settle_batch, rounds: int, tallies: dict, bar=None) -> None:
     """Deal `rounds` rounds a batch at a time and add each bet's nets to tallies[bet].
 
-    deal_batch(size) deals on this thread, batch after batch, so that the generator draws in
-    one sequence; settle_batch(dealt) -> {bet: nets} runs on worker threads (the settling is
-    compiled code and numpy, which release the GIL), several batches at once; the nets are
-    added in dealing order, so the tallies are exactly those of one thread.
+    deal_batch(size) runs on this thread (one draw sequence); settle_batch(dealt) -> {bet: nets} on
+    worker threads; nets are added in dealing order, so the tallies are those of one thread.
     """
     jobs = default_jobs()
     pending = deque()
@@ -153,19 +139,13 @@ def tally_rounds(deal_batch, settle_batch, rounds: int, tallies: dict, bar=None)
 
 
 def draw_positions(rng: np.random.Generator, rounds: int, shoe: tuple, k: int) -> np.ndarray:
-    """(k, rounds), k >= 1: the i-th draw of each round, a uniform position among the sum(shoe) - i cards left.
-
-    With `values_at`, the first k card values of each round from a shuffled shoe, drawn one by
-    one; apart, the generator's draws can be made in sequence while the values are found elsewhere.
-    """
+    """(k, rounds): the i-th draw of each round, a uniform position among the sum(shoe) - i cards left."""
     total = sum(shoe)
     return np.stack([rng.integers(0, total - position, size=rounds) for position in range(k)])
 
 
 def values_at(positions: np.ndarray, shoe: tuple) -> np.ndarray:
-    """(rounds, k) card values of the draws `positions` (from `draw_positions`): each the value whose running
-    count (cards of value <= v left) passes it; the counts are kept and decreased in place instead of
-    summed afresh for every draw."""
+    """(rounds, k) card values of the draws `positions` (from `draw_positions`), by running counts."""
     k, rounds = positions.shape
     total = sum(shoe)
     counter = np.int32 if total < 2 ** 31 else np.int64        # a running count never exceeds the shoe

@@ -1,14 +1,9 @@
 """Tables of figures: plain Markdown and CSV text, and `Table`, one definition of exact columns rendered alike.
 
-Markdown and CSV are deterministic byte for byte.  A `Table` is a list of columns and
-rows of raw cells.  A column is either a *value* column (cells are int, str or None) or an
-*exact* column (cells are Fraction, int or None).  An exact column titled "EV" expands,
-in every rendering, into two columns side by side: "EV (exact)" holding the "p/q" text and
-"EV" holding the decimal derived from it (a text decimal in Markdown and CSV, a number
-cell in a workbook).  A *root* column holds exact values x >= 0 that stand for sqrt(x) (a
-standard deviation, irrational in general): "SD (exact)" holds "sqrt(p/q)" and "SD" the
-decimal of the root, derived by integer square roots (analyzer.core.roots).  Floats are
-refused everywhere: a float cell could only have come from a rounded computation.
+A `Table` is columns and rows of raw cells.  A *value* column holds int, str or None; an
+*exact* column "EV" (Fraction, int or None) renders as "EV (exact)" ("p/q") beside "EV" (its
+decimal); a *root* column holds x >= 0 standing for sqrt(x), rendered "sqrt(p/q)" beside the
+root's decimal.  Floats are refused everywhere.
 
 >>> from fractions import Fraction
 >>> table = Table(["Outcome", ("EV", "exact"), "Count"], [["win", Fraction(1, 3), 4], ["tie", None, 0]])
@@ -50,11 +45,7 @@ def csv_text(headers: list[str], rows: list[list]) -> str:
 
 
 def thousands(n: int) -> str:
-    """An integer with thousands separators.
-
-    >>> thousands(4998398275503360)
-    '4,998,398,275,503,360'
-    """
+    """An integer with thousands separators: 4,998,398,275,503,360."""
     return f"{n:,}"
 
 
@@ -126,12 +117,8 @@ class Column:
 
 @dataclass(frozen=True, init=False)
 class Table:
-    """Columns and rows of raw cells, checked on construction.
-
-    `columns` are specs accepted by Column.of; every row has one cell per column.
-    Raises ValueError for a row of the wrong length, TypeError for a cell its column
-    does not take (a float anywhere, a Fraction in a value column, text in an exact one).
-    """
+    """Columns (specs for Column.of) and rows of raw cells, checked on construction: ValueError for a row
+    of the wrong length, TypeError for a cell its column does not take."""
 
     columns: tuple[Column, ...]
     rows: tuple[tuple, ...]
@@ -173,21 +160,15 @@ class Table:
 
 
 def root_str(value) -> str:
-    """The exact text of a root cell: "sqrt(p/q)".
-
-    >>> root_str(Fraction(9, 4))
-    'sqrt(9/4)'
-    """
+    """The exact text of a root cell: "sqrt(p/q)"."""
     return f"sqrt({fraction_str(value)})"
 
 
 def _texts(column: Column, cell, places: int) -> list[str]:
+    if cell is None:
+        return [""] * len(column.headers())
     if column.kind == EXACT:
-        if cell is None:
-            return ["", ""]
         return [fraction_str(cell), decimal_str(cell, places)]
     if column.kind == ROOT:
-        if cell is None:
-            return ["", ""]
         return [root_str(cell), sqrt_decimal_str(Fraction(cell), places)]
-    return ["" if cell is None else str(cell)]
+    return [str(cell)]

@@ -28,13 +28,8 @@ def _plain_name(name) -> bool:
 
 
 def read_manifest(folder: str | Path) -> dict:
-    """The checked manifest of a results folder; ManifestError naming the file and what is wrong.
-
-    A manifest is a JSON object with `format` "analyzer-manifest/1", `game` and `rule_set`
-    (strings), `rule_file` {name, sha256}, and `files` {plain file name: sha256}; while a
-    run is still staging its folder it also says `"published": false` (docs/strategy-format.md,
-    section 1).  Which games exist is the registry's business, not checked here.
-    """
+    """The checked manifest of a results folder (docs/strategy-format.md, section 1); ManifestError naming
+    the file and what is wrong."""
     path = Path(folder) / MANIFEST_NAME
     try:
         raw = read_regular_file(path, MAX_MANIFEST_BYTES)

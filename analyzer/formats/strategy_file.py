@@ -1,25 +1,9 @@
 """Strategy files: one documented, versioned binary layout shared by every game.
 
-A strategy file is a gzip stream (written with mtime 0 and no file name, so the same
-content gives the same bytes).  Decompressed it holds:
-
-    line 1   the magic text "TGA-STRATEGY" and the format version, e.g. "TGA-STRATEGY 1\\n"
-    line 2   one line of JSON, the header (game, rule set, rule-file sha256, row count,
-             the common denominator of every EV numerator, and the columns)
-    then     each column in header order, little-endian; a column of width w > 1 is
-             stored as w planes (every row's first value, then every row's second ...),
-             which lets sorted keys compress about twenty-fold
-
-Rows are sorted by their key bytes, ascending, so a reader can binary-search a key.
-docs/strategy-format.md is the full specification; this module is one reader and the
-writers.
-
-A file's deflate stream is made of segments, one per text header and per column, each
-deflated on its own and ending on a byte boundary (a sync flush), then an empty final
-block: still one gzip member, read by any gzip reader.  A segment depends only on its
-column's bytes and level, so a column that several files hold (a count's keys and
-weights, a rule set's EVs) is deflated once (`deflate`, on whichever thread) and given
-to `encode` for each file; zlib takes the member's CRC-32 over the columns' bytes.
+A reproducible gzip stream (mtime 0, no name) holding the line "TGA-STRATEGY 1", a JSON header
+line, then each column little-endian (width w > 1 as w planes), rows sorted by key bytes;
+docs/strategy-format.md is the specification.  Its deflate stream is one segment per header and
+column, each ending on a byte boundary, so a column several files hold is deflated once.
 """
 from __future__ import annotations
 
@@ -60,12 +44,8 @@ def pack_keys(keys: np.ndarray) -> np.ndarray:
 
 def encode(header: dict, columns: dict[str, np.ndarray], levels: dict | None = None, level: int = 6,
            deflated: dict | None = None) -> bytes:
-    """The file's bytes for `columns` (name -> array, keys first), with `header` completed.
-
-    The header's "columns" entry is built here: name, dtype and width of each column.
-    `levels` gives a column's gzip level by name (default `level`, 1..9): size against
-    time; readers do not depend on it.  `deflated`: {name: `deflate(that column, its level)`}
-    made before (e.g. for another file holding the same array), used as it is.
+    """The file's bytes for `columns` (name -> array, keys first), the header's "columns" filled in.
+    `levels`: a column's gzip level by name (default `level`); `deflated`: {name: `deflate(...)`} made before.
     """
     described = _described(header, columns)
     deflated = deflated or {}
@@ -80,8 +60,7 @@ def encode(header: dict, columns: dict[str, np.ndarray], levels: dict | None = N
 
 
 def deflate(column, level: int) -> bytes:
-    """A column's (or the header's) segment of a file's deflate stream: its bytes in file order, raw
-    deflate ending on a byte boundary with no final block.  zlib releases the GIL meanwhile."""
+    """A column's (or the header's) segment: raw deflate of its bytes in file order, ending on a byte boundary."""
     deflater = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
     planes = (column,) if isinstance(column, bytes) else _planes(column)
     return b"".join([*(deflater.compress(plane) for plane in planes), deflater.flush(zlib.Z_SYNC_FLUSH)])
@@ -93,8 +72,7 @@ def _planes(array: np.ndarray):
         yield memoryview(np.ascontiguousarray(plane)).cast("B")
 
 
-# The gzip member around the deflate segments (RFC 1952): no file name, mtime 0, no extra
-# flags, OS unknown -- what `gzip.GzipFile(filename="", mtime=0)` writes; and the empty final block.
+# The gzip member's header as `gzip.GzipFile(filename="", mtime=0)` writes it, and the empty final block.
 GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
 FINAL_BLOCK = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS).flush()
 
@@ -120,18 +98,10 @@ def decode(data: bytes, source: str = "strategy file", columns=None,
            matching: dict | None = None) -> tuple[dict, dict[str, np.ndarray]]:
     """(header, columns) from a strategy file's bytes; StrategyFileError if it is not one.
 
-    `columns`: the names of the columns to keep (None: all).  The whole stream is inflated
-    and checked either way (zlib checks its CRC and length), but a column not kept is only
-    counted, never held.  Each kept column is its own read-only array, filled straight from
-    zlib's output a piece at a time (no array of the whole decompressed stream); a column of
-    width w > 1 is a (rows, w) view of its w planes.  A damaged stream is reported first,
-    then a damaged header, then a stream too short or too long for its header's columns.
-
-    `matching`: {name: an array the caller holds, of that column's dtype and shaped as it
-    decodes (a column of width w > 1: of one-byte values)}; such a column is compared with it
-    as it is inflated rather than held again, and comes back as that very array when every
-    byte agrees, else as None (a verification that has the counted keys, or the arrays the
-    files were written from, reads a file's columns this way: nothing made, nothing copied).
+    The whole stream is inflated and checked; only the `columns` named (None: all) are kept, each
+    a read-only array filled piece by piece (width w > 1: a (rows, w) view of its planes).
+    `matching`: {name: an array the caller holds}; such a column is compared as it inflates and
+    comes back as that very array when every byte agrees, else as None.
     """
     reader = _ColumnReader(source, columns, MAX_DEFLATE_RATIO * len(data), matching)
     for piece in inflated(data, source):
@@ -180,8 +150,8 @@ class _ColumnReader:
                 self._allocate()
 
     def _read_header(self, final: bool) -> int | None:
-        """Parse the two text lines once they are in (`final`: the stream has ended): how many bytes they
-        take, or None (not all in yet, or a fault, remembered in `error`)."""
+        """Parse the two text lines once they are in (`final`: the stream has ended): the bytes they take, or
+        None (not all in yet, or a fault, remembered in `error`)."""
         magic_end = self.head.find(b"\n")
         if magic_end < 0 and not final:
             return None
@@ -258,9 +228,8 @@ class _ColumnReader:
 
 
 def _agrees(expected: np.ndarray, offset: int, piece) -> bool:
-    """Whether a piece of a column's stored bytes (from `offset`) equals `expected`'s bytes there: a
-    contiguous column of one value a row (its bytes in order), or of one-byte values in planes (rows x
-    planes, any strides; stored plane after plane, compared plane slice by plane slice)."""
+    """Whether a piece of a column's stored bytes (from `offset`) equals `expected`'s bytes there (a contiguous
+    column, or one-byte values stored plane after plane)."""
     got = np.frombuffer(piece, dtype=np.uint8)
     if expected.ndim == 1 and expected.flags.c_contiguous:
         return np.array_equal(expected.view(np.uint8)[offset:offset + len(got)], got)
@@ -281,14 +250,9 @@ MAX_DEFLATE_RATIO = 1032        # deflate expands a byte to at most this many: b
 
 
 def inflated(data, source: str = "gzip stream"):
-    """The decompressed bytes of a gzip stream (one member or several, as `gzip.decompress` reads them), as
-    pieces of at most INFLATED_PIECE bytes; StrategyFileError (when the piece that shows it is asked
-    for) when the stream is damaged or incomplete.
-
-    The inflater checks each member's CRC and length as it goes, and releases the GIL meanwhile,
-    so several files inflate in parallel on threads; no piece is kept here.  It is ISA-L's
-    (`isal`), twice as fast as zlib's here: inflating is exact whoever does it, so any correct
-    inflater gives the same bytes (writing stays with zlib, whose output the files are).
+    """The decompressed bytes of a gzip stream (one member or several) in pieces of at most INFLATED_PIECE
+    bytes, CRCs checked; StrategyFileError when it is damaged or incomplete.  ISA-L inflates (twice as
+    fast as zlib, the same bytes) and releases the GIL, so files inflate in parallel on threads.
     """
     view = memoryview(data).cast("B")
     start = 0

@@ -1,9 +1,9 @@
-"""The README's figures, rendered from results/ (and benchmarks/results/): no figure is typed by hand.
+"""The figures of the README and of docs/*.md, rendered from results/ (and benchmarks/results/): no figure is typed by hand.
 
-The README holds blocks between `<!-- figures:NAME -->` and `<!-- /figures:NAME -->`; this
+A document holds blocks between `<!-- figures:NAME -->` and `<!-- /figures:NAME -->`; this
 module renders each block from the committed results and rewrites them in place.
 
-    python -m analyzer.publish.readme            # rewrite README.md's blocks from results/
+    python -m analyzer.publish.readme            # rewrite the blocks of README.md and docs/*.md from results/
     python -m analyzer.publish.readme --check    # exit 1 when a block differs (the tests run this)
 """
 from __future__ import annotations
@@ -181,7 +181,7 @@ def rows_table(report: dict, script: str) -> str:
 
 
 def speed(benchmarks: Path) -> str:
-    """The README's speed block: whole commands, re-pricing from the cache, Baccarat and the advisor."""
+    """The speed block (docs/performance.md): whole commands, re-pricing from the cache, Baccarat and the advisor."""
     def report(name: str) -> dict:
         return json.loads((benchmarks / f"{name}.json").read_text())
     return "\n".join([speed_table(report("commands")), repricing_table(report("repricing")),
@@ -195,7 +195,7 @@ RENDERERS = {**{game.name: lambda results, game=game: game.module.readme_figures
 
 
 def scaling(benchmarks: Path) -> str:
-    """The README's scaling block: each enumeration on each executor (bench_scaling.py)."""
+    """The scaling block (docs/scaling-out.md): each enumeration on each executor (bench_scaling.py)."""
     return rows_table(json.loads((benchmarks / "scaling.json").read_text()), "bench_scaling.py")
 
 
@@ -203,7 +203,7 @@ BENCHMARK_RENDERERS = {"speed": speed, "scaling": scaling}          # blocks ren
 
 
 def render(text: str, results: Path, benchmarks: Path | None = None) -> str:
-    """The README text with every figures block rendered anew from `results` (and `benchmarks`, by
+    """A document's text with every figures block rendered anew from `results` (and `benchmarks`, by
     default the benchmarks/results/ beside `results`)."""
     benchmarks = benchmarks or results.parent / "benchmarks" / "results"
 
@@ -214,24 +214,31 @@ def render(text: str, results: Path, benchmarks: Path | None = None) -> str:
     return BLOCK.sub(block, text)
 
 
+def documents(root: Path) -> list[Path]:
+    """The documents whose blocks are rendered: the README and every page of docs/."""
+    return [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m analyzer.publish.readme", description=__doc__.splitlines()[0])
-    parser.add_argument("--readme", default="README.md")
+    parser.add_argument("documents", nargs="*", metavar="FILE", help="default: README.md and docs/*.md")
     parser.add_argument("--results", default="results")
     parser.add_argument("--benchmarks", default="benchmarks/results", help="the benchmark scripts' measurements")
     parser.add_argument("--check", action="store_true", help="exit 1 when a block differs from the results")
     args = parser.parse_args(argv)
-    path = Path(args.readme)
-    text = path.read_text()
-    fresh = render(text, Path(args.results), Path(args.benchmarks))
-    if args.check:
-        stale = [m.group("name") for m, n in zip(BLOCK.finditer(text), BLOCK.finditer(fresh)) if m.group(0) != n.group(0)]
-        if stale:
-            print(f"{path}: figures blocks differ from {args.results}: {', '.join(stale)} "
-                  "(run python -m analyzer.publish.readme)", file=sys.stderr)
-            return 1
-        return 0
-    path.write_text(fresh)
+    stale = []
+    for path in [Path(name) for name in args.documents] or documents(Path(".")):
+        text = path.read_text()
+        fresh = render(text, Path(args.results), Path(args.benchmarks))
+        if args.check:
+            stale += [f"{path}: {m.group('name')}" for m, n in zip(BLOCK.finditer(text), BLOCK.finditer(fresh))
+                      if m.group(0) != n.group(0)]
+        elif fresh != text:
+            path.write_text(fresh)
+    if stale:
+        print(f"figures blocks differ from {args.results}: {', '.join(stale)} (run python -m analyzer.publish.readme)",
+              file=sys.stderr)
+        return 1
     return 0
 
 

@@ -1,12 +1,8 @@
 """The exact cost of a rule list against optimal play, for any game.
 
-A basic strategy (`analyzer.strategy.language.Strategy`) decides every situation class;
-given the exact per-class gain of playing over folding, `rule_costs` says for each rule
-(and the default) which situations it decides, where it disagrees with the optimal
-decision, the EV it gives up there (these add up exactly to the whole gap) and the change
-in EV and RTP when the rule is struck from the list.  `Losses` prices whole decisions of
-groups of classes that a rule list decides alike (what fitting and checking a rule list
-on such groups reads).
+`rule_costs` says of each rule (and the default) which situations it decides, where it disagrees
+with optimal play, the EV it gives up there (adding up to the whole gap) and the change in EV and
+RTP when it is struck.  `Losses` prices whole decisions of groups of classes decided alike.
 """
 from __future__ import annotations
 
@@ -41,8 +37,7 @@ class RuleCost:
 
 @dataclass(frozen=True)
 class Losses:
-    """Per group of classes that rule lists decide alike: the gains (weight x (EV of playing - EV of
-    folding), integer numerators) given up against optimal by playing all of it, and by folding all of it."""
+    """Per group of classes decided alike: the gains given up against optimal by playing, or folding, all of it."""
 
     if_played: np.ndarray          # the sum of -gain over its classes of gain < 0
     if_folded: np.ndarray          # the sum of gain over its classes of gain > 0
@@ -59,8 +54,7 @@ class Losses:
         return np.where(plays, self.if_played, self.if_folded)
 
     def least(self) -> np.ndarray:
-        """Per group, the least any one decision of the whole group gives up (> 0: its best play differs
-        among its classes)."""
+        """Per group, the least any one decision of the whole group gives up."""
         return np.minimum(self.if_played, self.if_folded)
 
 
@@ -68,20 +62,10 @@ def rule_costs(strategy: Strategy, values: dict, decisions: DecisionTable,
                groups: SignSums | None = None) -> list[RuleCost]:
     """Per rule and for the default: exact situations decided, disagreements, EV lost, value of the rule.
 
-    Any game: `values` are the strategy's features per class and `decisions` the game's
-    decision table (per class its weight and exact EV of playing, actions[1]: call, raise).
-    The EV lost sums, over the situations a rule decides, by how much the better action
-    beats the rule's (0 where they agree or tie); the losses of every rule and the default
-    add up to the optimal EV minus the strategy's EV exactly.
-
-    Every figure here is a sum of weights or of gains (weight x (EV of playing - EV of
-    folding)) over classes that share three things: the rule that decides them, whether the
-    next rule that holds for them plays (what they take when their rule is struck) and the
-    sign of their gain.  So the table is summed once, by those groups, exactly.
-
-    `groups`: the classes already summed by groups that every feature of the strategy decides
-    alike (`SignSums`, e.g. Caribbean Stud's rank patterns); `values` are then per group, and the
-    groups' sums are summed instead of the classes.
+    `values`: the strategy's features per class; `decisions`: the game's decision table.  Every
+    figure is a sum over classes grouped by their deciding rule, whether the next rule that holds
+    plays, and the sign of their gain, so the table is summed once.  `groups`: classes already
+    summed by groups every feature decides alike (`SignSums`); `values` are then per group.
     """
     rules, n = strategy.rules, len(decisions) if groups is None else len(groups)
     codes = [strategy.features.actions.index(r.action) for r in rules] + [strategy.features.actions.index(strategy.default)]
@@ -128,8 +112,8 @@ def rule_costs(strategy: Strategy, values: dict, decisions: DecisionTable,
 
 
 def _first_two_rules(held: list, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per class (n of them), the index of the first rule (of the tests `held`; None: holds everywhere) that
-    holds, and of the next one that holds after it; len(held) (the default) where there is none."""
+    """Per class, the index of the first rule of `held` (None: holds everywhere) that holds and of the next
+    one; len(held) (the default) where there is none."""
     first = np.full(n, len(held), dtype=np.int16)
     second = first.copy()
     for index in range(len(held) - 1, -1, -1):           # later rules first: earlier ones push them back
@@ -141,14 +125,9 @@ def _first_two_rules(held: list, n: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _sums_by_rule(first: np.ndarray, second: np.ndarray, plays: np.ndarray, decisions: DecisionTable,
                   rows: slice) -> tuple:
-    """(weights, gains) of the classes `rows` summed, exactly, by (the rule deciding a class, whether the next
-    rule that holds for it plays, the sign of its gain: < 0, = 0, > 0): 6 sums per rule (the default
-    last) each.
-
-    One compiled pass (`cython_ext.group_sums.add_rule_sums`) when the gains are int64 and their
-    bound x all the rows proves every sum (of these rows, and all of them added up) fits;
-    otherwise NumPy's grouped sums, in Python integers where needed (`exact_group_sums`).
-    """
+    """(weights, gains) of the classes `rows` summed exactly by (deciding rule, whether the next rule plays,
+    sign of the gain): 6 sums per rule.  One compiled pass when a bound proves int64 sums fit, else
+    `exact_group_sums`."""
     gain, weights, cells = decisions.gain[rows], decisions.weights[rows], 6 * len(plays)
     if gain.dtype == np.int64 and weights.dtype in (np.uint8, np.int64) \
             and max(decisions.gain_bound, decisions.weight_bound) * len(decisions) <= INT64_MAX:
@@ -163,8 +142,7 @@ def _sums_by_rule(first: np.ndarray, second: np.ndarray, plays: np.ndarray, deci
 
 
 def _group_sums_by_rule(first: np.ndarray, second: np.ndarray, plays: np.ndarray, groups: SignSums) -> tuple:
-    """`_sums_by_rule` of groups of classes (`SignSums`: each group's sums by the sign of the gain), in Python
-    integers (a few cells: the chunks' sums add up without a bound)."""
+    """`_sums_by_rule` of groups of classes (`SignSums`), in Python integers."""
     cells = 6 * len(plays)
     cell = (first.astype(np.int64) * 6 + 3 * plays[second])[:, None] + np.arange(3)     # by group and sign
     return (exact_group_sums(cell.ravel(), groups.weights.ravel(), cells).astype(object),

@@ -1,25 +1,10 @@
 """Basic strategies as data: ordered "if <conditions> then <action>" rules over named features.
 
-A basic strategy is a short list of plain rules and a default action.  Each rule is a
-conjunction of conditions on *features* (what the player can see: his hand's category,
-the rank of his pair, whether he holds four to a flush, ...) and an action; the first
-rule whose conditions all hold decides, and a situation no rule covers takes the default.
-
-This module knows no game.  A game supplies a `FeatureSet`: its actions, its features
-(each with a kind, and the word templates a player reads) and a function that computes
-every feature for every situation class as an integer numpy array.  From the same
-`Strategy` object come
-
-* the decision of every situation class (`Strategy.decide`), evaluated exactly on the
-  arrays, so the figures computed are those of the rules printed;
-* the rules in words (`Strategy.lines`), built from the features' word templates only,
-  and read back by `parse_rule` (the words and the data are checked to agree): on a card,
-  one sentence per rule; in a chain (`Strategy.chained`, Caribbean Stud's rule in words),
-  "Raise if a and b." and then "Otherwise fold if a and b.";
-* the TOML text of the rule list (`Strategy.to_toml`), which `load_strategy` reads back
-  and validates, naming the file and the key of anything wrong.
-
-A TOML rule list looks like::
+Each rule is a conjunction of conditions on *features* (what the player sees) and an action; the
+first rule that holds decides, else the default.  A game supplies a `FeatureSet` (actions,
+features with their word templates, and their computation as integer arrays per situation
+class).  One `Strategy` gives the decisions (`decide`), the rules in words (`lines`; `chained` for "Otherwise fold if ...") and its TOML (`to_toml`, read back by
+`load_strategy`), which looks like::
 
     [strategy]
     game = "casino-holdem"
@@ -35,16 +20,12 @@ A TOML rule list looks like::
     then = "call"
     if = { flush_draw = true }
 
-A condition is `feature = value` (equal), or a table with one of `min`, `max`, `min` and
-`max` together (an inclusive range), `below` (strictly less), `not`, `in` or `not_in`
-(lists).  Values are written as the feature's kind spells them (a rank as a letter
-"2".."9", "T", "J", "Q", "K", "A"; a named value by its name; a count as an integer; a flag
-as true or false).  A condition on a feature that does not apply to a situation (the rank
-of "your pair" when the hand is not exactly one pair) never holds.
+A condition is `feature = value`, or a table with `min`, `max` (both: an inclusive range),
+`below`, `not`, `in` or `not_in`, values spelled as the feature's kind spells them.  A condition
+on a feature that does not apply to a situation never holds.
 """
 from __future__ import annotations
 
-import re
 import tomllib
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -55,7 +36,10 @@ import numpy as np
 
 from analyzer.core.rules import RuleError, any_table, list_of, read_toml, table, text
 
-OPS = ("eq", "ne", "min", "max", "between", "below", "in", "not_in")
+HOLDS = {"eq": lambda v, x: v == x, "ne": lambda v, x: v != x, "min": lambda v, x: v >= x,
+         "max": lambda v, x: v <= x, "between": lambda v, x: (v >= x[0]) & (v <= x[1]),
+         "below": lambda v, x: v < x, "in": np.isin, "not_in": lambda v, x: ~np.isin(v, x)}
+OPS = tuple(HOLDS)
 TOML_OPS = {"min", "max", "below", "not", "in", "not_in"}     # the keys of a condition table
 
 
@@ -68,21 +52,9 @@ class RuleListError(RuleError):
 # --- feature kinds: how values are written in TOML and in words ----------------------------
 
 class Kind:
-    """How one feature's integer values are spelled: in TOML (`parse`, `toml`) and in words (`word`)."""
+    """How one feature's integer values are spelled: `parse` and `toml` (TOML), `word` (words), `values`."""
 
     ops: tuple = ()
-
-    def parse(self, value, file: str, key: str) -> int:
-        raise NotImplementedError
-
-    def toml(self, value: int) -> str:
-        raise NotImplementedError
-
-    def word(self, value: int) -> str:
-        raise NotImplementedError
-
-    def values(self) -> range:
-        raise NotImplementedError
 
 
 @dataclass(frozen=True)
@@ -163,12 +135,9 @@ def ordered_templates(subject: str) -> dict:
 
 @dataclass(frozen=True)
 class Feature:
-    """A named feature: its kind, what it means, and the card's word template for each operator.
-
-    Templates hold `{value}`, `{low}` and `{high}` (a range) or `{values}` (a list, "a, b or
-    c"); a Flag's templates are keyed "true" and "false".  `missing` is the value the arrays
-    hold where the feature does not apply (no condition holds there), or None.
-    """
+    """A named feature: its kind, what it means, and the card's word template for each operator (with
+    `{value}`, `{low}`/`{high}` or `{values}`; a Flag's keyed "true"/"false").  `missing`: the value
+    where the feature does not apply, or None."""
 
     name: str
     kind: Kind
@@ -199,8 +168,7 @@ class FeatureSet:
 
 
 def computed_in_chunks(compute_rows: Callable[[np.ndarray], dict], keys: np.ndarray, rows: int = 1 << 18) -> dict:
-    """compute_rows(keys) (feature name -> one value per key row), a chunk of `rows` rows at a time, into
-    whole arrays: the same values, with the computation's intermediates held for one chunk only."""
+    """compute_rows(keys) (feature name -> one value per key row), `rows` rows at a time, into whole arrays."""
     keys = np.ascontiguousarray(keys, dtype=np.uint8)
     if len(keys) <= rows:
         return compute_rows(keys)
@@ -225,26 +193,8 @@ class Condition:
     value: object
 
     def holds(self, values: dict, features: FeatureSet) -> np.ndarray:
-        v = values[self.feature]
-        op, x = self.op, self.value
-        if op == "eq":
-            result = v == x
-        elif op == "ne":
-            result = v != x
-        elif op == "min":
-            result = v >= x
-        elif op == "max":
-            result = v <= x
-        elif op == "between":
-            result = (v >= x[0]) & (v <= x[1])
-        elif op == "below":
-            result = v < x
-        elif op == "in":
-            result = np.isin(v, x)
-        elif op == "not_in":
-            result = ~np.isin(v, x)
-        else:
-            raise ValueError(f"unknown operator {op!r}")
+        v, x = values[self.feature], self.value
+        result = HOLDS[self.op](v, x)
         missing = features.features[self.feature].missing
         if missing is not None:
             result = result & (v != missing)
@@ -285,8 +235,7 @@ class Rule:
         return result
 
     def words(self, features: FeatureSet, chained: bool = False, first: bool = True) -> str:
-        """One sentence: on a card 'Call if a, b and c.'; in a chain 'Raise if a and b.' for the first
-        rule and 'Otherwise fold if a and b.' after it."""
+        """One sentence: 'Call if a, b and c.'; in a chain 'Raise if a and b.', then 'Otherwise fold if ...'."""
         verb = features.verb(self.action)
         parts = [c.words(features) for c in self.conditions]
         return (f"{verb if first or not chained else 'Otherwise ' + verb.lower()} if "
@@ -468,84 +417,3 @@ def loads_strategy(text: str, features: FeatureSet, file: str = "<text>") -> Str
     except tomllib.TOMLDecodeError as error:
         raise RuleListError(file, "", f"is not valid TOML ({error})") from None
     return strategy_from_data(data, features, file)
-
-
-# --- words back to data ----------------------------------------------------------------------
-
-def _alternation(words) -> str:
-    return "(" + "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True)) + ")"
-
-
-def _condition_patterns(features: FeatureSet) -> list:
-    """(regex, builder) for every feature and operator the templates allow."""
-    patterns = []
-    for feature in features.features.values():
-        kind = feature.kind
-        by_word = {kind.word(v): v for v in kind.values()}
-        one = _alternation(by_word)
-        if isinstance(kind, Flag):
-            for flag in (True, False):
-                patterns.append((re.compile(re.escape(feature.templates["true" if flag else "false"])),
-                                 lambda m, f=feature.name, x=int(flag): Condition(f, "eq", x)))
-            continue
-        for op, template in feature.templates.items():
-            if op not in kind.ops:
-                continue
-            pieces = re.split(r"(\{value\}|\{low\}|\{high\}|\{values\})", template)
-            regex = ""
-            for piece in pieces:
-                if piece in ("{value}", "{low}", "{high}"):
-                    regex += one
-                elif piece == "{values}":
-                    regex += f"((?:{one[1:-1]})(?:, (?:{one[1:-1]}))*(?: or (?:{one[1:-1]})))"
-                else:
-                    regex += re.escape(piece)
-
-            def build(m, f=feature.name, op=op, by_word=by_word, one=one):
-                if op == "between":
-                    return Condition(f, op, (by_word[m.group(1)], by_word[m.group(2)]))
-                if op in ("in", "not_in"):
-                    items = re.findall(one, m.group(1))
-                    return Condition(f, op, tuple(sorted(by_word[w] for w in items)))
-                return Condition(f, op, by_word[m.group(1)])
-            patterns.append((re.compile(regex), build))
-    return patterns
-
-
-def parse_rule(sentence: str, features: FeatureSet) -> Rule:
-    """The Rule a sentence of a card or of a chain states: the inverse of Rule.words (raises ValueError if none).
-
-    Every reading of the sentence that the templates allow is tried (backtracking on the
-    separators ", " and " and "); the words must be read back as exactly one rule.
-    """
-    for action in features.actions:
-        verb = features.verb(action)
-        # each lead, and the (chained, first) wordings that begin with it
-        leads = {f"{verb} if ": ((False, True), (True, True)), f"Otherwise {verb.lower()} if ": ((True, False),)}
-        lead = next((lead for lead in leads if sentence.startswith(lead)), None)
-        if lead:
-            break
-    else:
-        raise ValueError(f"{sentence!r} does not start with an action ({', '.join(features.actions)}) and 'if'")
-    patterns = _condition_patterns(features)
-    readings = []
-
-    def read(position: int, so_far: list):
-        for regex, build in patterns:
-            m = regex.match(sentence, position)
-            if not m:
-                continue
-            condition = build(m)
-            end = m.end()
-            if sentence[end:] == ".":
-                readings.append(tuple(so_far + [condition]))
-            for separator in (", ", " and "):
-                if sentence.startswith(separator, end):
-                    read(end + len(separator), so_far + [condition])
-
-    read(len(lead), [])
-    rules = {Rule(r, action) for r in readings for chained, first in leads[lead]
-             if Rule(r, action).words(features, chained, first) == sentence}
-    if len(rules) != 1:
-        raise ValueError(f"{sentence!r} reads as {len(rules)} rules, not exactly one")
-    return rules.pop()

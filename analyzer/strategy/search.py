@@ -1,36 +1,12 @@
-"""Deriving a short basic strategy from exact per-situation values: greedy rule-list search.
+"""Deriving a short basic strategy from exact per-situation margins: a greedy rule-list search.
 
-Input: for every situation class, the feature values a player sees (a game's FeatureSet)
-and the exact *margin* of one action over the other (the EV of calling minus the EV of
-folding, times the class's weight, as an integer numerator).  Output: a `Strategy` (an
-ordered rule list and a default) whose decisions lose as little as possible against the
-optimal decision, with at most `max_rules` rules of at most `max_conditions` conditions.
-
-The algorithm:
-
-1. **Cells.** Classes with equal feature values are indistinguishable to any rule, so
-   they are merged (their margins summed exactly).  Everything below works on cells.
-2. **Best single rule at a place** (`RuleSearch.best_rule`).  Inserting a rule with action a
-   at position p of the list changes exactly the cells that reach p (no earlier rule
-   holds), satisfy the rule, and are currently decided otherwise; its gain is the sum of
-   their signed margins.  For one parent conjunction, the gain of adding every possible
-   condition on one feature is one `np.bincount` over that feature's values followed by a
-   small 0/1 matrix product (condition x value).  A beam search grows conjunctions of
-   one, two, then three conditions; children whose optimistic bound (the sum of the
-   positive parts of their gains) cannot beat the best rule found are pruned.  Each
-   condition costs `penalty` (in EV per ANTE), so a simpler rule wins a near tie.
-3. **Greedy list building with refits.** Starting from each default with no rules (or
-   from a seed list whose rules stay), insert the best rule at the best place, then
-   revisit every other rule: remove it and insert the best rule anywhere instead, if
-   that is better.  Repeat up to `max_rules` rules; keep the best list.  This is a local
-   search: it finds a good list, not a provably best one (for Casino Hold'em the first
-   greedy step is "call everything", so the committed derivation starts from two rules a
-   player knows anyway; see HOLDEM_PARAMETERS).
-
-The search scores with floats (ranking only); every figure reported is recomputed
-exactly from the integer margins.  The result depends only on the inputs and the
-parameters (no randomness), so `analyzer derive-basic casino-holdem` re-derives
-the committed rule list (each game's parameters sit beside its basic strategy).
+Classes with equal feature values are merged into cells (margins summed exactly).  The best rule
+to insert at a place is found by a pruned beam search over conjunctions of up to three
+conditions, each condition's gain one `np.bincount` and a 0/1 matrix product, each condition
+costing `penalty` so that a simpler rule wins a near tie.  Lists grow by the best insertion, each
+step followed by refits of every other rule; the best list over the defaults (or seeds) is kept.
+Floats only rank; every reported figure is recomputed exactly, and the result is deterministic,
+so `analyzer derive-basic` re-derives the committed rule lists.
 """
 from __future__ import annotations
 
@@ -229,11 +205,8 @@ def with_rules(strategy: Strategy, rules) -> Strategy:
 
 def derive(search: RuleSearch, name: str, title: str, max_rules: int = 12, log=None,
            seeds: list[Strategy] = ()) -> Strategy:
-    """Greedy insertion of the best rule, each step followed by refits of every rule.
-
-    Starts from each seed list (its rules stay), or without seeds from each default with no
-    rules; keeps the list of highest value.
-    """
+    """Greedy insertion of the best rule, each followed by refits, from each seed list (its rules stay) or
+    each default; the list of highest value."""
     features = search.features
     results = []
     for seed in seeds:
@@ -298,13 +271,9 @@ def refit(search: RuleSearch, strategy: Strategy, log=None, passes: int = 3,
 
 def derive_basic(features: FeatureSet, values: dict, gain: np.ndarray, scale: int, title: str, parameters: dict,
                  log=None) -> Strategy:
-    """A basic strategy named "basic" derived from exact per-class gains (see the module docstring).
-
-    values: the features per class; gain: weight x (EV of the play action - EV of folding)
-    per class, integers; scale: gain / scale is EV per ANTE.  parameters: max_rules,
-    max_conditions, beam, penalty, features (the names to use, or None for every searched one) and seed
-    (a TOML rule list whose rules stay, or None).
-    """
+    """A basic strategy named "basic" from exact per-class gains (weight x (EV of playing - EV of folding),
+    gain / scale per ANTE).  parameters: max_rules, max_conditions, beam, penalty, features (None: every
+    searched one) and seed (a TOML rule list whose rules stay, or None)."""
     if gain.dtype == object:
         raise OverflowError("the per-class gains do not fit in 64 bits for this paytable")
     use = parameters["features"] or [name for name in values if features.features[name].searched]

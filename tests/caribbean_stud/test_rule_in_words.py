@@ -14,7 +14,8 @@ from analyzer.games.caribbean_stud.patterns import N_PATTERNS, Patterns, class_p
 from analyzer.games.caribbean_stud.price import Priced
 from analyzer.poker.decision_table import DecisionTable
 from analyzer.strategy.costs import Losses
-from analyzer.strategy.language import Condition, Rule, parse_rule
+from analyzer.strategy.language import Condition, Rule
+from rule_reader import parse_rule
 from cython_ext import handeval
 
 RESULTS = Path(__file__).parents[2] / "results" / "caribbean_stud"

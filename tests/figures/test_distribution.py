@@ -400,8 +400,6 @@ def test_interval_bounds_against_reference():
             assert half == reference_sqrt(square, 14)
             assert low == reference_surd(stats.rtp, F(-1), square, 14)
             assert high == reference_surd(stats.rtp, F(1), square, 14)
-    assert stats.settling_table().headers() == ["Rounds", "Confidence", "Half-width", "Low", "High"]
-    assert len(stats.settling_table().rows) == 12
 
 
 def test_intervals_are_made_once_per_arguments_and_each_is_the_fresh_rendering():
@@ -491,18 +489,6 @@ def test_summary_is_json_and_exact():
     first = summary["settling_intervals"][0]
     assert (first["rounds"], first["confidence"]) == ("1000", "95%")
     assert (first["half_width"], first["low"], first["high"]) == stats.interval(1000, Z95, 8)
-
-
-def test_tables():
-    stats = WagerStatistics.from_outcomes(DIE)
-    table = stats.distribution_table()
-    assert table.headers() == ["Net (exact)", "Net", "Count", "Probability (exact)", "Probability"]
-    assert table.text_rows(4)[0] == ["-1/1", "-1.0000", "2", "1/3", "0.3333"]
-    summary = {row[0]: list(row[1:]) for row in stats.summary_table(6).rows}
-    assert summary["Standard deviation"] == ["sqrt(38/9)", "2.054805"]
-    assert summary["RTP (returned / wagered)"] == ["11/7", "1.571429"]
-    assert "| Figure | Exact | Decimal |" in stats.summary_table().markdown()
-    assert stats.rounds_to_settle_table().csv().splitlines()[0] == "Tolerance (percentage points),Confidence,Rounds"
 
 
 # --- integer rows over one denominator, against the plain Fraction-keyed rows ---------------------

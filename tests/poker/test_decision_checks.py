@@ -3,10 +3,14 @@ import numpy as np
 import pytest
 
 from analyzer.core import exact
-from analyzer.core.exact import exact_dot, exact_sum
+from analyzer.core.exact import exact_sum
 from analyzer.poker import checks
 from analyzer.poker.checks import decision_totals
 from analyzer.poker.strategy_file import EITHER
+
+
+def exact_dot(weights, values) -> int:
+    return sum(int(w) * int(v) for w, v in zip(weights.tolist(), values.tolist()))
 
 
 def plain_totals(weights, play, fold, decisions) -> dict:

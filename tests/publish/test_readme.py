@@ -1,4 +1,5 @@
-"""The README quotes no figure by hand: its figures blocks equal what `analyzer.publish.readme` renders from results/."""
+"""The README and docs/ quote no figure by hand: their figures blocks equal what `analyzer.publish.readme` renders
+from results/."""
 import re
 from pathlib import Path
 
@@ -9,14 +10,18 @@ FIGURE = re.compile(r"\d+\.\d+%|\b\d+/\d{2,}\b")          # a percentage with de
 
 
 def test_figures_blocks_equal_the_results():
-    text = (ROOT / "README.md").read_text()
-    assert text == readme.render(text, ROOT / "results")
-    assert {m.group("name") for m in readme.BLOCK.finditer(text)} == set(readme.RENDERERS) | set(readme.BENCHMARK_RENDERERS)
+    """Every document's blocks are the rendering; every block is in exactly one document, once."""
+    names = []
+    for document in readme.documents(ROOT):
+        text = document.read_text()
+        assert text == readme.render(text, ROOT / "results"), document.name
+        names += [m.group("name") for m in readme.BLOCK.finditer(text)]
+    assert sorted(names) == sorted(set(readme.RENDERERS) | set(readme.BENCHMARK_RENDERERS))
 
 
 def test_no_figure_outside_the_blocks_in_the_figures_section():
     text = (ROOT / "README.md").read_text()
-    section = text[text.index("## Figures"):text.index("## Strategy advisor")]
+    section = text[text.index("## Figures"):text.index("## Documentation")]
     outside = readme.BLOCK.sub("", section)
     assert FIGURE.findall(outside) == []
 
@@ -34,12 +39,12 @@ def test_a_changed_result_makes_the_check_fail(tmp_path):
     summary.write_text(summary.read_text().replace("114753351728/10847218479825", "114753351729/10847218479825"))
     readme_path = tmp_path / "README.md"
     readme_path.write_text((ROOT / "README.md").read_text())
-    assert readme.main(["--readme", str(readme_path), "--results", str(results), "--benchmarks",
+    assert readme.main([str(readme_path), "--results", str(results), "--benchmarks",
                         str(ROOT / "benchmarks" / "results"), "--check"]) == 1
 
 
 def test_a_changed_measurement_makes_the_check_fail(tmp_path):
-    """The speed block is rendered from benchmarks/results/: a moved measurement is caught."""
+    """The speed block of docs/performance.md is rendered from benchmarks/results/: a moved measurement is caught."""
     import json
     import shutil
     benchmarks = tmp_path / "benchmarks"
@@ -47,6 +52,6 @@ def test_a_changed_measurement_makes_the_check_fail(tmp_path):
     commands = json.loads((benchmarks / "commands.json").read_text())
     next(iter(commands["commands"].values()))["median_wall_s"] += 1
     (benchmarks / "commands.json").write_text(json.dumps(commands))
-    arguments = ["--readme", str(ROOT / "README.md"), "--results", str(ROOT / "results"), "--check"]
+    arguments = [str(ROOT / "docs" / "performance.md"), "--results", str(ROOT / "results"), "--check"]
     assert readme.main(arguments + ["--benchmarks", str(ROOT / "benchmarks" / "results")]) == 0
     assert readme.main(arguments + ["--benchmarks", str(benchmarks)]) == 1

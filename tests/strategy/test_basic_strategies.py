@@ -17,7 +17,8 @@ from analyzer.games.casino_holdem import features as hf
 from analyzer.games.casino_holdem import price as holdem_price
 from analyzer.poker.hands import CATEGORIES
 from analyzer.strategy.language import (Condition, Rule, RuleListError, Strategy, load_strategy, loads_strategy,
-                                        parse_rule, strategy_card_markdown)
+                                        strategy_card_markdown)
+from rule_reader import parse_rule
 from cython_ext import handeval
 
 HEADER = '[strategy]\ngame = "casino-holdem"\nname = "t"\ntitle = "test"\ndefault = "fold"\n'
