@@ -167,7 +167,7 @@ def open_folder(folder) -> None:
         if os.path.lexists(folder) and not folder.is_dir():
             raise Unusable("is a file, not a folder")
         folder.mkdir(parents=True, exist_ok=True)
-        if not os.access(folder, os.W_OK | os.X_OK):
+        if not os.access(folder, os.R_OK | os.W_OK | os.X_OK):
             raise Unusable("is on a read-only file system" if os.statvfs(folder).f_flag & os.ST_RDONLY
                            else "is not writable (permission denied)")
         if not tag.is_file():
