@@ -8,11 +8,12 @@ wall and CPU seconds of `count_cache.store` and of a cached load (`count_cache.l
 game's `table_from_arrays`, whose totals check is part of trusting a file); the load is with the
 file in the page cache, the usual case (it was just written, or recently read).
 
-Measured 2026-12-03 on 2 shared cores (Intel Xeon, load average 10-14: CPU seconds are the
-figure to read), Caribbean Stud: 146.9 MB file (format 3: 55.2 MB); a cached load 0.28 s of CPU
-in process (format 3: about 0.5 s with its kernel digests, same script as the one below); a whole
-cached `analyzer caribbean-stud --rules <another paytable>` 5.0-5.4 s of CPU either format, peak
-345 MB either format (`/usr/bin/time`, 3 runs each, interleaved).
+Measured 2026-12-03 on 2 shared cores (AMD EPYC, load average 10-14: CPU seconds are the figure
+to read), Caribbean Stud, median of 3: a 146.9 MB file (format 3: 55.2 MB), stored in 0.97 s
+(0.44 s of CPU, on the pipeline's background thread), loaded and checked in 0.34 s (0.16 s of
+CPU; format 3's load: 0.15 s of CPU).  A whole cached `analyzer caribbean-stud --rules <another
+paytable> --check-samples 0 --check-rounds 0`, 3 runs each, interleaved with format 3's: 5.3-5.4 s
+of CPU (format 3: 5.0-5.4 s), peak 345 MB either format (`/usr/bin/time`).
 """
 import argparse
 import os
