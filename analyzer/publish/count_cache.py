@@ -39,8 +39,7 @@ FORMAT_VERSION = 4
 SUFFIX = ".tgacache"
 ALIGN = 64                             # the header and every array start at a multiple of this
 TAG_NAME = "CACHEDIR.TAG"              # https://bford.info/cachedir/: backup tools skip the folder
-TAG_SIGNATURE = "Signature: 8a477f597d28d172789f06886806bc55"
-TAG = (TAG_SIGNATURE + "\n# This folder is the count cache of table-game-analyzer (docs/count-cache.md).\n"
+TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n# This folder is the count cache of table-game-analyzer (docs/count-cache.md).\n"
        "# Everything in it may be deleted; the analyzer makes it again.\n")
 KEY_ENV = "ANALYZER_CACHE_KEY"         # names the key file; else DEFAULT_KEY_PATH
 DEFAULT_KEY_PATH = Path("~/.config/table-game-analyzer/count-cache.key")
@@ -87,9 +86,8 @@ def canonical(value):
     if isinstance(value, (set, frozenset)):
         return sorted((canonical(item) for item in value), key=_dumps)
     if isinstance(value, dict):
-        for name in value:
-            if not isinstance(name, str):
-                raise TypeError(f"cache key field names must be strings, not {name!r}")
+        if any(not isinstance(name, str) for name in value):
+            raise TypeError(f"cache key field names must be strings: {sorted(map(repr, value))}")
         return {name: canonical(value[name]) for name in sorted(value)}
     if isinstance(value, np.ndarray) and value.dtype.kind in STORABLE_KINDS:
         return canonical(value.tolist())
@@ -250,8 +248,7 @@ def store(folder, key: str, arrays: dict, meta: dict | None = None, *, prefix: s
             handle.write(mac.digest())
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temp, 0o644)
-        os.replace(temp, path)
+        os.replace(temp, path)                  # (readable by the user only, as mkstemp made it)
     except (OSError, Unusable) as error:
         if temp is not None:
             Path(temp).unlink(missing_ok=True)
