@@ -176,8 +176,9 @@ def add_cache(parser: argparse.ArgumentParser) -> None:
     cache = parser.add_mutually_exclusive_group()
     cache.add_argument("--cache", metavar="DIR",
                        help="the count cache: paytable-free counts kept between runs, so another paytable on the "
-                            "same deck and qualifier is priced without enumerating (default: OUT/.cache; "
-                            "verified on load, at most 2 GiB, least recently used files dropped)")
+                            "same deck and qualifier is priced without enumerating (default: OUT/.cache): a "
+                            "folder of its own (CACHEDIR.TAG), files signed with the key in $ANALYZER_CACHE_KEY "
+                            "or ~/.config/table-game-analyzer/count-cache.key, at most 2 GiB; docs/count-cache.md")
     cache.add_argument("--no-cache", action="store_true", help="count afresh and keep nothing")
 
 

@@ -5,6 +5,14 @@ import support
 from analyzer.games import registry
 
 
+@pytest.fixture(autouse=True, scope="session")
+def count_cache_key(tmp_path_factory):
+    """The count cache signs its files with a key made in a temporary folder, never the user's own."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ANALYZER_CACHE_KEY", str(tmp_path_factory.mktemp("count_cache_key") / "count-cache.key"))
+        yield
+
+
 @pytest.fixture(scope="session")
 def quick_checks():
     """Light pre-publication checks for tests that write results folders."""

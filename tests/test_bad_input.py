@@ -349,6 +349,80 @@ def test_design_ranges_beyond_machine_integers_and_floats(capsys, tmp_path, high
     assert (folder / "figure_design.svg").exists() == drawn
 
 
+# --- the count cache: a folder of its own, checked before any work ----------------------------------
+
+def cache_commands(tmp_path) -> dict:
+    """A reduced-deck Caribbean Stud analysis and design, which count through the cache."""
+    rules = support.reduced_deck(tmp_path, "caribbean-stud", "9TJQKA", "cd")
+    return {"analysis": ["caribbean-stud", "--rules", rules, "--check-rounds", "0", "--check-samples", "0"],
+            "design": ["design", "caribbean-stud", "--rules", rules, "--vary", "raise_pays.flush",
+                       "--range", "4", "8"]}
+
+
+def no_counting(monkeypatch):
+    """Counting fails the test: the cache is refused first."""
+    module = registry.game("caribbean-stud").module
+
+    def count(*args, **kwargs):
+        raise AssertionError("counted although the cache was refused")
+    monkeypatch.setattr(module, "count", count)
+
+
+def foreign_folder(where: Path) -> None:
+    where.mkdir(parents=True)
+    (where / "notes.txt").write_text("mine")
+    (where / ".old.partial").write_text("mine")
+
+
+CACHES = {"a file": (lambda where: (where.parent.mkdir(parents=True), where.write_text("mine")), "", ["is a file"]),
+          "below a file": (lambda where: (where.parent.mkdir(parents=True), where.write_text("mine")), "below",
+                           ["cannot be made"]),
+          "a folder of the user's": (foreign_folder, "", ["CACHEDIR.TAG", "not a count cache"])}
+
+
+@pytest.mark.parametrize("command", ["analysis", "design"])
+@pytest.mark.parametrize("case", list(CACHES))
+def test_a_cache_that_cannot_be_used_is_refused_before_any_work(capsys, tmp_path, monkeypatch, command, case):
+    make, below, words = CACHES[case]
+    where = tmp_path / "mine" / "cache"
+    make(where)
+    no_counting(monkeypatch)
+    cache = where / below if below else where
+    argv = [*cache_commands(tmp_path)[command], "--out", tmp_path / "out", "--cache", cache, "--quiet"]
+    refused(capsys, argv, "--cache", str(cache), *words, out=tmp_path / "mine")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("command", ["analysis", "design"])
+def test_the_default_cache_is_checked_too(capsys, tmp_path, monkeypatch, command):
+    out = tmp_path / "out"
+    (out / ".cache").parent.mkdir(parents=True)
+    (out / ".cache").write_text("mine")
+    no_counting(monkeypatch)
+    refused(capsys, [*cache_commands(tmp_path)[command], "--out", out, "--quiet"], "--cache", str(out / ".cache"),
+            "is a file", out=out)
+
+
+def test_a_read_only_cache_is_refused(capsys, tmp_path, monkeypatch):
+    """A read-only file system (a tmpfs mounted ro where the machine allows it; else the check's answer)."""
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    mounted = os.system(f"mount -t tmpfs -o size=64k,ro tmpfs {mount} 2>/dev/null") == 0
+    try:
+        if not mounted:
+            from analyzer.publish import count_cache
+            real = os.access
+            monkeypatch.setattr(count_cache.os, "access", lambda path, mode: False if Path(path) == mount
+                                else real(path, mode))
+        no_counting(monkeypatch)
+        refused(capsys, [*cache_commands(tmp_path)["analysis"], "--out", tmp_path / "out", "--cache", mount,
+                         "--quiet"], "--cache", str(mount), "read-only" if mounted else "not writable",
+                out=tmp_path / "out")
+    finally:
+        if mounted:
+            os.system(f"umount {mount}")
+
+
 # --- Baccarat shoes ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("option,value,words", [

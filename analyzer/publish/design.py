@@ -55,6 +55,7 @@ def solve(game: Game, rule_path, key: str, run: pipeline.Run, target: Fraction |
     folder = Path(run.out_root) / "designs" / f"{rule_file.name}.{key}"
     check_out_root(run.out_root)
     check_folder(folder)
+    pipeline.check_cache(run, [game])
     model = problem.model_of(pipeline.count(game, rules, run))
     note = ""
     if target is not None and searched:

@@ -80,8 +80,9 @@ class ResultFolder:
     """
 
     def __init__(self, root: str | Path, game: str, folder: str, rules: RuleFile, argv: list[str] | None = None,
-                 replace: bool = False):
+                 replace: bool = False, counts: dict | None = None):
         self.root = Path(root)
+        self.counts = counts                   # {"from_cache": True, "key": ...} for counts read from the count cache
         self.game = game
         self.folder = folder
         self.rules = rules
@@ -114,6 +115,8 @@ class ResultFolder:
             "command": self.command,
             "files": dict(sorted(self.hashes.items())),
         }
+        if self.counts is not None:
+            manifest["counts"] = self.counts
         if not published:
             manifest["published"] = False
         return manifest

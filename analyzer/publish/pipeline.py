@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import sys
 import time
 from contextlib import contextmanager
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -38,7 +39,6 @@ from analyzer.publish.drawing import Drawing
 from analyzer.publish.folder import ResultFolder, check_out_root, json_bytes, to_the_end
 from analyzer.publish.options import CheckOptions
 from analyzer.publish.workbook import rules_table, workbook_bytes
-from cython_ext.byte_planes import expand_into, unshuffle_into
 
 RULES_SHEET = "Rules analysed"
 
@@ -64,6 +64,7 @@ class Run:
     progress: object = None
     options: dict = field(default_factory=dict)     # the game's own options (e.g. aa_ratio)
     cache: Path | None = None                       # the count cache's folder; None: count afresh, keep nothing
+    from_cache: dict = field(default_factory=dict)  # (game, rule set) -> the cache key its counts were read under
     replace: bool = False                           # replace results of another rule file of the same rule set
     keep_analyses: bool = False                     # run_game returns each analysis (held in memory)
     drawer: object = None                           # a drawing.Drawer: figures drawn by that child process
@@ -78,28 +79,49 @@ def kernel_digest(game: Game) -> str:
 
 
 def count(game: Game, rules, run: Run, storing: list | None = None):
-    """The game's paytable-free counts for these rules: from the cache when it holds them, else counted (and kept).
+    """The game's paytable-free counts for these rules: from the cache when it holds them, else counted (and kept)."""
+    return counted(game, rules, run, storing)[0]
+
+
+def counted(game: Game, rules, run: Run, storing: list | None = None) -> tuple:
+    """(the counts, the cache key they were read under, or None when they were counted here).
 
     `storing`: when given, the count is written to the cache on a background thread (its
-    compression and hashing release the GIL, so it overlaps the analysis on a second core)
-    and the thread's future is appended there for the caller to wait on; else written here.
+    hashing and writing release the GIL, so it overlaps the analysis on a second core) and the
+    thread's future is appended there for the caller to wait on; else written here.  A cache
+    that cannot be written costs a line on stderr, never the run (`count_cache.store`).
     """
     if run.cache is None or not game.has(CachedCount):
-        return game.module.count(rules, run.executor, run.progress)
+        return game.module.count(rules, run.executor, run.progress), None
     key = count_cache.cache_key(game.name, game.module.count_fields(rules),
                                 f"{analyzer.__version__} {kernel_digest(game)}")
-    loaded = count_cache.load(run.cache, key, unshuffle=unshuffle_into, expand=expand_into)   # compiled: one pass
+    loaded = count_cache.load(run.cache, key)
     if loaded is not None:
         table = game.module.table_from_arrays(rules, *loaded)
         if table is not None:
-            return table
+            return table, key
+        print(f"count cache: not trusting the counts of {run.cache} under key {key[:16]}: they do not fit these "
+              "rules or break their totals; they are recounted", file=sys.stderr)
     table = game.module.count(rules, run.executor, run.progress)
     arrays, meta = game.module.table_arrays(table)
     if storing is None:
         count_cache.store(run.cache, key, arrays, meta, prefix=game.folder)
     else:
         storing.append(_background(count_cache.store, run.cache, key, arrays, meta, prefix=game.folder))
-    return table
+    return table, None
+
+
+def check_cache(run: Run, games) -> None:
+    """Refuse (InputError naming --cache), before any work, a count cache the run cannot use; make it ready.
+
+    Checked only when one of `games` counts through the cache (`count_cache.open_folder`)."""
+    if run.cache is None or not any(game.has(CachedCount) for game in games):
+        return
+    try:
+        count_cache.open_folder(run.cache)
+    except count_cache.Unusable as problem:
+        raise InputError(f"--cache {run.cache}: the count cache {problem}; name another folder, or give "
+                         "--no-cache") from None
 
 
 def _background(function, *args, **kwargs) -> Future:
@@ -120,7 +142,9 @@ def load(game: Game, rule_paths=None) -> list:
 
 
 def result_folder(game: Game, rule_file, run: Run) -> ResultFolder:
-    return ResultFolder(run.out_root, game.name, game.folder, rule_file, run.argv, replace=run.replace)
+    key = run.from_cache.get((game.name, rule_file.name))
+    return ResultFolder(run.out_root, game.name, game.folder, rule_file, run.argv, replace=run.replace,
+                        counts=None if key is None else {"from_cache": True, "key": key})
 
 
 def prepare(jobs: list, run: Run) -> list:
@@ -147,6 +171,7 @@ def prepare(jobs: list, run: Run) -> list:
     for game, loaded in prepared:
         for rule_file, _ in loaded:
             result_folder(game, rule_file, run).check_target()
+    check_cache(run, [game for game, _ in prepared])
     return prepared
 
 
@@ -158,13 +183,15 @@ def analyse(game: Game, rule_paths, run: Run, loaded=None, publishing: bool = Fa
     compressing its strategy files while it analyses (`start_files`)."""
     loaded = load(game, rule_paths) if loaded is None else loaded
     keys = [json.dumps(game.module.count_fields(rules), sort_keys=True) for _, rules in loaded]
-    counts, storing = {}, []
+    counts, hits, storing = {}, {}, []
     try:
         for index, ((rule_file, rules), key) in enumerate(zip(loaded, keys)):
             if key not in counts:
                 with timing.stage(f"{game.name} count"), memory.huge_pages_while_counting():
-                    counts[key] = count(game, rules, run, storing)
+                    counts[key], hits[key] = counted(game, rules, run, storing)
                     memory.release()
+            if hits[key] is not None:
+                run.from_cache[game.name, rule_file.name] = hits[key]
             # This frame keeps neither the analysis nor (after the last rule set that needs it) the count:
             # both go when the caller lets go of the analysis.
             yield rule_file, _analysed(game, rule_file, rules,
@@ -174,7 +201,7 @@ def analyse(game: Game, rule_paths, run: Run, loaded=None, publishing: bool = Fa
         raise
     with timing.stage(f"{game.name} count cache written"):
         for future in storing:
-            future.result()             # a failed write (a full disk) is raised here
+            future.result()
 
 
 def _analysed(game: Game, rule_file, rules, count, run: Run, publishing: bool):

@@ -114,6 +114,8 @@ def build(content: ReportContent, folder: ResultFolder, summary: dict, verificat
               "\n".join(f"- **{'PASS' if c.passed else 'FAIL'}** {c.name}: {c.detail}" for c in verification.checks)
               + "\n",
               "## Provenance\n",
+              *([f"The counts were read from the count cache (key `{manifest['counts']['key']}`), not enumerated "
+                 "by this run: `analyzer verify` recounts them.\n"] if "counts" in manifest else []),
               f"Regenerate with `analyzer {manifest['game']} --rules {where}/rules.toml` from git commit "
               f"`{commit}`; the result is byte-identical. Files of this folder (sha256):\n",
               markdown_table(["file", "sha256"], [[name, f"`{digest}`"] for name, digest in manifest["files"].items()],

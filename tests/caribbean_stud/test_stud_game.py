@@ -507,3 +507,24 @@ def test_rule_exceptions_csv_equals_the_plain_rendering(stud_analyses):
                          "raise" if check.raises[i] else "fold", "fold" if check.raises[i] else "raise",
                          fraction_str(ev), "-1/1", decimal_str(ev, 10), fraction_str(cost), decimal_str(cost, 15)])
         assert outputs.strategy_rule_exceptions_csv(analysis) == csv_text(outputs.EXCEPTION_HEADERS, rows)
+
+
+@pytest.mark.parametrize("ranks,suits", [("9TJQKA", "cd"), ("789TJQKA", "cdh")])
+def test_moving_one_deal_between_two_outcomes_breaks_the_totals(tmp_path, ranks, suits):
+    """`count.consistent`, the count cache's check of what it reads: a true count keeps every total; one deal
+    moved between any two outcomes of a class (every class's sum kept) breaks one."""
+    from analyzer.games.caribbean_stud.count import consistent
+    from dataclasses import replace
+    game = registry.game("caribbean-stud")
+    _, rules = game.load_rules(support.reduced_deck(tmp_path, "caribbean-stud", ranks, suits))
+    table = game.module.count(rules)
+    assert consistent(table)
+    qualifies = table.player_rank >= table.qualifier_rank
+    for row in (int(np.flatnonzero(qualifies)[0]), int(np.flatnonzero(~qualifies)[0])):
+        for source, target in itertools.permutations(range(4), 2):
+            counts = table.counts.copy()
+            if counts[row, source] == 0:
+                continue
+            counts[row, source] -= 1
+            counts[row, target] += 1
+            assert not consistent(replace(table, counts=counts)), (row, source, target)

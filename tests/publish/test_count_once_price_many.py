@@ -1,10 +1,17 @@
 """Count once, price many: cache hits are byte-identical to fresh counts, a damaged cache is recounted,
 a paytable variant is priced from the cache without enumerating, and `sweep` works for every game."""
 import csv
+import hashlib
+import hmac
+import errno
+import os
 import io
+import json
+import re
 import threading
 from pathlib import Path
 
+import numpy as np
 import openpyxl
 import pytest
 
@@ -20,6 +27,24 @@ PAYOUT = {"casino-holdem": ("four_of_a_kind = 10", "four_of_a_kind = 12"),
 
 def files_of(folder: Path) -> dict:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+REPORTS = ("report.md", "report.html")
+
+
+def as_if_counted(files: dict) -> dict:
+    """The files of a folder priced from the count cache, less what says so: the manifest's "counts" (and
+    the reports' sha256 there) and the report's line; the files of one counted afresh, less the same."""
+    manifest = json.loads(files["manifest.json"])
+    if "counts" in files["manifest.json"].decode():
+        assert manifest.pop("counts")["from_cache"] is True
+        for name in REPORTS:
+            line = re.search(rb"(<p>)?The counts were read from the count cache[^\n]*\n\n?", files[name])
+            assert line, name
+            files = {**files, name: files[name].replace(line.group(0), b"", 1)}
+    for name in REPORTS:
+        manifest["files"].pop(name)
+    return {**files, "manifest.json": json.dumps(manifest, sort_keys=True).encode()}
 
 
 def publish(game, path, root, cache):
@@ -49,7 +74,10 @@ def test_cache_hits_are_byte_identical_to_fresh_counts(tmp_path, monkeypatch, ga
     missed = files_of(publish(game, path, tmp_path / "miss", cache))
     hit = files_of(publish(game, path, tmp_path / "hit", cache))
     assert counted.calls == 2                          # fresh and the miss count; the hit reads the cache
-    assert fresh == missed == hit
+    assert fresh == missed and hit != fresh            # the hit says it was priced from the cache ...
+    assert "counts" not in json.loads(fresh["manifest.json"])
+    assert json.loads(hit["manifest.json"])["counts"]["from_cache"] is True
+    assert as_if_counted(hit) == as_if_counted(fresh)  # ... and is otherwise the same, byte for byte
     assert len(count_cache.cache_files(cache)) == 1
 
 
@@ -63,7 +91,7 @@ def test_a_paytable_variant_is_priced_from_the_cache(tmp_path, monkeypatch, game
     counted = Counted(monkeypatch, game)
     priced = files_of(publish(game, variant, tmp_path / "out", cache))
     assert counted.calls == 0
-    assert priced == files_of(publish(game, variant, tmp_path / "fresh", None))
+    assert as_if_counted(priced) == as_if_counted(files_of(publish(game, variant, tmp_path / "fresh", None)))
 
 
 def test_a_damaged_cache_is_recounted_never_trusted(tmp_path, monkeypatch, capsys):
@@ -79,6 +107,51 @@ def test_a_damaged_cache_is_recounted_never_trusted(tmp_path, monkeypatch, capsy
     again = files_of(publish(game, path, tmp_path / "b", cache))
     assert counted.calls == 1 and again == first
     assert "cache" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("signer", ["forger", "user"])
+def test_a_forged_count_is_recounted_never_published(tmp_path, monkeypatch, capsys, signer):
+    """The cached counts with one deal moved between two outcomes of one class (every class's total kept),
+    written in the cache's format and signed by someone without the user's key (the HMAC fails), or with it
+    (the totals every true count keeps fail): recounted, one line."""
+    game = "caribbean-stud"
+    path = support.reduced_deck(tmp_path, game, *SMALL[game])
+    cache = tmp_path / "cache"
+    first = files_of(publish(game, path, tmp_path / "a", cache))
+    cached, = count_cache.cache_files(cache)
+    header = json.loads(cached.read_bytes().split(b"\n")[1])
+    arrays, meta = count_cache.load(cache, header["key"])
+    counts = arrays["counts_by_outcome"].copy()
+    column = int(np.flatnonzero(counts[0] > 0)[0])
+    counts[0, column] -= 1
+    counts[1, column] += 1
+    forger = tmp_path / "forger"
+    forger.mkdir()
+    forged = count_cache.store(forger, header["key"], {**arrays, "counts_by_outcome": counts}, meta,
+                               prefix=cached.name.split("-")[0]).read_bytes()[:-count_cache.DIGEST_BYTES]
+    secret = b"the forger's key" if signer == "forger" else count_cache.signing_key()
+    cached.write_bytes(forged + hmac.new(secret, forged, hashlib.sha256).digest())
+    capsys.readouterr()
+    counted = Counted(monkeypatch, game)
+    again = files_of(publish(game, path, tmp_path / "b", cache))
+    assert counted.calls == 1 and again == first
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not trusting" in err, err
+    assert ("HMAC" in err and str(cached) in err) if signer == "forger" else "break their totals" in err
+
+
+def test_a_folder_priced_from_the_cache_says_so_and_verify_recounts_it(tmp_path, capsys):
+    from analyzer.cli import main
+    game = "caribbean-stud"
+    path = support.reduced_deck(tmp_path, game, *SMALL[game])
+    publish(game, path, tmp_path / "a", tmp_path / "cache")
+    folder = publish(game, path, tmp_path / "b", tmp_path / "cache")
+    key = json.loads((folder / "manifest.json").read_text())["counts"]["key"]
+    assert f"The counts were read from the count cache (key `{key}`)" in (folder / "report.md").read_text()
+    assert count_cache.cache_files(tmp_path / "cache")[0].name.endswith(f"-{key[:16]}.tgacache")
+    capsys.readouterr()
+    assert main(["verify", str(folder), "--quiet"]) == 0, capsys.readouterr()
+    assert "every counted deal" in capsys.readouterr().out            # counted afresh by verify, not read
 
 
 def test_a_rebuilt_kernel_never_reads_an_old_cache(monkeypatch):
@@ -123,20 +196,47 @@ def test_the_cache_is_written_on_a_background_thread_and_waited_for(tmp_path, mo
     assert threads and threads[0] is not threading.main_thread()
     assert len(count_cache.cache_files(tmp_path / "cache")) == 1
     counted = Counted(monkeypatch, game)
-    assert files_of(publish(game, path, tmp_path / "b", tmp_path / "cache")) == first
+    assert as_if_counted(files_of(publish(game, path, tmp_path / "b", tmp_path / "cache"))) == as_if_counted(first)
     assert counted.calls == 0                          # the file the background thread wrote is complete
 
 
-def test_a_failed_background_cache_write_is_reported_in_one_line(tmp_path, monkeypatch, capsys):
-    """A full disk while the cache is written in the background: exit 1, one line naming the path."""
+class FullDisk:
+    """A file on a disk that fills up after its first write."""
+
+    def __init__(self, handle):
+        self.handle, self.writes = handle, 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *problem):
+        self.handle.close()
+
+    def write(self, data):
+        self.writes += 1
+        if self.writes > 1:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return self.handle.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self.handle, name)
+
+
+@pytest.mark.parametrize("command", ["analysis", "design"])
+def test_a_full_disk_under_the_cache_is_one_line_and_the_run_succeeds(tmp_path, monkeypatch, capsys, command):
+    """The disk fills up while the count is cached: one line says the count was not cached, the results are
+    published, exit 0, and no temporary file is left in the cache."""
     from analyzer.cli import main
     game = "caribbean-stud"
     path = support.reduced_deck(tmp_path, game, *SMALL[game])
-
-    def full(folder, *args, **kwargs):
-        raise OSError(28, "No space left on device", str(folder))
-    monkeypatch.setattr(count_cache, "store", full)
-    assert main([game, "--rules", str(path), "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache"),
-                 "--check-rounds", "0", "--check-samples", "0", "--quiet"]) == 1
+    monkeypatch.setattr(count_cache, "open", lambda *args: FullDisk(open(*args)), raising=False)
+    cache, out = tmp_path / "cache", tmp_path / "out"
+    argv = [game, "--rules", str(path), "--check-rounds", "0", "--check-samples", "0"] if command == "analysis" \
+        else ["design", game, "--rules", str(path), "--vary", "raise_pays.flush", "--range", "4", "8"]
+    assert main([*argv, "--out", str(out), "--cache", str(cache), "--quiet"]) == 0
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "No space left on device" in err and str(tmp_path / "cache") in err
+    assert err.count("\n") == 1 and err.startswith(f"count not cached: {cache}{os.sep}caribbean_stud-"), err
+    assert err.endswith(": No space left on device\n")
+    published = out / "caribbean_stud" / "small" if command == "analysis" else out / "designs"
+    assert published.is_dir() and any(published.iterdir())
+    assert sorted(p.name for p in cache.iterdir()) == ["CACHEDIR.TAG"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analyzer.core.errors import InvariantError
-from analyzer.core.exact import exact_group_sums, exact_sum
+from analyzer.core.exact import CHUNK, exact_group_sums, exact_masked_sum, exact_sum
 from analyzer.core.execution import Chunk, Executor, Part, SerialExecutor, Totals, chunk_ranges
 from analyzer.poker.settlement import N_CATEGORIES
 from cython_ext import stud_enum
@@ -57,6 +57,33 @@ class SituationCounts:
         """C(n, 5) x (n - 5): every (hand, up card) pair."""
         n = len(self.cards)
         return math.comb(n, HAND) * (n - HAND)
+
+
+def consistent(table: SituationCounts) -> bool:
+    """Whether the counts keep the totals every true count does (the count cache's check of what it reads).
+
+    Over n cards, with w the raw situations of a class: each class's outcomes add up to C(n - 6, 4)
+    completions; the deals where the dealer does not qualify number the non-qualifying five-card hands
+    (from the classes' own ranks: each hand is n - 5 situations) x 5 up cards x C(n - 5, 5) player hands;
+    a player hand that does not qualify never wins or ties a qualifying dealer; and, where both qualify,
+    the player beats the dealer as often as the dealer beats the player (the two hands swap).  Moving one
+    deal between two outcomes of a class breaks at least one of them.
+    """
+    n, w, counts = len(table.cards), table.weights, table.counts      # (each column of counts contiguous)
+    qualifies = table.player_rank >= table.qualifier_rank
+    both = w * qualifies
+
+    def weighted(weights, column) -> int:
+        # sum of weights x counts in int64, a chunk at a time: once every class's outcomes add up to its
+        # completions, (at most 255) x completions x classes bounds it, far below 2**63
+        return sum(int(np.dot(weights[i:i + CHUNK].astype(np.int64), column[i:i + CHUNK].astype(np.int64)))
+                   for i in range(0, len(column), CHUNK))
+    return bool(table.completions == math.comb(n - SITUATION, 4)
+                and (counts.sum(axis=1, dtype=np.uint64) == table.completions).all()
+                and weighted(w, counts[:, 0]) * (n - HAND)
+                == exact_masked_sum(w, ~qualifies) * HAND * math.comb(n - HAND, HAND)
+                and exact_masked_sum(counts[:, 1], ~qualifies) == exact_masked_sum(counts[:, 2], ~qualifies) == 0
+                and weighted(both, counts[:, 1]) == weighted(both, counts[:, 3]))
 
 
 def situation_classes(cards) -> tuple[np.ndarray, np.ndarray]:

@@ -8,7 +8,7 @@ from analyzer.games.caribbean_stud import basic
 from analyzer.games.caribbean_stud.analysis import analyse
 from analyzer.games.caribbean_stud.checks import check, check_statistics
 from analyzer.games.caribbean_stud.design import problem as design_problem
-from analyzer.games.caribbean_stud.count import SituationCounts, count_classes
+from analyzer.games.caribbean_stud.count import SituationCounts, consistent, count_classes
 from analyzer.games.caribbean_stud.outputs import key_figures, outputs
 from analyzer.games.caribbean_stud.protect import protect, protection_scenario
 from analyzer.games.caribbean_stud.price import price
@@ -69,14 +69,15 @@ def table_arrays(table: SituationCounts) -> tuple[dict, dict]:
 
 
 def table_from_arrays(rules: StudRules, arrays: dict, meta: dict) -> SituationCounts | None:
-    """The counts back from the cache, or None when they do not fit these rules (then they are recounted)."""
+    """The counts back from the cache, or None when they do not fit these rules or break the totals every
+    true count keeps (`count.consistent`): then they are recounted."""
     if meta["cards"] != list(rules.cards) or meta["qualifier_rank"] != rules.qualifier_rank:
         return None
-    return SituationCounts(cards=tuple(meta["cards"]), qualifier_rank=meta["qualifier_rank"], keys=arrays["keys"],
-                           weights=arrays["weights"], counts=arrays["counts_by_outcome"].T,
-                           player_rank=arrays["player_rank"], player_category=arrays["player_category"],
-                           completions=meta["completions"])
-
+    table = SituationCounts(cards=tuple(meta["cards"]), qualifier_rank=meta["qualifier_rank"], keys=arrays["keys"],
+                            weights=arrays["weights"], counts=arrays["counts_by_outcome"].T,
+                            player_rank=arrays["player_rank"], player_category=arrays["player_category"],
+                            completions=meta["completions"])
+    return table if consistent(table) else None
 
 
 def derive_basic(rule_file, rules: StudRules, log=None) -> tuple:

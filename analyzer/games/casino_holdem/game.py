@@ -64,11 +64,13 @@ def table_arrays(table: SituationTable) -> tuple[dict, dict]:
 
 
 def table_from_arrays(rules: HoldemRules, arrays: dict, meta: dict) -> SituationTable | None:
-    """The counts back from the cache, or None when they do not fit these rules (then they are recounted)."""
+    """The counts back from the cache, or None when they do not fit these rules or break the totals every true
+    count keeps (every class's continuations, every situation once): then they are recounted."""
     table = SituationTable(keys=arrays["keys"], weights=arrays["weights"], counts=arrays["counts"],
                            continuations=meta["continuations"], n_flops=meta["n_flops"], n_boards=meta["n_boards"])
     if table.continuations != rules.continuations or table.counts.shape[1:] != (10, 4) \
-            or int(table.weights.sum()) != rules.raw_situations:
+            or int(table.weights.sum()) != rules.raw_situations \
+            or not (table.counts.sum(axis=(1, 2)) == table.continuations).all():
         return None
     return table
 
