@@ -14,6 +14,7 @@ import os
 import shutil
 import string
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -347,6 +348,21 @@ def test_design_ranges_beyond_machine_integers_and_floats(capsys, tmp_path, high
     folder = tmp_path / "designs" / "operator.payouts.tie"
     assert json.loads((folder / "design.json").read_text())["target"]["reachable"]
     assert (folder / "figure_design.svg").exists() == drawn
+
+
+def test_a_payout_beyond_floats_publishes_its_exact_figures_and_leaves_the_figures_out(capsys, tmp_path):
+    """TIE paying 1e400: every exact figure publishes (exit 0); the figures floats cannot draw are left out,
+    the report saying so, and the folder verifies."""
+    path = rule_variant(tmp_path, "tie = 8 ", "tie = 1e400 ")
+    root = tmp_path / "r"
+    assert main(["baccarat", "--rules", str(path), "--out", str(root), "--check-rounds", "0", "--no-cache",
+                 "--quiet"]) == 0, capsys.readouterr().err
+    folder = root / "baccarat" / "operator"
+    assert Fraction(json.loads((folder / "summary.json").read_text())["bets"]["tie"]["rtp"]["exact"]) > 10 ** 398
+    assert not list(folder.glob("*.svg"))
+    report = (folder / "report.md").read_text()
+    assert report.count("*Figure left out:") == 2 and "](figure_" not in report
+    assert main(["verify", str(folder), "--rounds", "0", "--samples", "5", "--no-recount", "--quiet"]) == 0
 
 
 # --- Baccarat shoes ---------------------------------------------------------------------------
