@@ -31,6 +31,8 @@ def no_counting(monkeypatch, game: str) -> None:
     ("casino-holdem", "royal_flush = 100", f"royal_flush = {HUGE}", "ante_pays.royal_flush"),
     ("casino-holdem", "size = 2 ", f"size = {HUGE} ", "call.size"),
     ("casino-holdem", "pays = 1 ", 'pays = "1/1000000000007" ', "call.pays"),          # too fine a fraction
+    ("casino-holdem", "royal_flush = 100", "royal_flush = 1e400", "ante_pays.royal_flush"),  # beyond floats
+    ("caribbean-stud", "player_wins = 1", "player_wins = 1e400", "ante_pays.player_wins"),
     ("baccarat", "decks = 8", "decks = 1000", "shoe.decks"),
 ])
 def test_a_value_the_strategy_file_cannot_hold_is_refused_before_counting(tmp_path, capsys, monkeypatch, game, old,
@@ -39,7 +41,7 @@ def test_a_value_the_strategy_file_cannot_hold_is_refused_before_counting(tmp_pa
     no_counting(monkeypatch, game)
     assert main([game, "--rules", str(path), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
-    assert f"key '{key}'" in err and "64-bit" in err and err.count("\n") == 1, err
+    assert f"key '{key}'" in err and "64-bit" in err and "2^63-1" in err and err.count("\n") == 1, err
     assert not (tmp_path / "out").exists()
 
 
