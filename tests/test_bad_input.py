@@ -105,6 +105,42 @@ def test_options_are_refused_while_parsing(capsys, out, argv, words):
     refused(capsys, [*argv, *(["--out", out] if argv[0] not in ("verify", "advise") else [])], *words, out=out)
 
 
+TWICE = [
+    (["advise", "casino-holdem", "--hole", "Ah Kd", "--hole", "2c 3c", "--flop", "Qs 7h 2d"], "--hole"),
+    (["baccarat", "--out", "A", "--out=B"], "--out"),
+    (["caribbean-stud", "--rules", BACCARAT_RULES, "--rules", BACCARAT_RULES], "--rules"),
+    (["baccarat", "--remove", "5", "--json", "--json"], "--json"),
+    (["design", "baccarat", "--vary", "payouts.tie", "--vary", "payouts.player"], "--vary"),
+    (["sweep", BACCARAT_RULES, "--name", "a", "--name", "b"], "--name"),
+    (["verify", "--seed", "1", "--seed", "1"], "--seed"),
+    (["all", "--no-cache", "--no-cache"], "--no-cache"),
+]
+
+
+@pytest.mark.parametrize("argv,option", TWICE, ids=[option for _, option in TWICE])
+def test_an_option_given_twice_is_refused_naming_it(capsys, tmp_path, monkeypatch, argv, option):
+    monkeypatch.chdir(tmp_path)
+    refused(capsys, argv, f"argument {option}", "given twice", out=tmp_path)
+
+
+def test_every_option_of_every_command_is_taken_once():
+    """One place refuses repeats: every option's action, in every subcommand's parser, is the parser's own."""
+    import argparse
+
+    from analyzer.cli import build_parser
+
+    def parsers(parser):
+        yield parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    yield from parsers(sub)
+    for parser in parsers(build_parser()):
+        for action in parser._actions:
+            if action.option_strings and not isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
+                assert type(action).__name__ == "Once", (parser.prog, action.option_strings)
+
+
 # --- the output folder, checked before any work ------------------------------------------------
 
 def test_out_that_cannot_hold_results_is_refused_before_any_work(capsys, tmp_path, monkeypatch):
