@@ -9,6 +9,7 @@ one entry of `GAMES`.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from importlib import import_module, resources
 from pathlib import Path
@@ -74,6 +75,12 @@ class Game:
     def builtin_rule_paths(self) -> list[Path]:
         folder = resources.files(self.package) / "rules"
         return [Path(str(folder / name)) for name in self.rule_files]
+
+    def builtin_rule_name(self, sha256: str) -> str | None:
+        """The name of the built-in rule file whose bytes have this sha256, if one has: a results folder names
+        the rule file it analysed by content, never by the name it was given under."""
+        return next((path.name for path in self.builtin_rule_paths
+                     if hashlib.sha256(path.read_bytes()).hexdigest() == sha256), None)
 
     def load_rules(self, path=None):
         """(RuleFile, typed rules) of the rule file at `path`, default the operator's built-in one."""

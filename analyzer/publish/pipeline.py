@@ -120,7 +120,8 @@ def load(game: Game, rule_paths=None) -> list:
 
 
 def result_folder(game: Game, rule_file, run: Run) -> ResultFolder:
-    return ResultFolder(run.out_root, game.name, game.folder, rule_file, run.argv, replace=run.replace)
+    return ResultFolder(run.out_root, game.name, game.folder, rule_file, run.argv, replace=run.replace,
+                        source=game.builtin_rule_name(rule_file.sha256))
 
 
 def prepare(jobs: list, run: Run) -> list:
