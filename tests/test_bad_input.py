@@ -408,6 +408,7 @@ def test_a_payout_beyond_floats_publishes_its_exact_figures_and_leaves_the_figur
     ("--remove", ",".join(["A"] * 33), ["rank A", "33rd"]),
     ("--remove", "", ["--remove needs at least one card"]),
     ("--remove", "5,X", ["'X'"]),
+    ("--remove", ",".join(["A"] * 33 + ["X"]), ["'X'"]),        # several rules broken: the malformed card first
     ("--counts", "", ["--counts needs"]),
     ("--counts", "12_8,32,32,32,32,32,32,32,32,32", ["'12_8'"]),
     ("--counts", "\uff11\uff12\uff18,32,32,32,32,32,32,32,32,32", ["digits 0-9"]),
@@ -428,6 +429,10 @@ def test_shoes(capsys, out, option, value, words, command):
     ("Ac Kc", "Qd 7d 2c", ["card 2c is not in the deck", "ranks 6789TJQKA"]),   # a missing rank
     ("Ac Kc", "Qd 7d 7d", ["7d appears twice"]),
     ("Ac Kc", "Qd 7d", ["needs 3 card(s)"]),
+    # several rules broken: the first of docs/strategy-format.md section 7's table, over the whole deal
+    ("Ac", "Qd 7d Kx", ["'Kx' is not a card"]),
+    ("Ac Ac", "Qd 7d", ["the flop needs 3 card(s)"]),
+    ("Ac Ac", "Qd 7d Kh", ["Ac appears twice"]),                  # a repeat before a card outside the deck
 ])
 def test_advise_checks_cards_against_the_deck(capsys, out, hole, flop, words):
     refused(capsys, ["advise", "casino-holdem", "--results", out, "--rule-set", "small", "--hole", hole,
