@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.formats import strategy_file
-from analyzer.core.cards import N_CARDS, RANKS, SUITS, CardError, card_str, check_disjoint, parse_cards
+from analyzer.core.cards import N_CARDS, RANKS, SUITS, CardError, card_str, parse_cards, parse_groups
 from analyzer.core.errors import InputError
 from analyzer.core.files import read_regular_file
 from analyzer.core.isomorphism import canonical_groups
@@ -263,8 +263,8 @@ class PokerDecisions:
         self.rule_set = _field(header, "rule_set", str)
         groups = _field(header, "groups", list, lambda v: v and all(
             isinstance(g, dict) and isinstance(g.get("name"), str) and isinstance(g.get("cards"), int)
-            and not isinstance(g.get("cards"), bool) and g["cards"] >= 1 for g in v),
-            'a list of {"name": text, "cards": n}')
+            and not isinstance(g.get("cards"), bool) and g["cards"] >= 1 for g in v)
+            and len({g["name"] for g in v}) == len(v), 'a list of {"name": text, "cards": n}, the names distinct')
         self.groups = [(g["name"], g["cards"]) for g in groups]
         self.actions = _field(header, "actions", list, lambda v: len(v) == 2 and all(isinstance(a, str) for a in v),
                               "two action names")                       # [fold action, play action]
@@ -332,9 +332,7 @@ class PokerStrategy(PokerDecisions):
         if len(card_texts) != len(self.groups):
             raise CardError(f"{self.game} needs {len(self.groups)} card groups "
                             f"({', '.join(name for name, _ in self.groups)})")
-        groups = {name: parse_cards(text, size, f"the {name}") for (name, size), text in zip(self.groups, card_texts)}
-        check_disjoint(groups)
-        return self.decide_cards(list(groups.values()))
+        return self.decide_cards(parse_groups(card_texts, self.groups))
 
     def decide_cards(self, groups: list[list[int]]) -> Decision:
         """The answer for cards as integers, one list per group (checked against the file's deck)."""

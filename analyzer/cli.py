@@ -182,8 +182,32 @@ def add_cache(parser: argparse.ArgumentParser) -> None:
     cache.add_argument("--no-cache", action="store_true", help="count afresh and keep nothing")
 
 
+def _once(action_class):
+    """An argparse action of `action_class` that refuses its option a second time on one command line
+    (argparse would keep the last value: `--out A --out B` writing into B only)."""
+    class Once(action_class):
+        def __call__(self, parser, namespace, values, option_string=None):
+            if option_string is not None:
+                if self.dest in parser.given:
+                    parser.error(f"argument {'/'.join(self.option_strings)}: given twice; give it once")
+                parser.given.add(self.dest)
+            super().__call__(parser, namespace, values, option_string)
+    return Once
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (exit 2) that point at --help."""
+    """argparse with one-line errors (exit 2) that point at --help, and every option taken once (its
+    subcommands' parsers are of this class too)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in (None, "store", "store_const", "store_true", "store_false"):
+            self.register("action", name, _once(self._registry_get("action", name)))
+        self.given = set()                   # the options of the command line being parsed, by destination
+
+    def parse_known_args(self, args=None, namespace=None):
+        self.given = set()
+        return super().parse_known_args(args, namespace)
 
     def error(self, message):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")

@@ -14,6 +14,7 @@ import os
 import shutil
 import string
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,42 @@ def rule_variant(tmp_path, old, new, name="bad.toml", source=BACCARAT_RULES) -> 
 ])
 def test_options_are_refused_while_parsing(capsys, out, argv, words):
     refused(capsys, [*argv, *(["--out", out] if argv[0] not in ("verify", "advise") else [])], *words, out=out)
+
+
+TWICE = [
+    (["advise", "casino-holdem", "--hole", "Ah Kd", "--hole", "2c 3c", "--flop", "Qs 7h 2d"], "--hole"),
+    (["baccarat", "--out", "A", "--out=B"], "--out"),
+    (["caribbean-stud", "--rules", BACCARAT_RULES, "--rules", BACCARAT_RULES], "--rules"),
+    (["baccarat", "--remove", "5", "--json", "--json"], "--json"),
+    (["design", "baccarat", "--vary", "payouts.tie", "--vary", "payouts.player"], "--vary"),
+    (["sweep", BACCARAT_RULES, "--name", "a", "--name", "b"], "--name"),
+    (["verify", "--seed", "1", "--seed", "1"], "--seed"),
+    (["all", "--no-cache", "--no-cache"], "--no-cache"),
+]
+
+
+@pytest.mark.parametrize("argv,option", TWICE, ids=[option for _, option in TWICE])
+def test_an_option_given_twice_is_refused_naming_it(capsys, tmp_path, monkeypatch, argv, option):
+    monkeypatch.chdir(tmp_path)
+    refused(capsys, argv, f"argument {option}", "given twice", out=tmp_path)
+
+
+def test_every_option_of_every_command_is_taken_once():
+    """One place refuses repeats: every option's action, in every subcommand's parser, is the parser's own."""
+    import argparse
+
+    from analyzer.cli import build_parser
+
+    def parsers(parser):
+        yield parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    yield from parsers(sub)
+    for parser in parsers(build_parser()):
+        for action in parser._actions:
+            if action.option_strings and not isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
+                assert type(action).__name__ == "Once", (parser.prog, action.option_strings)
 
 
 # --- the output folder, checked before any work ------------------------------------------------
@@ -423,6 +460,21 @@ def test_a_read_only_cache_is_refused(capsys, tmp_path, monkeypatch):
             os.system(f"umount {mount}")
 
 
+def test_a_payout_beyond_floats_publishes_its_exact_figures_and_leaves_the_figures_out(capsys, tmp_path):
+    """TIE paying 1e400: every exact figure publishes (exit 0); the figures floats cannot draw are left out,
+    the report saying so, and the folder verifies."""
+    path = rule_variant(tmp_path, "tie = 8 ", "tie = 1e400 ")
+    root = tmp_path / "r"
+    assert main(["baccarat", "--rules", str(path), "--out", str(root), "--check-rounds", "0", "--no-cache",
+                 "--quiet"]) == 0, capsys.readouterr().err
+    folder = root / "baccarat" / "operator"
+    assert Fraction(json.loads((folder / "summary.json").read_text())["bets"]["tie"]["rtp"]["exact"]) > 10 ** 398
+    assert not list(folder.glob("*.svg"))
+    report = (folder / "report.md").read_text()
+    assert report.count("*Figure left out:") == 2 and "](figure_" not in report
+    assert main(["verify", str(folder), "--rounds", "0", "--samples", "5", "--no-recount", "--quiet"]) == 0
+
+
 # --- Baccarat shoes ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("option,value,words", [
@@ -430,6 +482,7 @@ def test_a_read_only_cache_is_refused(capsys, tmp_path, monkeypatch):
     ("--remove", ",".join(["A"] * 33), ["rank A", "33rd"]),
     ("--remove", "", ["--remove needs at least one card"]),
     ("--remove", "5,X", ["'X'"]),
+    ("--remove", ",".join(["A"] * 33 + ["X"]), ["'X'"]),        # several rules broken: the malformed card first
     ("--counts", "", ["--counts needs"]),
     ("--counts", "12_8,32,32,32,32,32,32,32,32,32", ["'12_8'"]),
     ("--counts", "\uff11\uff12\uff18,32,32,32,32,32,32,32,32,32", ["digits 0-9"]),
@@ -450,6 +503,10 @@ def test_shoes(capsys, out, option, value, words, command):
     ("Ac Kc", "Qd 7d 2c", ["card 2c is not in the deck", "ranks 6789TJQKA"]),   # a missing rank
     ("Ac Kc", "Qd 7d 7d", ["7d appears twice"]),
     ("Ac Kc", "Qd 7d", ["needs 3 card(s)"]),
+    # several rules broken: the first of docs/strategy-format.md section 7's table, over the whole deal
+    ("Ac", "Qd 7d Kx", ["'Kx' is not a card"]),
+    ("Ac Ac", "Qd 7d", ["the flop needs 3 card(s)"]),
+    ("Ac Ac", "Qd 7d Kh", ["Ac appears twice"]),                  # a repeat before a card outside the deck
 ])
 def test_advise_checks_cards_against_the_deck(capsys, out, hole, flop, words):
     refused(capsys, ["advise", "casino-holdem", "--results", out, "--rule-set", "small", "--hole", hole,

@@ -91,14 +91,35 @@ def split_tokens(text: str) -> list[str]:
 def parse_cards(text: str, count: int | None = None, what: str = "cards") -> list[int]:
     """Parse space- or comma-separated cards, refusing duplicates and a wrong count."""
     cards = [parse_card(t) for t in split_tokens(text)]
+    _check_count(cards, count, what, text)
+    _check_repeats(cards, what)
+    return cards
+
+
+def parse_groups(texts, groups) -> list[list[int]]:
+    """Card groups as text, one per (distinct name, number of cards) of `groups`; each rule checked over the
+    whole input before the next (docs/strategy-format.md, section 7: the first rule broken names the
+    refusal): every token a card, then every group's count, then no card twice, in one group or in two."""
+    cards = [[parse_card(t) for t in split_tokens(text)] for text in texts]
+    for (name, count), text, group in zip(groups, texts, cards):
+        _check_count(group, count, f"the {name}", text)
+    for (name, _), group in zip(groups, cards):
+        _check_repeats(group, f"the {name}")
+    check_disjoint({name: group for (name, _), group in zip(groups, cards)})
+    return cards
+
+
+def _check_count(cards: list[int], count: int | None, what: str, text: str) -> None:
     if count is not None and len(cards) != count:
         raise CardError(f"{what} needs {count} card(s), got {len(cards)}: {text.strip()!r}")
+
+
+def _check_repeats(cards: list[int], what: str) -> None:
     seen = set()
     for card in cards:
         if card in seen:
             raise CardError(f"card {card_str(card)} appears twice in {what}")
         seen.add(card)
-    return cards
 
 
 def check_disjoint(groups: dict[str, list[int]]) -> None:

@@ -17,6 +17,7 @@ from isal import isal_zlib
 
 MAGIC = "TGA-STRATEGY"
 VERSION = 1
+FORMAT = "tga-strategy"          # the header's "format"; its "version" is the magic line's
 
 # dtype names in the header (numpy spellings, little-endian).
 DTYPES = {"u1": np.dtype("u1"), "<u4": np.dtype("<u4"), "<i8": np.dtype("<i8"), "<i4": np.dtype("<i4")}
@@ -89,7 +90,7 @@ def _described(header: dict, columns: dict[str, np.ndarray]) -> bytes:
             raise ValueError(f"column {name}: dtype {array.dtype} is not a strategy-file type")
         width = array.shape[1] if array.ndim == 2 else 1
         described.append({"name": name, "dtype": dtype, "width": width})
-    header = dict(header, format="tga-strategy", version=VERSION, rows=rows.pop(), columns=described)
+    header = dict(header, format=FORMAT, version=VERSION, rows=rows.pop(), columns=described)
     return (f"{MAGIC} {VERSION}\n".encode()
             + json.dumps(header, sort_keys=True, separators=(",", ":")).encode() + b"\n")
 
@@ -281,6 +282,12 @@ def _layout(header, source: str) -> tuple[int, list]:
     """(rows, columns) of a header, checked: StrategyFileError naming the field that is wrong."""
     if not isinstance(header, dict):
         raise StrategyFileError(f"{source}: damaged header (not a JSON object)")
+    for field, expected in (("format", FORMAT), ("version", VERSION)):
+        value = header.get(field)
+        if value != expected or type(value) is not type(expected):
+            raise StrategyFileError(f"{source}: header field {field!r} is "
+                                    f"{'missing' if value is None else repr(value)}, not {expected!r} "
+                                    f"(the magic line says {MAGIC} {VERSION})")
     rows = header.get("rows")
     if isinstance(rows, bool) or not isinstance(rows, int) or rows < 0:
         raise StrategyFileError(f"{source}: header field 'rows' is {'missing' if rows is None else repr(rows)}, "

@@ -9,6 +9,7 @@ one entry of `GAMES`.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from importlib import import_module, resources
 from pathlib import Path
@@ -81,6 +82,12 @@ class Game:
     def protection_anchors(self) -> Path:
         """The published figures a Protection game's leaks are set beside (TOML; analyzer.figures.protection)."""
         return Path(str(resources.files(self.package) / "protection_anchors.toml"))
+
+    def builtin_rule_name(self, sha256: str) -> str | None:
+        """The name of the built-in rule file whose bytes have this sha256, if one has: a results folder names
+        the rule file it analysed by content, never by the name it was given under."""
+        return next((path.name for path in self.builtin_rule_paths
+                     if hashlib.sha256(path.read_bytes()).hexdigest() == sha256), None)
 
     def load_rules(self, path=None):
         """(RuleFile, typed rules) of the rule file at `path`, default the operator's built-in one."""

@@ -24,14 +24,17 @@ CHUNK_ROWS = 1 << 16
 DOT_COUNTS = (np.uint8, np.uint16, np.uint32, np.int64)   # the count dtypes cython_ext.row_dot reads as they are
 
 
-def play_ev_numerators(counts_by_outcome, nets: np.ndarray, category=None) -> np.ndarray:
+def play_ev_numerators(counts_by_outcome, nets: np.ndarray, category=None, row_total: int | None = None) -> np.ndarray:
     """EV numerators of playing each class: sum over outcomes of count x net (exact).
 
     counts_by_outcome: either (m, categories, outcomes) counts (the final category varies,
     Casino Hold'em) or (m, outcomes) counts with `category` (m,) the class's fixed
-    category (Caribbean Stud).  nets: (categories, outcomes) Python integers.  Returns
-    int64 when a bound proves every numerator fits (see `analyzer.core.exact`), else
-    Python integers.
+    category (Caribbean Stud).  nets: (categories, outcomes) Python integers.  row_total:
+    what every class's counts should add up to (a situation's continuations); when they
+    do, largest |net| x row_total bounds every numerator and partial sum, the bound
+    `analyzer.poker.strategy_file.check_ev_column` checked before counting (checked here
+    only where count x cells proves too little).  Returns int64 when a bound proves every
+    numerator fits (see `analyzer.core.exact`), else Python integers.
     """
     largest = max(abs(int(x)) for x in np.asarray(nets).ravel())
     counts = np.asarray(counts_by_outcome)
@@ -39,7 +42,11 @@ def play_ev_numerators(counts_by_outcome, nets: np.ndarray, category=None) -> np
     count_bound = dtype_bound(counts)                    # uint32 counts: no pass over them
     if count_bound is None or largest * count_bound * per_class > INT64_MAX:
         count_bound = int(counts.max(initial=0))         # the dtype alone proves too little: look
-    if largest * count_bound * per_class > INT64_MAX:
+    bound = largest * count_bound * per_class
+    if bound > INT64_MAX and row_total is not None and largest * row_total <= INT64_MAX and \
+            (counts.reshape(len(counts), per_class).sum(axis=1, dtype=np.uint64) == row_total).all():
+        bound = largest * row_total
+    if bound > INT64_MAX:
         nets_obj = np.asarray(nets, dtype=object)
         if category is None:
             return counts.reshape(len(counts), per_class).astype(object) @ nets_obj.reshape(-1)

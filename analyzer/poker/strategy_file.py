@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from decimal import Decimal
 from fractions import Fraction
 
 from analyzer.formats import strategy_file
@@ -161,16 +162,18 @@ def check_ev_column(rule_file, paytable: Paytable, outcomes: int, contributions:
     if needed <= INT64_MAX:
         return
     values = {key: Fraction(value) for key, value in contributions.items()}
-    if paytable.largest_net * outcomes <= INT64_MAX:      # whole payouts would fit: the fractions are too fine
+    net = Fraction(paytable.largest_net)
+    net_text = f"{(Decimal(net.numerator) / Decimal(net.denominator)).normalize():.6g}"    # no float: it may be 1e400
+    if net * outcomes <= INT64_MAX:      # whole payouts would fit: the fractions are too fine
         key = max(values, key=lambda k: (values[k].denominator, k))
         why = (f"its payouts' common denominator {scale:,} x the largest net per ANTE "
-               f"({float(paytable.largest_net):.6g}) x {outcomes:,} continuations per situation")
+               f"({net_text}) x {outcomes:,} continuations per situation")
     else:
         key = max(values, key=lambda k: (abs(values[k]), k))
-        why = (f"the largest net per ANTE ({float(paytable.largest_net):.6g}) x {outcomes:,} continuations per "
+        why = (f"the largest net per ANTE ({net_text}) x {outcomes:,} continuations per "
                "situation" + (f" x the payouts' common denominator {scale:,}" if scale > 1 else ""))
-    raise RuleError(str(rule_file.path), key, f"{why} is {needed:.3e}, beyond the strategy file's signed 64-bit "
-                                             f"EV column (at most 2^63-1 = {INT64_MAX:.3e}); use smaller or "
+    raise RuleError(str(rule_file.path), key, f"{why} is {Decimal(needed):.3e}, beyond the strategy file's signed "
+                                             f"64-bit EV column (at most 2^63-1 = {INT64_MAX:,}); use smaller or "
                                              "coarser payouts")
 
 

@@ -23,7 +23,6 @@ from analyzer.publish.folder import check_folder, check_out_root, json_bytes, wr
 
 MAX_ROWS = 60              # breakpoints and pieces listed in design.md (all are in the CSV files)
 CURVE_POINTS = 200
-DRAWABLE = Fraction(10**300)   # the figure is drawn in floats: values beyond this leave it out
 
 
 def linear_text(alpha: Fraction, beta: Fraction, unit: str = "theta") -> str:
@@ -150,16 +149,14 @@ def as_json(answer: dict) -> dict:
     return out
 
 
-def curve(answer: dict) -> Figure | None:
+def curve(answer: dict) -> Figure:
     """House edge against theta: the exact polyline through the range's ends and every breakpoint (at most
-    CURVE_POINTS of them drawn; floats for the plot only), the breakpoints marked; None past the floats."""
+    CURVE_POINTS of them drawn; floats for the plot only), the breakpoints marked."""
     pieces, solution = answer["pieces"], answer["solution"]
     n = len(pieces) + 1
     indices = sorted(set(range(0, n, max(1, n // CURVE_POINTS))) | {n - 1})
     points = [(pieces.theta(i), -pieces.point(i).ev) for i in indices]
     star = (solution.theta, -pieces.at(solution.theta).ev) if answer["neighbours"] is not None else None
-    if max(abs(x) for point in points + [star or (0, 0)] for x in point) > DRAWABLE:
-        return None
     inside = [point for i, point in zip(indices, points) if 0 < i < n - 1] if answer["problem"].optimal else []
     return Figure("figure_design.svg", "House edge against theta", "design_curve",
                   {"points": points, "breakpoints": inside, "target": star, "current": answer["current"].theta,
@@ -168,8 +165,8 @@ def curve(answer: dict) -> Figure | None:
 
 def write(answer: dict) -> Path:
     """The design's folder, published atomically (`folder.write_folder_atomically`)."""
-    bps, drawing = answer["breakpoints"], curve(answer)
-    files = {"design.md": markdown(answer, drawing is not None).encode(), "design.json": json_bytes(as_json(answer)),
+    bps, svg = answer["breakpoints"], plots.render(curve(answer))    # None past the floats (plots.drawable)
+    files = {"design.md": markdown(answer, svg is not None).encode(), "design.json": json_bytes(as_json(answer)),
              "breakpoints.csv": csv_text(["theta", "theta_decimal", "classes_to_play", "classes_to_fold", "situations"],
                                          [[fraction_str(b.theta), decimal_str(b.theta), b.classes_to_play,
                                            b.classes_to_fold, b.weight] for b in bps]).encode(),
@@ -178,8 +175,8 @@ def write(answer: dict) -> Path:
                                     [[fraction_str(p.start), fraction_str(p.end), fraction_str(-p.ev.alpha),
                                       fraction_str(-p.ev.beta), fraction_str(p.rtp.alpha), fraction_str(p.rtp.beta),
                                       fraction_str(p.p_play)] for p in answer["pieces"]]).encode()}
-    if drawing is not None:
-        files["figure_design.svg"] = plots.render(drawing).encode()
+    if svg is not None:
+        files["figure_design.svg"] = svg.encode()
     return write_folder_atomically(answer["folder"], files)
 
 

@@ -80,9 +80,10 @@ class ResultFolder:
     """
 
     def __init__(self, root: str | Path, game: str, folder: str, rules: RuleFile, argv: list[str] | None = None,
-                 replace: bool = False, counts: dict | None = None):
+                 replace: bool = False, counts: dict | None = None, source: str | None = None):
         self.root = Path(root)
         self.counts = counts                   # {"from_cache": True, "key": ...} for counts read from the count cache
+        self.source = source                   # the built-in rule file of these bytes, if they are one
         self.game = game
         self.folder = folder
         self.rules = rules
@@ -108,7 +109,7 @@ class ResultFolder:
             "format": MANIFEST_FORMAT,
             "game": self.game,
             "rule_set": self.rules.name,
-            "rule_file": {"name": RULES_COPY_NAME, "source": self.rules.path.name,
+            "rule_file": {"name": RULES_COPY_NAME, **({"source": self.source} if self.source else {}),
                           "sha256": self.rules.sha256},
             "package": {"name": "table-game-analyzer", "version": analyzer.__version__},
             "git": git_commit(),

@@ -144,7 +144,8 @@ def load(game: Game, rule_paths=None) -> list:
 def result_folder(game: Game, rule_file, run: Run) -> ResultFolder:
     key = run.from_cache.get((game.name, rule_file.name))
     return ResultFolder(run.out_root, game.name, game.folder, rule_file, run.argv, replace=run.replace,
-                        counts=None if key is None else {"from_cache": True, "key": key})
+                        counts=None if key is None else {"from_cache": True, "key": key},
+                        source=game.builtin_rule_name(rule_file.sha256))
 
 
 def prepare(jobs: list, run: Run) -> list:

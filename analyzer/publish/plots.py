@@ -2,16 +2,20 @@
 
 Games describe a figure as data (`analyzer.figures.outputs.Figure`: a renderer's name and
 its arguments); `render` draws it.  Figures only draw exact results converted to floats
-for plotting; no plotted number is a reported figure (those stay exact in the tables).
+for plotting; no plotted number is a reported figure (those stay exact in the tables).  A
+figure whose data floats cannot hold (a payout of 1e400) is left out, and the report says so.
 """
 from __future__ import annotations
 
 import io
+import math
+import numbers
 import os
 from fractions import Fraction
 
 import numpy as np
 
+DRAWABLE = Fraction(10**300)   # the largest magnitude a figure draws (a renderer may scale it by up to 1e6)
 STYLE = {"svg.hashsalt": "table-game-analyzer", "svg.fonttype": "path", "font.size": 9,
          "axes.spines.top": False, "axes.spines.right": False}
 
@@ -178,13 +182,29 @@ RENDERERS = {"margin_histogram": margin_histogram, "rtp_against_jackpot": rtp_ag
              "net_distribution": net_distribution}
 
 
+def drawable(value) -> bool:
+    """Whether every number in a figure's data (nested in dicts, lists, tuples or arrays) is finite and
+    within DRAWABLE, so that floats can draw it."""
+    if isinstance(value, dict):
+        return all(map(drawable, value.values()))
+    if isinstance(value, (list, tuple)):
+        return all(map(drawable, value))
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind not in "fc" or bool(np.isfinite(value).all() and (abs(value) <= DRAWABLE).all())
+    if isinstance(value, float):
+        return math.isfinite(value) and abs(value) <= DRAWABLE
+    if isinstance(value, numbers.Rational):
+        return abs(value) <= DRAWABLE
+    return True
+
+
 def render_all(figures) -> dict:
-    """The SVG text of each described figure, by its file name."""
+    """The SVG text of each described figure, by its file name (None for one left out: `render`)."""
     return {figure.file: render(figure) for figure in figures}
 
 
-def render(figure) -> str:
-    """The SVG text of a described figure (a data value given as a function of no arguments is made
-    now: large arrays drawn only once need not be held until then)."""
-    return RENDERERS[figure.kind](**{name: value() if callable(value) else value
-                                     for name, value in figure.data.items()})
+def render(figure) -> str | None:
+    """The SVG text of a described figure, or None when its data is not `drawable` (a data value given as a
+    function of no arguments is made now: large arrays drawn only once need not be held until then)."""
+    data = {name: value() if callable(value) else value for name, value in figure.data.items()}
+    return RENDERERS[figure.kind](**data) if drawable(data) else None

@@ -77,7 +77,7 @@ def build(content: ReportContent, folder: ResultFolder, summary: dict, verificat
 
     `folder` holds every other file already (its manifest lists them); `verification` is
     the checks' FolderReport on the staged folder; `svgs` the figures, if already drawn
-    (`figures(content)`).
+    (`figures(content)`; None for one left out).
     """
     manifest = folder.manifest()
     rule_file = folder.rules
@@ -96,7 +96,9 @@ def build(content: ReportContent, folder: ResultFolder, summary: dict, verificat
                        [[k.label, fraction_str(k.value), decimal_str(k.value), k.note] for k in content.key_figures],
                        "llll"),
         "## The rules analysed\n",
-        f"From `rules.toml` (a byte-for-byte copy of `{manifest['rule_file']['source']}`).\n",
+        f"From `rules.toml` (a byte-for-byte copy of "
+        + (f"`{manifest['rule_file']['source']}`" if "source" in manifest["rule_file"] else "the rule file given")
+        + ").\n",
         rules_markdown(rule_file.data),
         "## Method\n", content.method,
         "## Strategy\n", content.strategy,
@@ -104,7 +106,10 @@ def build(content: ReportContent, folder: ResultFolder, summary: dict, verificat
     if content.figures:
         parts.append("## Figures\n")
         for figure in content.figures:
-            parts.append(f"![{figure.caption}]({figure.file})\n\n*Figure: {figure.caption}*\n")
+            parts.append(f"![{figure.caption}]({figure.file})\n\n*Figure: {figure.caption}*\n"
+                         if svgs[figure.file] is not None else
+                         f"*Figure left out: {figure.caption}. Its values lie beyond what floating point draws; "
+                         "every figure of this report is exact.*\n")
     parts += ["## PAR sheet\n", demote(content.par_sheet),
               "## Every figure of summary.json\n",
               markdown_table(["figure", "exact", "decimal"], summary_figures(summary), "lll"),
@@ -122,7 +127,7 @@ def build(content: ReportContent, folder: ResultFolder, summary: dict, verificat
                              "ll"),
               "\nThe report itself and the manifest are listed in `manifest.json`.\n"]
     markdown = "\n".join(parts)
-    files = dict(svgs)
+    files = {name: svg for name, svg in svgs.items() if svg is not None}
     files["report.md"] = markdown
     files["report.html"] = to_html(markdown, svgs, f"Exact analysis report: {rule_file.title}")
     return files

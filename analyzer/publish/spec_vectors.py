@@ -40,19 +40,27 @@ def build(results: str | Path, names=None) -> list[dict]:
     return vectors
 
 
+def _deal(game, strategy, deal: dict) -> dict:
+    """A vector's input: a shoe's `removed` or `counts` as given (neither: the full shoe), or a poker deal's
+    card groups as text beside the header's names of the groups."""
+    if game.has(LiveShoe):
+        return dict(deal)
+    return {"deal": list(deal.values()), "groups": [name for name, _ in strategy.groups]}
+
+
 def _answers(results, game, cache: dict) -> list[dict]:
     vectors = []
     for rule_set, deals in game.module.spec_deals.items():
         strategy = _strategy(results, game.name, rule_set, cache)
         for deal in deals:
-            if isinstance(deal, str):                     # a shoe, by the cards already dealt
-                shoe = strategy.shoe(remove=deal or None)
+            entry = _deal(game, strategy, deal)
+            if game.has(LiveShoe):
+                shoe = strategy.shoe(remove=deal.get("removed"), counts=deal.get("counts"))
                 answer = strategy.decide(shoe)
-                entry = {"removed": deal, "shoe": list(shoe)}
+                entry["shoe"] = list(shoe)
             else:
                 answer = strategy.decide(*deal.values())
-                entry = {"deal": list(deal.values()), "groups": list(deal), "key": answer.key,
-                         "key_hex": bytes(c for group in answer.canonical for c in group).hex()}
+                entry.update(key=answer.key, key_hex=bytes(c for group in answer.canonical for c in group).hex())
             vectors.append({"game": game.name, "rule_set": strategy.rule_set, **entry, **answer.as_json()})
     return vectors
 
@@ -61,10 +69,10 @@ def _refusals(results, game, cache: dict) -> list[dict]:
     vectors = []
     for rule_set, deal, rule in game.module.spec_refusals:
         strategy = _strategy(results, game.name, rule_set, cache)
-        shoe = "removed" in deal or "counts" in deal
-        entry = dict(deal) if shoe else {"deal": list(deal.values()), "groups": list(deal)}
+        entry = _deal(game, strategy, deal)
         try:
-            strategy.shoe(remove=deal.get("removed"), counts=deal.get("counts")) if shoe else strategy.decide(*deal.values())
+            strategy.shoe(remove=deal.get("removed"), counts=deal.get("counts")) if game.has(LiveShoe) \
+                else strategy.decide(*deal.values())
         except InputError as error:
             vectors.append({"game": game.name, "rule_set": rule_set, **entry, "refused": rule, "message": str(error)})
         else:

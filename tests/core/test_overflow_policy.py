@@ -31,6 +31,9 @@ def no_counting(monkeypatch, game: str) -> None:
     ("casino-holdem", "royal_flush = 100", f"royal_flush = {HUGE}", "ante_pays.royal_flush"),
     ("casino-holdem", "size = 2 ", f"size = {HUGE} ", "call.size"),
     ("casino-holdem", "pays = 1 ", 'pays = "1/1000000000007" ', "call.pays"),          # too fine a fraction
+    ("casino-holdem", "royal_flush = 100", "royal_flush = 1e400", "ante_pays.royal_flush"),  # beyond floats
+    ("casino-holdem", "flush = 2\n", 'flush = "200000000000003/100000000000001"\n', "ante_pays.flush"),
+    ("caribbean-stud", "player_wins = 1", "player_wins = 1e400", "ante_pays.player_wins"),
     ("baccarat", "decks = 8", "decks = 1000", "shoe.decks"),
 ])
 def test_a_value_the_strategy_file_cannot_hold_is_refused_before_counting(tmp_path, capsys, monkeypatch, game, old,
@@ -39,8 +42,25 @@ def test_a_value_the_strategy_file_cannot_hold_is_refused_before_counting(tmp_pa
     no_counting(monkeypatch, game)
     assert main([game, "--rules", str(path), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
-    assert f"key '{key}'" in err and "64-bit" in err and err.count("\n") == 1, err
+    assert f"key '{key}'" in err and "64-bit" in err and "2^63-1" in err and err.count("\n") == 1, err
     assert not (tmp_path / "out").exists()
+
+
+HOLDEM_FINE = 20000000000003        # 102 x this x 4,290 continuations just fits 64 bits; x cells x counts does not
+STUD_FINE = 1499999999999999        # 401 x this x 15 completions just fits
+
+
+@pytest.mark.parametrize("game,ranks,old,new", [
+    ("casino-holdem", "6789TJQKA", "flush = 2\n", f'flush = "{2 * HOLDEM_FINE + 1}/{HOLDEM_FINE}"\n'),
+    ("caribbean-stud", "9TJQKA", "flush = 6\n", f'flush = "{6 * STUD_FINE + 1}/{STUD_FINE}"\n'),
+])
+def test_a_value_the_strategy_file_holds_is_analysed(tmp_path, capsys, game, ranks, old, new):
+    """A payout as fine as the bound checked before counting allows (largest net x continuations, in 64 bits) is
+    analysed: pricing bounds the EV numerators by the same product, not by the largest count x cells."""
+    path = support.reduced_deck(tmp_path, game, ranks, "cd", more=[(old, new)])
+    assert main([game, "--rules", str(path), "--out", str(tmp_path / "out"), "--check-rounds", "0", "--no-cache",
+                 "--quiet"]) == 0, capsys.readouterr().err
+    assert main(["verify", str(tmp_path / "out"), "--rounds", "0", "--samples", "5", "--quiet"]) == 0
 
 
 def test_baccarat_tie_of_10_30_stays_exact_through_the_monte_carlo(tmp_path):

@@ -163,6 +163,9 @@ def raw_file(text: bytes) -> bytes:
     return gzip.compress(text)
 
 
+HEAD = b'TGA-STRATEGY 1\n{"format": "tga-strategy", "version": 1, '       # a header that agrees with its magic line
+
+
 @pytest.mark.parametrize("raw, message", [
     (b"", "not a strategy file"),
     (b"TGA-STRATEGY 1", "no header line"),
@@ -171,12 +174,17 @@ def raw_file(text: bytes) -> bytes:
     (b"TGA-STRATEGY 2\n{}\n", "format version 2"),
     (b"TGA-STRATEGY 1\n{\"rows\": 2", "no header line"),
     (b"TGA-STRATEGY 1\n{not json}\n", "not JSON"),
-    (b"TGA-STRATEGY 1\n{\"rows\": 2}\n", "'columns'"),
-    (b'TGA-STRATEGY 1\n{"rows": 2, "columns": [{"name": "a", "dtype": "<i8", "width": 1}]}\n' + bytes(15),
+    (b'TGA-STRATEGY 1\n{"rows": 2, "columns": []}\n', "'format' is missing"),
+    (b'TGA-STRATEGY 1\n{"format": "tga-strategy", "version": 2, "rows": 0, "columns": []}\n',
+     "'version' is 2, not 1 .the magic line says TGA-STRATEGY 1"),
+    (b'TGA-STRATEGY 1\n{"format": "tga-strategy", "version": true, "rows": 0, "columns": []}\n', "'version' is True"),
+    (b'TGA-STRATEGY 1\n{"format": "other", "version": 1, "rows": 0, "columns": []}\n', "'format' is 'other'"),
+    (HEAD + b'"rows": 2}\n', "'columns'"),
+    (HEAD + b'"rows": 2, "columns": [{"name": "a", "dtype": "<i8", "width": 1}]}\n' + bytes(15),
      "truncated in column 'a'"),
-    (b'TGA-STRATEGY 1\n{"rows": 2, "columns": [{"name": "a", "dtype": "<i8", "width": 1}]}\n' + bytes(17),
+    (HEAD + b'"rows": 2, "columns": [{"name": "a", "dtype": "<i8", "width": 1}]}\n' + bytes(17),
      "1 unexpected bytes"),
-    (b'TGA-STRATEGY 1\n{"rows": 1000000000000, "columns": [{"name": "a", "dtype": "<i8", "width": 1}]}\n',
+    (HEAD + b'"rows": 1000000000000, "columns": [{"name": "a", "dtype": "<i8", "width": 1}]}\n',
      "truncated in column 'a'"),                      # a claim no stream of this size holds: nothing allocated
 ])
 def test_damaged_contents_are_refused(raw, message, small_pieces):

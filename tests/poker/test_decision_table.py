@@ -91,3 +91,21 @@ def test_row_dot_kernel_refuses_mismatched_shapes():
         row_dot.dot_rows(counts, np.zeros(4, dtype=np.int64), np.empty(2, dtype=np.int64))
     with pytest.raises(ValueError):
         row_dot.dot_rows(counts, np.zeros(4, dtype=np.int64), np.empty(3, dtype=np.int64), 0)
+
+
+@pytest.mark.parametrize("category", [False, True])
+def test_rows_adding_up_to_the_continuations_bound_the_numerators_tighter(category):
+    """Every row adds up to `row_total`: |numerator| <= largest net x row_total, so nets that count x cells
+    would send to Python integers stay in int64, exact; a row that does not add up keeps the loose bound."""
+    rng = np.random.default_rng(3)
+    shape = (200, 4) if category else (200, 10, 4)
+    counts = rng.multinomial(1000, [1 / np.prod(shape[1:])] * int(np.prod(shape[1:])), size=200).reshape(shape)
+    counts = counts.astype(np.uint32)
+    classes = rng.integers(0, 10, size=200) if category else None
+    big = INT64_MAX // 1000                                   # largest x 1000 fits; x max count x cells does not
+    nets = [[big if (c + o) % 3 else -big for o in range(4)] for c in range(10)]
+    got = play_ev_numerators(counts, nets, classes, row_total=1000)
+    assert got.dtype == np.int64 and got.tolist() == plain_numerators(counts, nets, classes)
+    counts.reshape(200, -1)[7, 0] += 1                        # one row adds up to 1001
+    got = play_ev_numerators(counts, nets, classes, row_total=1000)
+    assert got.dtype == object and got.tolist() == plain_numerators(counts, nets, classes)

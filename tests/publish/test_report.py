@@ -81,3 +81,39 @@ def test_markdown_renders_as_the_report_means_it():
     assert '<td style="text-align:right">47*J**2/46486281 + 9*J/7</td>' in page
     assert "<li><strong>PASS</strong> check: z * sigma / sqrt(N), h*W, &lt;b&gt;raw&lt;/b&gt;</li>" in page
     assert '<p><svg id="x"></svg></p>' in page and "<?xml" not in page and "<p><em>Figure: A figure</em></p>" in page
+
+
+def test_the_rule_file_is_named_by_its_content_not_by_the_name_it_was_given(tmp_path, capsys):
+    """Regenerating from a results folder's own rules.toml, as its report's provenance says, and from a copy of it
+    under another name give the same files (the built-in rule file's name, found by sha256, in both); a rule
+    file that is no built-in one is named by its sha256 alone.  The manifest's command line differs, as the
+    commands do."""
+    from pathlib import Path
+
+    from analyzer.cli import main
+    own = Path(__file__).resolve().parents[2] / "results" / "baccarat" / "operator" / "rules.toml"
+    variant = tmp_path / "tie9.toml"
+    variant.write_text(own.read_text().replace("tie = 8 ", "tie = 9 "))
+    for original in (own, variant):
+        copy = tmp_path / "renamed" / "another-name.toml"
+        copy.parent.mkdir(exist_ok=True)
+        copy.write_bytes(original.read_bytes())
+        folders = []
+        for path, out in ((original, tmp_path / "a"), (copy, tmp_path / "b")):
+            assert main(["baccarat", "--rules", str(path), "--out", str(out), "--check-rounds", "0",
+                         "--check-samples", "5", "--no-cache", "--quiet", "--replace"]) == 0, capsys.readouterr()
+            folders.append(out / "baccarat" / "operator")
+        first, second = folders
+        assert sorted(p.name for p in first.iterdir()) == sorted(p.name for p in second.iterdir())
+        for path in first.iterdir():
+            if path.name != "manifest.json":
+                assert path.read_bytes() == (second / path.name).read_bytes(), path.name
+        manifests = [json.loads((folder / "manifest.json").read_text()) for folder in folders]
+        assert [m.pop("command") for m in manifests] == [f"analyzer baccarat --rules {p} --out {o} --check-rounds 0 "
+                                                         "--check-samples 5 --no-cache --quiet --replace"
+                                                         for p, o in ((original, tmp_path / "a"), (copy, tmp_path / "b"))]
+        assert manifests[0] == manifests[1]
+        source = manifests[0]["rule_file"].get("source")
+        assert source == ("baccarat.toml" if original == own else None)
+        report = (first / "report.md").read_text()
+        assert f"a byte-for-byte copy of {'`baccarat.toml`' if source else 'the rule file given'})" in report

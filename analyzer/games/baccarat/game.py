@@ -22,10 +22,15 @@ __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "ou
            "live_shoe", "design_problem", "check_statistics", "readme_figures", "protect", "protection_scenario",
            "spec_deals", "spec_refusals"]
 
-# The test vectors (docs/strategy-test-vectors.json): shoes by the cards already dealt, and one shoe
-# per refusal of section 7.
-spec_deals = {"operator": ["", "5,5,9,K", "T,T,T,T,T,T,T,T", "9,9,9,9,8,8,8,8"]}
+# The test vectors (docs/strategy-test-vectors.json): the full shoe (no input), shoes by the cards already
+# dealt, a small shoe by its counts where PLAYER and TIE are worth exactly the same, and one shoe per refusal
+# of section 7 (an empty list of cards, and a malformed card after a rank removed too often: the first rule
+# of the table broken names the refusal).
+spec_deals = {"operator": [{}, {"removed": "5,5,9,K"}, {"removed": "T,T,T,T,T,T,T,T"}, {"removed": "9,9,9,9,8,8,8,8"},
+                           {"counts": "0,0,0,0,2,2,0,1,0,1"}]}
 spec_refusals = [("operator", {"removed": "5,X"}, "malformed-card"),
+                 ("operator", {"removed": ""}, "malformed-card"),
+                 ("operator", {"removed": ",".join(["A"] * 33 + ["X"])}, "malformed-card"),
                  ("operator", {"removed": ",".join(["Ah"] * 9)}, "removed-too-often"),
                  ("operator", {"removed": ",".join(["A"] * 33)}, "removed-too-often"),
                  ("operator", {"counts": "12_8,32,32,32,32,32,32,32,32,32"}, "not-counts"),

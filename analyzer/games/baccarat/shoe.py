@@ -63,6 +63,14 @@ def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+def _read_removed(token: str) -> tuple[int, int | None]:
+    """(rank, card) of a removed card given by rank and suit, (rank, None) of one given by rank alone."""
+    if len(token) >= 2 and token[-1].lower() in cardtext.SUITS:
+        card = cardtext.parse_card(token)
+        return cardtext.rank_of(card), card
+    return cardtext.parse_rank(token), None
+
+
 def remove_cards(counts, removed_text: str) -> tuple:
     """The shoe after removing cards given by rank ('5,5,9,K') or by rank and suit ('5h 9c').
 
@@ -72,19 +80,16 @@ def remove_cards(counts, removed_text: str) -> tuple:
     tokens = cardtext.split_tokens(removed_text)
     if not tokens:
         raise ShoeError("--remove needs at least one card, e.g. 5,5,9,K or 5h,9c (without --remove: the full shoe)")
+    read = [_read_removed(token) for token in tokens]     # every token first: a malformed one is refused first
     decks = decks_of(counts)
     counts = list(counts)
     by_rank, by_card = [0] * cardtext.N_RANKS, {}
-    for token in tokens:
-        if len(token) >= 2 and token[-1].lower() in cardtext.SUITS:
-            card = cardtext.parse_card(token)
-            rank = cardtext.rank_of(card)
+    for token, (rank, card) in zip(tokens, read):
+        if card is not None:
             by_card[card] = by_card.get(card, 0) + 1
             if decks is not None and by_card[card] > decks:
                 raise ShoeError(f"cannot remove {cardtext.card_str(card)} a {_ordinal(by_card[card])} time: "
                                 f"the {decks}-deck shoe holds {decks} of it")
-        else:
-            rank = cardtext.parse_rank(token)
         by_rank[rank] += 1
         if decks is not None and by_rank[rank] > decks * cardtext.N_SUITS:
             raise ShoeError(f"cannot remove a {_ordinal(by_rank[rank])} card of rank {cardtext.RANKS[rank]} "

@@ -102,7 +102,7 @@ def price(table: SituationCounts, rules: StudRules) -> Priced:
         decisions = DecisionTable(table.weights, ev, denominator, rules.raise_size, _optimal=(raise_, tie))
         sums = SignSums(weights, gains).take(patterns.numbers)
     else:
-        ev = play_ev_numerators(table.counts, nets, table.player_category)
+        ev = play_ev_numerators(table.counts, nets, table.player_category, row_total=table.completions)
         decisions = DecisionTable(table.weights, ev, denominator, rules.raise_size)
         sums = patterns.sign_sums(table.weights, decisions.gain)
     return Priced(table, rules, decisions, sums)

@@ -34,7 +34,11 @@ spec_deals = {"operator": [
 ]}
 spec_refusals = [("operator", {"hole": "Ah Kx", "flop": "Qs 7h 2c"}, "malformed-card"),
                  ("operator", {"hole": "Ah", "flop": "Qs 7h 2c"}, "wrong-count"),
-                 ("operator", {"hole": "Ah Ah", "flop": "Qs 7h 2c"}, "repeated-card")]
+                 ("operator", {"hole": "Ah Kd"}, "wrong-count"),                      # one group of two
+                 ("operator", {"hole": "Ah Ah", "flop": "Qs 7h 2c"}, "repeated-card"),
+                 # several rules broken: the first of section 7's table names the refusal
+                 ("operator", {"hole": "Ah", "flop": "Qs 7h Kx"}, "malformed-card"),
+                 ("operator", {"hole": "Ah Ah", "flop": "Qs 7h"}, "wrong-count")]
 
 
 def check_limits(rule_file, rules: HoldemRules) -> None:
