@@ -1,10 +1,8 @@
 """The per-game report: a standalone account of every figure, in Markdown and self-contained HTML.
 
-A game supplies what only it knows (key figures, method, strategy, PAR sheet, figures as
-data) as a `ReportContent`; this module adds what every report has (the rules as analysed,
-every figure of summary.json, the verification, the provenance) and renders both twins
-from the analysis in memory.  The HTML is rendered from the Markdown (markdown-it-py), with
-the SVG figures inlined, so the two say the same thing.
+A game supplies what only it knows as a `ReportContent`; this module adds what every report has
+(the rules, every figure of summary.json, the verification, the provenance).  The HTML is rendered
+from the Markdown, the SVG figures inlined, so the two say the same thing.
 """
 from __future__ import annotations
 
@@ -17,8 +15,8 @@ from markdown_it import MarkdownIt
 from analyzer.core.exact import decimal_str, fraction_str
 from analyzer.figures.outputs import ReportContent
 from analyzer.figures.tables import demote, markdown_table
-from analyzer.publish import plots
 from analyzer.publish.folder import ResultFolder
+from analyzer.publish.workbook import flat_items
 
 
 def _value_text(value) -> str:
@@ -39,15 +37,7 @@ def rules_markdown(data: dict) -> str:
     for section, values in data.items():
         if section == "game" or not isinstance(values, dict):
             continue
-        rows = []
-
-        def walk(prefix, node):
-            for key, value in node.items():
-                if isinstance(value, dict):
-                    walk(f"{prefix}{key}.", value)
-                else:
-                    rows.append([f"{prefix}{key}", _value_text(value)])
-        walk("", values)
+        rows = [[key, _value_text(value)] for key, value in flat_items(values)]
         out.append(f"**[{section}]**\n\n" + markdown_table(["key", "value"], rows, "ll"))
     return "\n".join(out)
 
@@ -67,24 +57,17 @@ def summary_figures(summary: dict) -> list[list[str]]:
     return rows
 
 
-def figures(content: ReportContent) -> dict:
-    """The SVG text of each of the report's figures, by file name (drawn from the analysis in memory)."""
-    return plots.render_all(content.figures)
-
-
-def build(content: ReportContent, folder: ResultFolder, summary: dict, verification, svgs: dict | None = None) -> dict:
+def build(content: ReportContent, folder: ResultFolder, summary: dict, verification, svgs: dict) -> dict:
     """report.md, report.html and the figure files of a results folder, from the analysis in memory.
 
-    `folder` holds every other file already (its manifest lists them); `verification` is
-    the checks' FolderReport on the staged folder; `svgs` the figures, if already drawn
-    (`figures(content)`).
+    `folder` holds every other file already; `verification` is the checks' FolderReport on the staged
+    folder; `svgs` the figures' SVG text by file name.
     """
     manifest = folder.manifest()
     rule_file = folder.rules
     git = manifest["git"]
     commit = git["commit"] or "unknown"
     where = f"results/{folder.target.parent.name}/{manifest['rule_set']}"
-    svgs = figures(content) if svgs is None else svgs
     parts = [
         f"# Exact analysis report: {rule_file.title}\n",
         f"> Exact combinatorial analysis, rule set `{manifest['rule_set']}`. Every figure is an exact "
@@ -120,10 +103,8 @@ def build(content: ReportContent, folder: ResultFolder, summary: dict, verificat
                              "ll"),
               "\nThe report itself and the manifest are listed in `manifest.json`.\n"]
     markdown = "\n".join(parts)
-    files = dict(svgs)
-    files["report.md"] = markdown
-    files["report.html"] = to_html(markdown, svgs, f"Exact analysis report: {rule_file.title}")
-    return files
+    return {**svgs, "report.md": markdown,
+            "report.html": to_html(markdown, svgs, f"Exact analysis report: {rule_file.title}")}
 
 
 # --- Markdown to HTML (markdown-it-py, CommonMark with tables) --------------------------
@@ -144,10 +125,7 @@ def _inline_svg(renderer, tokens, index, options, env) -> str:
 
 def to_html(markdown: str, svgs: dict, title: str) -> str:
     """A self-contained HTML page of the report's Markdown, its figures (`svgs`, by file name) inline.
-
-    Raw HTML in the Markdown is escaped, not passed through: the page holds only what the
-    renderer makes and the figures.
-    """
+    Raw HTML in the Markdown is escaped: the page holds only what the renderer makes and the figures."""
     renderer = MarkdownIt("commonmark", {"html": False}).enable("table")
     renderer.add_render_rule("image", _inline_svg)
     # a * between letters or digits is a product (sympy's 47*J/46486281, J**2), never emphasis

@@ -1,27 +1,11 @@
 """Reproducible .xlsx workbooks of exact tables: the same sheets give the same bytes.
 
-Each sheet is a name and an `analyzer.figures.tables.Table` (columns and rows of raw cells).
-How cells are written:
-
-- an int in a value column is a number cell when |n| < 10^15 (a spreadsheet keeps 15
-  significant digits, so such an int is held exactly) and a text cell of its digits otherwise;
-- a str is a text cell (never read as a formula, number or link); None leaves the cell empty;
-- an exact column "EV" becomes two columns: "EV (exact)", a text cell "p/q" holding the exact
-  value, and "EV", a number cell holding that value rounded half away from zero to 15
-  significant digits (`spreadsheet_number`).  A root column "SD" (cells x standing for
-  sqrt(x)) becomes "SD (exact)", the text "sqrt(p/q)", and "SD", a number cell holding the
-  root rounded half up to 15 significant digits by integer square roots (`spreadsheet_root`).  The number cell is for sorting, charts and
-  formulas only: it is rounded, and it may be, because the exact text stands beside it.  A
-  value outside a spreadsheet's range (magnitude below 1e-307 or from 1e308, but not 0)
-  gets no number cell.
-
-The header row is bold and frozen; column widths follow the longest text in a column.
-Reproducibility: xlsxwriter's in-memory mode stamps every zip member 1980-01-01, and the
-one other varying part, the document's created/modified date, is fixed here
-(FIXED_CREATED); the other document properties (title, author, ...) are written only when
-given, and are empty otherwise, so two calls with the same sheets return identical bytes,
-in any process (no dict or set order leaks into the file).  Across versions of xlsxwriter or
-zlib the bytes may differ, so a manifest pinning a workbook's sha256 should name them.  Nothing here knows about games.
+Each sheet is a name and an `analyzer.figures.tables.Table`.  An int is a number cell below 10^15
+(held exactly), else text; a str is always text.  An exact column "EV" becomes "EV (exact)", the
+text "p/q", and "EV", a number cell rounded half away from zero to 15 significant digits, for
+sorting and charts (none outside a spreadsheet's range); a root column "SD" becomes "SD (exact)",
+"sqrt(p/q)", and its rounded root.  The document date is fixed (FIXED_CREATED): only another
+xlsxwriter or zlib changes the bytes.
 """
 from __future__ import annotations
 
@@ -96,11 +80,8 @@ def check_sheet_name(name: str) -> None:
 
 
 def spreadsheet_number(value) -> float | None:
-    """The exact value rounded half away from zero to 15 significant digits, as a float.
-
-    The float is the one nearest that 15-digit decimal, which xlsxwriter's 16-digit output
-    writes back exactly; None where a spreadsheet cannot hold the magnitude.  In integers
-    throughout (digits = the value x 10^shift rounded, then one correctly rounded division).
+    """The exact value rounded half away from zero to 15 significant digits, as the nearest float
+    (which xlsxwriter writes back exactly); None outside a spreadsheet's range.  In integers throughout.
 
     >>> spreadsheet_number(Fraction(2, 3))
     0.666666666666667
@@ -114,11 +95,11 @@ def spreadsheet_number(value) -> float | None:
     exponent = _decimal_exponent(numerator, denominator)
     if not -307 <= exponent < 308:
         return None
-    digits = _rounded_half_up(numerator, denominator, NUMBER_DIGITS - 1 - exponent)
-    number = _float_of_digits(digits, NUMBER_DIGITS - 1 - exponent)
-    if number is None:
-        return None
-    return -number if value < 0 else number
+    shift = NUMBER_DIGITS - 1 - exponent
+    numerator, denominator = _scaled(numerator, denominator, shift)
+    digits, remainder = divmod(numerator, denominator)
+    number = _float_of_digits(digits + (2 * remainder >= denominator), shift)    # rounded half up
+    return None if number is None else -number if value < 0 else number
 
 
 def spreadsheet_root(value) -> float | None:
@@ -139,11 +120,7 @@ def spreadsheet_root(value) -> float | None:
         return None
     shift = NUMBER_DIGITS - 1 - root_exponent
     # floor(sqrt(Y) + 1/2) = (isqrt(floor(4 Y)) + 1) // 2, Y = value x 10^(2 shift)
-    numerator, denominator = 4 * value.numerator, value.denominator
-    if shift >= 0:
-        numerator *= 10 ** (2 * shift)
-    else:
-        denominator *= 10 ** (-2 * shift)
+    numerator, denominator = _scaled(4 * value.numerator, value.denominator, 2 * shift)
     digits = (math.isqrt(numerator // denominator) + 1) // 2
     return _float_of_digits(digits, shift)
 
@@ -156,14 +133,9 @@ def _decimal_exponent(numerator: int, denominator: int) -> int:
     return exponent
 
 
-def _rounded_half_up(numerator: int, denominator: int, shift: int) -> int:
-    """numerator / denominator x 10^shift rounded half up to an integer (both positive)."""
-    if shift >= 0:
-        numerator *= 10 ** shift
-    else:
-        denominator *= 10 ** -shift
-    digits, remainder = divmod(numerator, denominator)
-    return digits + 1 if 2 * remainder >= denominator else digits
+def _scaled(numerator: int, denominator: int, shift: int) -> tuple[int, int]:
+    """numerator / denominator x 10^shift, as a numerator and a denominator."""
+    return (numerator * 10 ** shift, denominator) if shift >= 0 else (numerator, denominator * 10 ** -shift)
 
 
 def _float_of_digits(digits: int, shift: int) -> float | None:
@@ -177,15 +149,11 @@ def _float_of_digits(digits: int, shift: int) -> float | None:
 
 
 def workbook_bytes(sheets: Iterable[Sheet | tuple], properties: Mapping[str, object] | None = None) -> bytes:
-    """The .xlsx file of `sheets`, in order, as bytes; identical bytes for identical input.
+    """The .xlsx file of `sheets` (Sheet objects or (name, Table) / (name, columns, rows) tuples), in order.
 
-    `sheets` are Sheet objects or (name, Table) / (name, columns, rows) tuples.
-    `properties` sets document properties (xlsxwriter's set_properties keys: title, subject,
-    author, company, ...; "created" must be a datetime and replaces FIXED_CREATED).
-
-    Raises SheetNameError for a name a spreadsheet refuses or one repeated (case ignored),
-    ValueError / TypeError for a malformed table (see Table), and ValueError for a table
-    larger than a worksheet.
+    `properties`: xlsxwriter's document properties (title, author, ...; "created", a datetime, replaces
+    FIXED_CREATED).  SheetNameError for a name refused or repeated (case ignored), ValueError /
+    TypeError for a malformed table or one larger than a worksheet.
     """
     sheets = [sheet if isinstance(sheet, Sheet) else Sheet(*sheet) for sheet in sheets]
     if not sheets:
@@ -218,8 +186,6 @@ def rules_table(data: Mapping) -> Table:
     >>> rules_table({"game": {"game": "x"}, "pays": {"tie": Fraction(8), "push": True, "hands": ["a", "b"]}}).rows
     (('game', 'game', 'x', None), ('pays', 'tie', '8', Fraction(8, 1)), ('pays', 'push', 'true', None), ('pays', 'hands', 'a, b', None))
     """
-    rows = []
-
     def text(value) -> str:
         if isinstance(value, bool):
             return "true" if value else "false"
@@ -229,19 +195,24 @@ def rules_table(data: Mapping) -> Table:
             return ", ".join(text(v) for v in value)
         return "lose" if value is None else str(value)
 
-    def walk(section, prefix, node):
-        for key, value in node.items():
-            if isinstance(value, Mapping):
-                walk(section, f"{prefix}{key}.", value)
-            else:
-                exact = Fraction(value) if isinstance(value, (int, Fraction)) and not isinstance(value, bool) else None
-                rows.append([section, f"{prefix}{key}", text(value), exact])
+    def exact(value):
+        return Fraction(value) if isinstance(value, (int, Fraction)) and not isinstance(value, bool) else None
+    rows = []
     for section, values in data.items():
         if isinstance(values, Mapping):
-            walk(section, "", values)
+            rows += [[section, key, text(value), exact(value)] for key, value in flat_items(values)]
         else:
             rows.append([section, "", text(values), None])
     return Table(["Section", "Key", "Value", ("Number", EXACT)], rows)
+
+
+def flat_items(table: Mapping, prefix: str = ""):
+    """The (dotted key, value) leaves of a rule file's table, nested tables flattened in order."""
+    for key, value in table.items():
+        if isinstance(value, Mapping):
+            yield from flat_items(value, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}", value
 
 
 def _write_sheet(worksheet, table: Table, header_format) -> None:
@@ -270,16 +241,12 @@ def _write_sheet(worksheet, table: Table, header_format) -> None:
 
 def _cells(column: Column, cell):
     """The (kind, value) written for one table cell: one, or two for an exact or root column."""
-    if column.kind == ROOT:
+    if column.kind in (ROOT, EXACT):
         if cell is None:
             return [("blank", None), ("blank", None)]
-        number = spreadsheet_root(cell)
-        return [("text", root_str(cell)), ("blank", None) if number is None else ("number", number)]
-    if column.kind == EXACT:
-        if cell is None:
-            return [("blank", None), ("blank", None)]
-        number = spreadsheet_number(cell)
-        return [("text", fraction_str(cell)), ("blank", None) if number is None else ("number", number)]
+        text, number = (root_str(cell), spreadsheet_root(cell)) if column.kind == ROOT else \
+            (fraction_str(cell), spreadsheet_number(cell))
+        return [("text", text), ("blank", None) if number is None else ("number", number)]
     if cell is None:
         return [("blank", None)]
     if isinstance(cell, str):
