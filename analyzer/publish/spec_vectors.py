@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import cache
 from pathlib import Path
 
 from analyzer import advisor
@@ -17,33 +18,24 @@ from analyzer.games import registry
 from analyzer.games.interface import DecisionTable, LiveShoe
 
 
-
 def games() -> list:
     """The games with strategy files, in the order of docs/strategy-format.md: the decision tables, then the
     shoes; each face gives its deals and refusals (`analyzer.games.interface.StrategyFiles`)."""
     return [game for kind in (DecisionTable, LiveShoe) for game in registry.GAMES if game.has(kind)]
 
 
-def _strategy(results, game: str, rule_set: str, cache: dict):
-    if (game, rule_set) not in cache:
-        cache[(game, rule_set)] = advisor.load_strategy(advisor.strategy_path(results, game, rule_set))
-    return cache[(game, rule_set)]
-
-
 def build(results: str | Path, names=None) -> list[dict]:
     """Every vector whose game is in `names` (default all), from the strategy files under `results`:
     game by game (`games()`), its answers then its refusals."""
-    vectors, cache = [], {}
-    for game in games():
-        if names is None or game.name in names:
-            vectors += _answers(results, game, cache) + _refusals(results, game, cache)
-    return vectors
+    strategies = cache(lambda game, rule_set: advisor.load_strategy(advisor.strategy_path(results, game, rule_set)))
+    return [vector for game in games() if names is None or game.name in names
+            for vector in _answers(game, strategies) + _refusals(game, strategies)]
 
 
-def _answers(results, game, cache: dict) -> list[dict]:
+def _answers(game, strategies) -> list[dict]:
     vectors = []
     for rule_set, deals in game.module.spec_deals.items():
-        strategy = _strategy(results, game.name, rule_set, cache)
+        strategy = strategies(game.name, rule_set)
         for deal in deals:
             if isinstance(deal, str):                     # a shoe, by the cards already dealt
                 shoe = strategy.shoe(remove=deal or None)
@@ -57,10 +49,10 @@ def _answers(results, game, cache: dict) -> list[dict]:
     return vectors
 
 
-def _refusals(results, game, cache: dict) -> list[dict]:
+def _refusals(game, strategies) -> list[dict]:
     vectors = []
     for rule_set, deal, rule in game.module.spec_refusals:
-        strategy = _strategy(results, game.name, rule_set, cache)
+        strategy = strategies(game.name, rule_set)
         shoe = "removed" in deal or "counts" in deal
         entry = dict(deal) if shoe else {"deal": list(deal.values()), "groups": list(deal)}
         try:
