@@ -143,16 +143,15 @@ class ResultFolder:
 
 def to_the_end(steps):
     """Run a generator of steps (`ResultFolder.publishing`) to its end: what it returns."""
-    while True:
-        try:
+    try:
+        while True:
             next(steps)
-        except StopIteration as done:
-            return done.value
+    except StopIteration as done:
+        return done.value
 
 
 def _reason(error: OSError) -> str:
-    where = f" ({error.filename})" if error.filename else ""
-    return f"{error.strerror or error}{where}"
+    return f"{error.strerror or error}" + (f" ({error.filename})" if error.filename else "")
 
 
 def make_folder(path: Path) -> None:
@@ -168,12 +167,8 @@ def make_folder(path: Path) -> None:
 
 
 def check_out_root(root: str | Path) -> None:
-    """Refuse, before any work, an --out that results cannot be written under (InputError naming it).
-
-    The deepest part of the path that exists must be a folder this process can create
-    folders in (a probe folder is made and removed): a file, /dev/null, /proc/..., a
-    read-only file system and a folder without write permission are refused.
-    """
+    """Refuse, before any work, an --out that results cannot be written under (InputError naming it): its
+    names and length must fit, and its deepest existing part must be a folder a probe folder can be made in."""
     root = Path(root)
     existing = root
     while not os.path.lexists(existing) and existing != existing.parent:
@@ -204,13 +199,8 @@ def _limit(path: Path, name: str, default: int) -> int:
 
 
 def check_replaceable(target: Path, game: str, rules: RuleFile, replace: bool = False) -> None:
-    """Refuse (InputError) to replace what this tool did not write, or results of another rule file.
-
-    Nothing at `target`, or a results folder of the analyzer's (`check_ours`: its manifest lists
-    every entry) for the same game: fine; if its manifest names another rule file (sha256) it
-    is replaced only with `replace`.  A folder an interrupted run left unpublished is the
-    tool's own and always replaceable.
-    """
+    """Refuse (InputError) to replace what this tool did not write (`check_ours`), another game's results, or
+    published results of another rule file (sha256) unless `replace`."""
     manifest = check_ours(target, "a results folder", MANIFEST_NAME, read_manifest, _written)
     if manifest is None:
         return
@@ -237,10 +227,9 @@ def check_folder(target: Path) -> None:
 
 
 def check_ours(target: Path, what: str, record: str, read, listed):
-    """The one rule for every folder the tool replaces: None when nothing is at `target`, else what
-    read(target) makes of the tool's `record` file there (read raises InputError without one).
-    InputError, naming it, for a file, a link, a folder without the record, or one holding an
-    entry that listed(what read made) does not name (the files the tool wrote there)."""
+    """The one rule for every folder the tool replaces: None when nothing is at `target`, else what read(target)
+    makes of the tool's `record` file there.  InputError for a file, a link, a folder without the record, or
+    one holding an entry that listed(what read made) does not name."""
     if not os.path.lexists(target):
         return None
     if target.is_symlink() or not target.is_dir():
@@ -284,10 +273,8 @@ def _written(manifest: dict) -> set:
 
 def _unlisted(folder: Path, names: set) -> str | None:
     """The first entry of a folder that is not one of the files `names` (None: all are the tool's)."""
-    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-        if entry.name not in names or not entry.is_file(follow_symlinks=False):
-            return entry.name
-    return None
+    return next((entry.name for entry in sorted(os.scandir(folder), key=lambda e: e.name)
+                 if entry.name not in names or not entry.is_file(follow_symlinks=False)), None)
 
 
 def _alive(pid: int) -> bool:
@@ -318,9 +305,8 @@ def remove_stale(parent: Path) -> None:
         if pid == os.getpid() or _alive(pid):
             continue
         path, target = Path(entry.path), parent / match["name"]
-        if match["kind"] == "old" and _unfinished(target):
-            if os.path.lexists(target):
-                shutil.rmtree(target, ignore_errors=True)
+        if match["kind"] == "old" and _unfinished(target):      # no target, or an unpublished folder
+            shutil.rmtree(target, ignore_errors=True)
             path.rename(target)
         else:
             shutil.rmtree(path, ignore_errors=True)

@@ -22,12 +22,9 @@ import xlsxwriter
 from analyzer.figures.tables import EXACT, ROOT, Column, Table, root_str
 from analyzer.core.exact import fraction_str
 
-#: Integers below this magnitude are number cells: exact within 15 significant digits.
-EXACT_INT_LIMIT = 10**15
-#: Significant digits kept in the number cell of an exact column.
-NUMBER_DIGITS = 15
-#: The document date written into every workbook (created and modified).
-FIXED_CREATED = datetime(2000, 1, 1, tzinfo=timezone.utc)
+EXACT_INT_LIMIT = 10**15            # integers below this magnitude are number cells, exact in 15 digits
+NUMBER_DIGITS = 15                  # significant digits of an exact column's number cell
+FIXED_CREATED = datetime(2000, 1, 1, tzinfo=timezone.utc)     # every workbook's created and modified date
 
 MAX_SHEET_NAME = 31
 _FORBIDDEN_IN_NAME = re.compile(r"[\[\]:*?/\\]")
@@ -163,8 +160,7 @@ def workbook_bytes(sheets: Iterable[Sheet | tuple], properties: Mapping[str, obj
         if sheet.name.lower() in seen:
             raise SheetNameError(f"sheet name {sheet.name!r} repeats {seen[sheet.name.lower()]!r} (case is ignored)")
         seen[sheet.name.lower()] = sheet.name
-    document = {"created": FIXED_CREATED}
-    document.update(properties or {})
+    document = {"created": FIXED_CREATED, **(properties or {})}
     if not isinstance(document["created"], datetime):
         raise TypeError("the 'created' property must be a datetime")
 
@@ -222,20 +218,16 @@ def _write_sheet(worksheet, table: Table, header_format) -> None:
     for col, title in enumerate(headers):
         _check(worksheet.write_string(0, col, title, header_format), 0, col)
     for row_number, row in enumerate(table.rows, start=1):
-        col = 0
-        for column, cell in zip(table.columns, row):
-            for kind, value in _cells(column, cell):
-                if kind == "number":
-                    _check(worksheet.write_number(row_number, col, value), row_number, col)
-                    numeric[col] = True
-                elif kind == "text":
-                    _check(worksheet.write_string(row_number, col, value), row_number, col)
-                    widths[col] = max(widths[col], len(value))
-                col += 1
+        cells = [written for column, cell in zip(table.columns, row) for written in _cells(column, cell)]
+        for col, (kind, value) in enumerate(cells):
+            if kind == "number":
+                _check(worksheet.write_number(row_number, col, value), row_number, col)
+                numeric[col] = True
+            elif kind == "text":
+                _check(worksheet.write_string(row_number, col, value), row_number, col)
+                widths[col] = max(widths[col], len(value))
     for col, width in enumerate(widths):
-        if numeric[col]:
-            width = max(width, _NUMBER_WIDTH)
-        worksheet.set_column(col, col, min(max(width, _MIN_WIDTH), _MAX_WIDTH) + 2)
+        worksheet.set_column(col, col, min(max(width, _MIN_WIDTH, _NUMBER_WIDTH if numeric[col] else 0), _MAX_WIDTH) + 2)
     worksheet.freeze_panes(1, 0)
 
 
