@@ -32,29 +32,20 @@ def _value_text(value) -> str:
 
 
 def rules_markdown(data: dict) -> str:
-    """Every table of the rule file as key/value rows (nested tables flattened)."""
-    out = []
-    for section, values in data.items():
-        if section == "game" or not isinstance(values, dict):
-            continue
-        rows = [[key, _value_text(value)] for key, value in flat_items(values)]
-        out.append(f"**[{section}]**\n\n" + markdown_table(["key", "value"], rows, "ll"))
-    return "\n".join(out)
+    """Every table of the rule file but [game] as key/value rows (nested tables flattened)."""
+    return "\n".join(f"**[{section}]**\n\n" + markdown_table(
+        ["key", "value"], [[key, _value_text(value)] for key, value in flat_items(values)], "ll")
+        for section, values in data.items() if section != "game" and isinstance(values, dict))
 
 
-def summary_figures(summary: dict) -> list[list[str]]:
-    """Every {"exact", "decimal"} figure of a summary, with its path."""
-    rows = []
-
-    def walk(path, node):
-        if isinstance(node, dict):
-            if set(node) >= {"exact", "decimal"}:
-                rows.append([path, node["exact"], node["decimal"]])
-                return
-            for key, value in sorted(node.items()):          # summary.json's (sorted) order
-                walk(f"{path}.{key}" if path else key, value)
-    walk("", summary)
-    return rows
+def summary_figures(summary: dict, path: str = "") -> list[list[str]]:
+    """Every {"exact", "decimal"} figure of a summary, with its path, in summary.json's (sorted) order."""
+    if not isinstance(summary, dict):
+        return []
+    if set(summary) >= {"exact", "decimal"}:
+        return [[path, summary["exact"], summary["decimal"]]]
+    return [row for key, value in sorted(summary.items())
+            for row in summary_figures(value, f"{path}.{key}" if path else key)]
 
 
 def build(content: ReportContent, folder: ResultFolder, summary: dict, verification, svgs: dict) -> dict:
