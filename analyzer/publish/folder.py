@@ -54,10 +54,7 @@ def git_commit() -> dict:
 
 class ResultFolder:
     """Collects the files of one analysis and publishes them together: results/<game>/<rule set>/.
-
-    `add()` each file, then `publish()` once; a file's bytes are let go once staged (its sha256 kept),
-    so a large strategy file is not held through the verification.
-    """
+    `add()` each file, then `publish()` once; a file's bytes are let go once staged (its sha256 kept)."""
 
     def __init__(self, root: str | Path, game: str, folder: str, rules: RuleFile, argv: list[str] | None = None,
                  replace: bool = False):
@@ -103,12 +100,9 @@ class ResultFolder:
         check_replaceable(self.target, self.game, self.rules, self.replace)
 
     def publish(self, finish=None) -> Path:
-        """Write every file into a staging folder, then swap it in for the target folder.
-
-        finish(staging) may inspect the staged folder and return more files {name: bytes or str} (a report
-        on its verification), added before the swap.  InputError for a target it must not replace,
-        OutputError when the files cannot be written; either way the previous results stay as they were.
-        """
+        """Write every file into a staging folder, then swap it in for the target folder.  finish(staging) may
+        return more files {name: bytes or str} (a report on its verification), added before the swap.
+        InputError for a target it must not replace, OutputError when the files cannot be written."""
         return to_the_end(self.publishing(finish))
 
     def publishing(self, finish=None):
@@ -169,8 +163,7 @@ def make_folder(path: Path) -> None:
 def check_out_root(root: str | Path) -> None:
     """Refuse, before any work, an --out that results cannot be written under (InputError naming it): its
     names and length must fit, and its deepest existing part must be a folder a probe folder can be made in."""
-    root = Path(root)
-    existing = root
+    existing = root = Path(root)
     while not os.path.lexists(existing) and existing != existing.parent:
         existing = existing.parent
     longest_name = _limit(existing, "PC_NAME_MAX", 255)
@@ -288,11 +281,8 @@ def _alive(pid: int) -> bool:
 
 
 def remove_stale(parent: Path) -> None:
-    """Clear what killed runs left in a game's results folder (live processes' folders are left alone).
-
-    A staging folder `.<rule set>.partial-<pid>` is removed; the previous results set aside as
-    `.<rule set>.old-<pid>` are put back when the swap did not finish, else removed.
-    """
+    """Clear what killed runs left in a game's results folder: staging folders are removed, the previous
+    results set aside (`.<rule set>.old-<pid>`) put back where the swap did not finish.  Live runs' are kept."""
     try:
         entries = sorted(os.scandir(parent), key=lambda e: e.name)
     except OSError:
@@ -334,7 +324,6 @@ def _sync_folder(path: Path) -> None:
 
 
 def _write_file(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as handle:
         handle.write(data)
         handle.flush()
@@ -344,10 +333,8 @@ def _write_file(path: Path, data: bytes) -> None:
 @contextmanager
 def _staging(target: Path, failure: str, unchanged: str):
     """A fresh staging folder beside `target` and `swap(check)`, which runs check() and swaps the folder in.
-
-    Whatever stops the body (an exception, a generator closed) removes the staging folder and puts
-    the previous folder back; an OSError becomes OutputError "<failure>: <reason>; <unchanged>".
-    """
+    Whatever stops the body (an exception, a generator closed) removes the staging folder and puts the
+    previous folder back; an OSError becomes OutputError "<failure>: <reason>; <unchanged>"."""
     staging = target.with_name(f".{target.name}.partial-{os.getpid()}")
     retired = target.with_name(f".{target.name}.old-{os.getpid()}")
     swapped = False
@@ -379,12 +366,9 @@ def _staging(target: Path, failure: str, unchanged: str):
 
 
 def write_folder_atomically(target: str | Path, files: dict) -> Path:
-    """A folder of files {name: bytes} (outside the results tree: a design's, a sweep's) with their
-    SHA256SUMS, swapped in whole for `target` (nothing there, or such a folder: `check_folder`).
-
-    A reader sees the old folder or the new one, never a mixture.  InputError for a target it must
-    not replace, OutputError when it cannot be written.
-    """
+    """A folder of files {name: bytes} (a design's, a sweep's) with their SHA256SUMS, swapped in whole for
+    `target` (nothing there, or such a folder: `check_folder`).  InputError for a target it must not
+    replace, OutputError when it cannot be written."""
     target = Path(target)
     check_folder(target)
     make_folder(target.parent)

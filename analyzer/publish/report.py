@@ -49,11 +49,8 @@ def summary_figures(summary: dict, path: str = "") -> list[list[str]]:
 
 
 def build(content: ReportContent, folder: ResultFolder, summary: dict, verification, svgs: dict) -> dict:
-    """report.md, report.html and the figure files of a results folder, from the analysis in memory.
-
-    `folder` holds every other file already; `verification` is the checks' FolderReport on the staged
-    folder; `svgs` the figures' SVG text by file name.
-    """
+    """report.md, report.html and the figure files of a results folder, from the analysis in memory: `folder`
+    holds every other file, `verification` is the FolderReport on the staged folder, `svgs` the figures."""
     manifest = folder.manifest()
     rule_file = folder.rules
     git = manifest["git"]

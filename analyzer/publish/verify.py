@@ -116,13 +116,10 @@ def monte_carlo_checks(report: FolderReport, targets: dict, seed: int) -> None:
 
 def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress=None,
                   staged: bool = False, counts=None, columns: dict | None = None) -> FolderReport:
-    """Every check on one results folder: a published one, or (staged=True) the pipeline's staging folder.
-
-    InputError (a damaged manifest) when the folder cannot be checked at all.  The publishing run
-    passes its `counts` (else they are re-counted unless options.recount is off) and the `columns` its
-    strategy files were written from: each file is compared with its array as it is read back, and
-    the checks read that array rather than a second copy.
-    """
+    """Every check on one results folder: a published one, or (staged=True) the pipeline's staging folder;
+    InputError (a damaged manifest) when it cannot be checked at all.  The publishing run passes its
+    `counts` (else re-counted unless options.recount is off) and the `columns` its strategy files were
+    written from: each file is compared with its array as it is read back, and the checks read the array."""
     manifest = read_manifest(folder)
     game = registry.game(manifest["game"])
     report = FolderReport(folder, game.name)

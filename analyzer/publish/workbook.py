@@ -147,11 +147,8 @@ def _float_of_digits(digits: int, shift: int) -> float | None:
 
 def workbook_bytes(sheets: Iterable[Sheet | tuple], properties: Mapping[str, object] | None = None) -> bytes:
     """The .xlsx file of `sheets` (Sheet objects or (name, Table) / (name, columns, rows) tuples), in order.
-
-    `properties`: xlsxwriter's document properties (title, author, ...; "created", a datetime, replaces
-    FIXED_CREATED).  SheetNameError for a name refused or repeated (case ignored), ValueError /
-    TypeError for a malformed table or one larger than a worksheet.
-    """
+    `properties`: xlsxwriter's document properties ("created", a datetime, replaces FIXED_CREATED).
+    SheetNameError for a name refused or repeated (case ignored), ValueError / TypeError for a bad table."""
     sheets = [sheet if isinstance(sheet, Sheet) else Sheet(*sheet) for sheet in sheets]
     if not sheets:
         raise ValueError("a workbook needs at least one sheet")
