@@ -199,10 +199,8 @@ def check_replaceable(target: Path, game: str, rules: RuleFile, replace: bool = 
         return
     if manifest["game"] != game:
         raise InputError(f"{target} holds {manifest['game']} results, not {game}: {MOVE_AWAY}")
-    if not is_published(manifest):
-        return
     old = manifest["rule_file"]["sha256"]
-    if old != rules.sha256 and not replace:
+    if is_published(manifest) and old != rules.sha256 and not replace:     # an unpublished one is the tool's
         source = manifest["rule_file"].get("source")
         raise InputError(f"{target} holds results of another rule file (sha256 {old[:12]}..."
                          + (f", from {source}" if isinstance(source, str) else "")

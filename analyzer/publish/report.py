@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import html
 import re
-from fractions import Fraction
 
 from markdown_it import MarkdownIt
 
@@ -16,25 +15,13 @@ from analyzer.core.exact import decimal_str, fraction_str
 from analyzer.figures.outputs import ReportContent
 from analyzer.figures.tables import demote, markdown_table
 from analyzer.publish.folder import ResultFolder
-from analyzer.publish.workbook import flat_items
-
-
-def _value_text(value) -> str:
-    if isinstance(value, Fraction):
-        return fraction_str(value) if value.denominator != 1 else str(value.numerator)
-    if isinstance(value, list):
-        return ", ".join(_value_text(v) for v in value) or "(none)"
-    if value is None:
-        return "lose"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+from analyzer.publish.workbook import flat_items, rule_value_text
 
 
 def rules_markdown(data: dict) -> str:
     """Every table of the rule file but [game] as key/value rows (nested tables flattened)."""
     return "\n".join(f"**[{section}]**\n\n" + markdown_table(
-        ["key", "value"], [[key, _value_text(value)] for key, value in flat_items(values)], "ll")
+        ["key", "value"], [[key, rule_value_text(value, "yes", "no", "(none)")] for key, value in flat_items(values)], "ll")
         for section, values in data.items() if section != "game" and isinstance(values, dict))
 
 

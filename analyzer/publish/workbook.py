@@ -179,24 +179,26 @@ def rules_table(data: Mapping) -> Table:
     >>> rules_table({"game": {"game": "x"}, "pays": {"tie": Fraction(8), "push": True, "hands": ["a", "b"]}}).rows
     (('game', 'game', 'x', None), ('pays', 'tie', '8', Fraction(8, 1)), ('pays', 'push', 'true', None), ('pays', 'hands', 'a, b', None))
     """
-    def text(value) -> str:
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        if isinstance(value, Fraction):
-            return fraction_str(value).removesuffix("/1")
-        if isinstance(value, (list, tuple)):
-            return ", ".join(text(v) for v in value)
-        return "lose" if value is None else str(value)
-
     def exact(value):
         return Fraction(value) if isinstance(value, (int, Fraction)) and not isinstance(value, bool) else None
     rows = []
     for section, values in data.items():
         if isinstance(values, Mapping):
-            rows += [[section, key, text(value), exact(value)] for key, value in flat_items(values)]
+            rows += [[section, key, rule_value_text(value), exact(value)] for key, value in flat_items(values)]
         else:
-            rows.append([section, "", text(values), None])
+            rows.append([section, "", rule_value_text(values), None])
     return Table(["Section", "Key", "Value", ("Number", EXACT)], rows)
+
+
+def rule_value_text(value, true: str = "true", false: str = "false", empty: str = "") -> str:
+    """A rule file's value as written: a fraction p/q (an integer plainly), a list comma-separated, None "lose"."""
+    if isinstance(value, bool):
+        return true if value else false
+    if isinstance(value, Fraction):
+        return fraction_str(value).removesuffix("/1")
+    if isinstance(value, (list, tuple)):
+        return ", ".join(rule_value_text(v, true, false, empty) for v in value) or empty
+    return "lose" if value is None else str(value)
 
 
 def flat_items(table: Mapping, prefix: str = ""):
