@@ -60,9 +60,7 @@ def build(content: ReportContent, folder: ResultFolder, summary: dict, verificat
         "## Strategy\n", content.strategy,
     ]
     if content.figures:
-        parts.append("## Figures\n")
-        for figure in content.figures:
-            parts.append(f"![{figure.caption}]({figure.file})\n\n*Figure: {figure.caption}*\n")
+        parts += ["## Figures\n", *(f"![{f.caption}]({f.file})\n\n*Figure: {f.caption}*\n" for f in content.figures)]
     parts += ["## PAR sheet\n", demote(content.par_sheet),
               "## Every figure of summary.json\n",
               markdown_table(["figure", "exact", "decimal"], summary_figures(summary), "lll"),
