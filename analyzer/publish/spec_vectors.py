@@ -1,9 +1,8 @@
 """Test vectors for docs/strategy-format.md: concrete deals -> canonical key -> decision and exact EV, and refusals.
 
-`python -m analyzer.publish.spec_vectors [RESULTS] [OUT]` writes docs/strategy-test-vectors.json from
-the strategy files under RESULTS (default results/); the test suite rebuilds the vectors
-from a fresh analysis and compares, and checks that a reader written from the
-specification alone (tests/spec_reader.py) reproduces every answer and every refusal.
+`python -m analyzer.publish.spec_vectors [RESULTS] [OUT]` writes docs/strategy-test-vectors.json from the
+strategy files under RESULTS (default results/); the tests rebuild them and replay them with a reader
+written from the specification alone (tests/spec_reader.py).
 """
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
 """`analyzer verify`: re-check a results folder by independent means, pass or fail.
 
-For each results folder: its provenance (place, every file's sha256 and the rule file against the
-manifest); the game's own checks (poker: the summary recomputed from the strategy file and sampled
-situations re-counted by plain dealing; Baccarat: the shoe re-walked in plain integers); the round
-statistics re-derived from the counts and the strategy files' decisions; and Monte Carlo rounds
-played through the advisor, whose mean and variance must lie in the 99.9% band of the exact ones.
+For each results folder: its provenance against the manifest, the game's own checks (re-counting by
+plain means), the round statistics re-derived from the counts and the strategy files, and Monte Carlo
+rounds played through the advisor (docs/verification.md).
 """
 from __future__ import annotations
 

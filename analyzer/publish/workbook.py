@@ -86,16 +86,7 @@ def spreadsheet_number(value) -> float | None:
     (-0.125, 0.0)
     """
     value = Fraction(value)
-    if value == 0:
-        return 0.0
-    numerator, denominator = abs(value.numerator), value.denominator
-    exponent = _decimal_exponent(numerator, denominator)
-    if not -307 <= exponent < 308:
-        return None
-    shift = NUMBER_DIGITS - 1 - exponent
-    numerator, denominator = _scaled(numerator, denominator, shift)
-    digits, remainder = divmod(numerator, denominator)
-    number = _float_of_digits(digits + (2 * remainder >= denominator), shift)    # rounded half up
+    number = _rounded(abs(value), root=False)
     return None if number is None else -number if value < 0 else number
 
 
@@ -110,16 +101,28 @@ def spreadsheet_root(value) -> float | None:
     value = Fraction(value)
     if value < 0:
         raise ValueError(f"the square root of {value} is not real")
+    return _rounded(value, root=True)
+
+
+def _rounded(value: Fraction, root: bool) -> float | None:
+    """A value >= 0, or its square root, rounded half up to NUMBER_DIGITS significant digits in integers,
+    as the nearest float (one correctly rounded division); None from 1e308 or below 1e-307 (but 0)."""
     if value == 0:
         return 0.0
-    root_exponent = _decimal_exponent(value.numerator, value.denominator) // 2    # 10^r <= sqrt(value) < 10^(r+1)
-    if not -307 <= root_exponent < 308:
+    exponent = _decimal_exponent(value.numerator, value.denominator) // (2 if root else 1)  # 10^e <= result
+    if not -307 <= exponent < 308:
         return None
-    shift = NUMBER_DIGITS - 1 - root_exponent
-    # floor(sqrt(Y) + 1/2) = (isqrt(floor(4 Y)) + 1) // 2, Y = value x 10^(2 shift)
-    numerator, denominator = _scaled(4 * value.numerator, value.denominator, 2 * shift)
-    digits = (math.isqrt(numerator // denominator) + 1) // 2
-    return _float_of_digits(digits, shift)
+    shift = NUMBER_DIGITS - 1 - exponent
+    scale = 10 ** (abs(shift) * (2 if root else 1))
+    numerator, denominator = value.numerator, value.denominator
+    numerator, denominator = (numerator * scale, denominator) if shift >= 0 else (numerator, denominator * scale)
+    # Y = value x 10^shift (10^(2 shift) for a root): floor(Y + 1/2), or floor(sqrt(Y) + 1/2) = (isqrt(floor(4Y)) + 1) // 2
+    digits = (math.isqrt(4 * numerator // denominator) + 1) // 2 if root else \
+        (2 * numerator + denominator) // (2 * denominator)
+    if shift >= 0:
+        return None if digits >= 10 ** (308 + shift) else digits / 10 ** shift
+    digits *= 10 ** -shift
+    return None if digits >= 10 ** 308 else float(digits)
 
 
 def _decimal_exponent(numerator: int, denominator: int) -> int:
@@ -128,21 +131,6 @@ def _decimal_exponent(numerator: int, denominator: int) -> int:
     if (numerator * 10 ** -exponent < denominator) if exponent < 0 else (numerator < denominator * 10 ** exponent):
         exponent -= 1
     return exponent
-
-
-def _scaled(numerator: int, denominator: int, shift: int) -> tuple[int, int]:
-    """numerator / denominator x 10^shift, as a numerator and a denominator."""
-    return (numerator * 10 ** shift, denominator) if shift >= 0 else (numerator, denominator * 10 ** -shift)
-
-
-def _float_of_digits(digits: int, shift: int) -> float | None:
-    """digits x 10^-shift as the nearest float (one correctly rounded int division), or None from 10^308."""
-    if shift >= 0:
-        if digits >= 10 ** (308 + shift):
-            return None
-        return digits / 10 ** shift
-    digits *= 10 ** -shift
-    return None if digits >= 10 ** 308 else float(digits)
 
 
 def workbook_bytes(sheets: Iterable[Sheet | tuple], properties: Mapping[str, object] | None = None) -> bytes:
