@@ -1,19 +1,9 @@
 """Writing a results folder atomically, with a manifest that proves where every file came from.
 
-All files of one analysis are first written into a hidden staging folder beside the
-target, `.<rule set>.partial-<pid>`, whose manifest says `"published": false` (so no
-reader, `analyzer verify` included, takes it for results); only when every file is
-complete and verified is the staging folder swapped in for the target and its final
-manifest (without that mark) renamed into place.  A run that stops early leaves the
-previous results untouched (or no folder at all), never a half-written or complete-looking
-one; the hidden folders of a run that was killed are removed (or, for the previous
-results set aside as `.<rule set>.old-<pid>`, put back) by the next run in that folder.
-
-The tool replaces only what it wrote, by one rule for every folder (`check_ours`): a target
-that is a file, a link, a folder without the tool's record of its files (a results folder's
-manifest, the SHA256SUMS of a design's or a sweep's folder) or one holding anything that
-record does not list is refused, never renamed or deleted; results of another rule file
-(another rule sha256) are replaced only when the user says so (`--replace`).
+Files are written into a hidden staging folder beside the target (`.<name>.partial-<pid>`, its
+manifest marked `"published": false`), then swapped in whole: a run that stops early leaves the
+previous results as they were, and the next run clears what a killed one left.  The tool replaces
+only folders it wrote (`check_ours`), and results of another rule file only with `--replace`.
 """
 from __future__ import annotations
 
@@ -26,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import analyzer
@@ -39,10 +30,7 @@ STAGING_NAME = re.compile(r"\.(?P<name>.+)\.(?P<kind>partial|old)-(?P<pid>[0-9]{
 FINAL_MANIFEST = ".manifest.json.final"    # the final manifest, staged hidden, renamed over manifest.json last
 MOVE_AWAY = "move it away or choose another --out"
 SUMS_NAME = "SHA256SUMS"                   # in the tool's other folders: each file's sha256, as sha256sum writes it
-
-
-def sha256_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+RESULTS_PATH_ROOM = 200                    # what a results path adds below --out: <game>/.<rule set>.partial-<pid>/<file>
 
 
 def json_bytes(document) -> bytes:
@@ -64,20 +52,9 @@ def git_commit() -> dict:
     return {"commit": commit, "dirty": dirty}
 
 
-def command_line(argv: list[str] | None = None) -> str:
-    args = list(sys.argv[1:] if argv is None else argv)
-    return " ".join(["analyzer", *args])
-
-
 class ResultFolder:
     """Collects the files of one analysis and publishes them together: results/<game>/<rule set>/.
-
-    Use `add()` for each file, then `publish()` (once): each file's bytes are let go as they are
-    written into the staging folder, its sha256 kept for the manifest, so a large file (a strategy
-    file) is not held through the verification.  Nothing is visible in the target folder
-    before `publish()` completes.  `check_target()` refuses, before any work, a target that
-    `publish()` would refuse.
-    """
+    `add()` each file, then `publish()` once; a file's bytes are let go once staged (its sha256 kept)."""
 
     def __init__(self, root: str | Path, game: str, folder: str, rules: RuleFile, argv: list[str] | None = None,
                  replace: bool = False, counts: dict | None = None, source: str | None = None):
@@ -88,7 +65,7 @@ class ResultFolder:
         self.folder = folder
         self.rules = rules
         self.replace = replace
-        self.command = command_line(argv)
+        self.command = " ".join(["analyzer", *(sys.argv[1:] if argv is None else argv)])
         self.files: dict[str, bytes] = {}      # name -> its bytes, until written into the staging folder
         self.hashes: dict[str, str] = {}       # name -> sha256 of every file added
         self.add(RULES_COPY_NAME, rules.raw)
@@ -101,7 +78,7 @@ class ResultFolder:
         if name == MANIFEST_NAME or name in self.hashes:
             raise ValueError(f"results file {name!r} written twice")
         self.files[name] = content.encode("utf-8") if isinstance(content, str) else content
-        self.hashes[name] = sha256_bytes(self.files[name])
+        self.hashes[name] = hashlib.sha256(self.files[name]).hexdigest()
 
     def manifest(self, published: bool = True) -> dict:
         """The manifest; a staged folder's says "published": false (the published one carries no such key)."""
@@ -127,84 +104,52 @@ class ResultFolder:
         check_replaceable(self.target, self.game, self.rules, self.replace)
 
     def publish(self, finish=None) -> Path:
-        """Write every file into a staging folder, then swap it in for the target folder.
-
-        finish(staging) may inspect the complete staged folder (its manifest included) and
-        return more files {name: bytes or str}, e.g. a report on its verification; they are
-        added and the manifest rewritten before the swap.  Raises InputError for a target it
-        must not replace, OutputError when the files cannot be written (a full disk); either
-        way the previous results stay as they were and no staging folder is left.
-        """
+        """Write every file into a staging folder, then swap it in for the target folder.  finish(staging) may
+        return more files {name: bytes or str} (a report on its verification), added before the swap.
+        InputError for a target it must not replace, OutputError when the files cannot be written."""
         return to_the_end(self.publishing(finish))
 
     def publishing(self, finish=None):
-        """`publish` as a generator, in steps: `finish` may be a generator function, and each time it yields
-        this yields too (the staging folder complete, the caller free to do other work before it goes on);
-        the files `finish` returns are added as `publish` adds them, and the generator returns the target.
-        Closed before it ends (or an exception thrown in), it removes the staging folder, the previous
-        results staying as they were, as when `publish` fails."""
+        """`publish` as a generator: where `finish` is a generator function, its yields are passed on (the
+        folder staged, the caller free to work meanwhile); it returns the target.  Closed early, it leaves
+        the previous results as they were."""
         target = self.target
-        parent = target.parent
-        make_folder(parent)
-        remove_stale(parent)
+        make_folder(target.parent)
+        remove_stale(target.parent)
         self.check_target()
-        staging = parent / f".{target.name}.partial-{os.getpid()}"
-        retired = parent / f".{target.name}.old-{os.getpid()}"
-        swapped = published = False
-        try:
-            if os.path.lexists(staging):
-                shutil.rmtree(staging)
-            staging.mkdir()
-            for name in sorted(self.files):
-                _write_file(staging / name, self.files.pop(name))
-            _write_file(staging / MANIFEST_NAME, json_bytes(self.manifest(published=False)))
+        with _staging(target, f"cannot write the results to {target.parent}",
+                      "the previous results are unchanged") as (staging, swap):
+            self._stage(staging, {})
             if finish is not None:
                 more = finish(staging)
                 if inspect.isgenerator(more):
                     more = yield from more
-                for name, data in sorted(more.items()):
-                    self.add(name, data)
-                    _write_file(staging / name, self.files.pop(name))
-                _write_file(staging / MANIFEST_NAME, json_bytes(self.manifest(published=False)))
+                self._stage(staging, more)
             _write_file(staging / FINAL_MANIFEST, json_bytes(self.manifest()))
-            self.check_target()                   # nothing of the user's appeared there meanwhile
-            if os.path.lexists(target):
-                target.rename(retired)
-            staging.rename(target)
-            swapped = True
+            swap(self.check_target)                # nothing of the user's appeared there meanwhile
             os.replace(target / FINAL_MANIFEST, target / MANIFEST_NAME)
-            published = True
-            _sync_folder(target)
-            _sync_folder(parent)
-        except BaseException as error:
-            if swapped and not published:
-                try:
-                    target.rename(staging)
-                except OSError:
-                    pass
-            shutil.rmtree(staging, ignore_errors=True)
-            if os.path.lexists(retired) and not os.path.lexists(target):
-                retired.rename(target)
-            if isinstance(error, OSError):
-                raise OutputError(f"cannot write the results to {parent}: {_reason(error)}; "
-                                  "the previous results are unchanged") from None
-            raise
-        shutil.rmtree(retired, ignore_errors=True)
         return target
+
+    def _stage(self, staging: Path, more: dict) -> None:
+        """Add `more` files, write every file not yet staged, and the manifest marked unpublished."""
+        for name, data in sorted(more.items()):
+            self.add(name, data)
+        for name in sorted(self.files):
+            _write_file(staging / name, self.files.pop(name))
+        _write_file(staging / MANIFEST_NAME, json_bytes(self.manifest(published=False)))
 
 
 def to_the_end(steps):
     """Run a generator of steps (`ResultFolder.publishing`) to its end: what it returns."""
-    while True:
-        try:
+    try:
+        while True:
             next(steps)
-        except StopIteration as done:
-            return done.value
+    except StopIteration as done:
+        return done.value
 
 
 def _reason(error: OSError) -> str:
-    where = f" ({error.filename})" if error.filename else ""
-    return f"{error.strerror or error}{where}"
+    return f"{error.strerror or error}" + (f" ({error.filename})" if error.filename else "")
 
 
 def make_folder(path: Path) -> None:
@@ -220,14 +165,9 @@ def make_folder(path: Path) -> None:
 
 
 def check_out_root(root: str | Path) -> None:
-    """Refuse, before any work, an --out that results cannot be written under (InputError naming it).
-
-    The deepest part of the path that exists must be a folder this process can create
-    folders in (a probe folder is made and removed): a file, /dev/null, /proc/..., a
-    read-only file system and a folder without write permission are refused.
-    """
-    root = Path(root)
-    existing = root
+    """Refuse, before any work, an --out that results cannot be written under (InputError naming it): its
+    names and length must fit, and its deepest existing part must be a folder a probe folder can be made in."""
+    existing = root = Path(root)
     while not os.path.lexists(existing) and existing != existing.parent:
         existing = existing.parent
     longest_name = _limit(existing, "PC_NAME_MAX", 255)
@@ -248,10 +188,6 @@ def check_out_root(root: str | Path) -> None:
         raise InputError(f"--out {root}: cannot write in {existing} ({error.strerror or error})") from None
 
 
-# What a results path adds below --out: <game folder>/.<rule set (<= 64)>.partial-<pid>/<file name>.
-RESULTS_PATH_ROOM = 200
-
-
 def _limit(path: Path, name: str, default: int) -> int:
     try:
         return os.pathconf(path, name)
@@ -260,22 +196,15 @@ def _limit(path: Path, name: str, default: int) -> int:
 
 
 def check_replaceable(target: Path, game: str, rules: RuleFile, replace: bool = False) -> None:
-    """Refuse (InputError) to replace what this tool did not write, or results of another rule file.
-
-    Nothing at `target`, or a results folder of the analyzer's (`check_ours`: its manifest lists
-    every entry) for the same game: fine; if its manifest names another rule file (sha256) it
-    is replaced only with `replace`.  A folder an interrupted run left unpublished is the
-    tool's own and always replaceable.
-    """
+    """Refuse (InputError) to replace what this tool did not write (`check_ours`), another game's results, or
+    published results of another rule file (sha256) unless `replace`."""
     manifest = check_ours(target, "a results folder", MANIFEST_NAME, read_manifest, _written)
     if manifest is None:
         return
     if manifest["game"] != game:
         raise InputError(f"{target} holds {manifest['game']} results, not {game}: {MOVE_AWAY}")
-    if not is_published(manifest):
-        return
     old = manifest["rule_file"]["sha256"]
-    if old != rules.sha256 and not replace:
+    if is_published(manifest) and old != rules.sha256 and not replace:     # an unpublished one is the tool's
         source = manifest["rule_file"].get("source")
         raise InputError(f"{target} holds results of another rule file (sha256 {old[:12]}..."
                          + (f", from {source}" if isinstance(source, str) else "")
@@ -293,10 +222,9 @@ def check_folder(target: Path) -> None:
 
 
 def check_ours(target: Path, what: str, record: str, read, listed):
-    """The one rule for every folder the tool replaces: None when nothing is at `target`, else what
-    read(target) makes of the tool's `record` file there (read raises InputError without one).
-    InputError, naming it, for a file, a link, a folder without the record, or one holding an
-    entry that listed(what read made) does not name (the files the tool wrote there)."""
+    """The one rule for every folder the tool replaces: None when nothing is at `target`, else what read(target)
+    makes of the tool's `record` file there.  InputError for a file, a link, a folder without the record, or
+    one holding an entry that listed(what read made) does not name."""
     if not os.path.lexists(target):
         return None
     if target.is_symlink() or not target.is_dir():
@@ -340,17 +268,13 @@ def _written(manifest: dict) -> set:
 
 def _unlisted(folder: Path, names: set) -> str | None:
     """The first entry of a folder that is not one of the files `names` (None: all are the tool's)."""
-    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-        if entry.name not in names or not entry.is_file(follow_symlinks=False):
-            return entry.name
-    return None
+    return next((entry.name for entry in sorted(os.scandir(folder), key=lambda e: e.name)
+                 if entry.name not in names or not entry.is_file(follow_symlinks=False)), None)
 
 
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
     except PermissionError:
         return True                       # someone else's process: alive
     except (OverflowError, OSError):
@@ -358,19 +282,13 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def remove_stale(parent: Path) -> list[Path]:
-    """Clear what killed runs left in a game's results folder; returns what was removed or restored.
-
-    A `.<rule set>.partial-<pid>` staging folder of a process that is gone is removed; a
-    `.<rule set>.old-<pid>` (the previous results, set aside for the swap) is put back when
-    the swap did not finish (no target, or a target still marked unpublished), else removed.
-    Folders of live processes (another run in progress) are left alone.
-    """
-    touched = []
+def remove_stale(parent: Path) -> None:
+    """Clear what killed runs left in a game's results folder: staging folders are removed, the previous
+    results set aside (`.<rule set>.old-<pid>`) put back where the swap did not finish.  Live runs' are kept."""
     try:
         entries = sorted(os.scandir(parent), key=lambda e: e.name)
     except OSError:
-        return touched
+        return
     for entry in entries:
         match = STAGING_NAME.match(entry.name)
         if not match or not entry.is_dir(follow_symlinks=False):
@@ -379,14 +297,11 @@ def remove_stale(parent: Path) -> list[Path]:
         if pid == os.getpid() or _alive(pid):
             continue
         path, target = Path(entry.path), parent / match["name"]
-        if match["kind"] == "old" and _unfinished(target):
-            if os.path.lexists(target):
-                shutil.rmtree(target, ignore_errors=True)
+        if match["kind"] == "old" and _unfinished(target):      # no target, or an unpublished folder
+            shutil.rmtree(target, ignore_errors=True)
             path.rename(target)
         else:
             shutil.rmtree(path, ignore_errors=True)
-        touched.append(path)
-    return touched
 
 
 def _unfinished(target: Path) -> bool:
@@ -402,59 +317,66 @@ def _unfinished(target: Path) -> bool:
 
 def _sync_folder(path: Path) -> None:
     """fsync a folder, so a rename into it survives a crash (best effort where not supported)."""
-    try:
+    with suppress(OSError):
         handle = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(handle)
-    except OSError:
-        pass
-    finally:
-        os.close(handle)
+        try:
+            os.fsync(handle)
+        finally:
+            os.close(handle)
 
 
 def _write_file(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as handle:
         handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
 
 
-def write_folder_atomically(target: str | Path, files: dict) -> Path:
-    """A folder of files {name: bytes} (outside the results tree: a design's, a sweep's) with their
-    SHA256SUMS, swapped in whole for `target`: only for nothing or such a folder (`check_folder`).
-
-    The files are written and synced in a staging folder beside it, then the previous folder
-    (if any) is moved aside, the staging folder renamed into place and the previous one
-    removed: a reader sees the old folder or the new one, never a mixture, and a run that
-    stops early leaves the old one as it was.  InputError for a target it must not replace,
-    OutputError when it cannot be written.
-    """
-    target = Path(target)
-    check_folder(target)
-    make_folder(target.parent)
-    sums = "".join(f"{sha256_bytes(data)}  {name}\n" for name, data in sorted(files.items()))
-    files = {**files, SUMS_NAME: sums.encode()}
+@contextmanager
+def _staging(target: Path, failure: str, unchanged: str):
+    """A fresh staging folder beside `target` and `swap(check)`, which runs check() and swaps the folder in.
+    Whatever stops the body (an exception, a generator closed) removes the staging folder and puts the
+    previous folder back; an OSError becomes OutputError "<failure>: <reason>; <unchanged>"."""
     staging = target.with_name(f".{target.name}.partial-{os.getpid()}")
     retired = target.with_name(f".{target.name}.old-{os.getpid()}")
-    try:
-        shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir()
-        for name, data in sorted(files.items()):
-            _write_file(staging / name, data)
-        check_folder(target)                      # nothing of the user's appeared there meanwhile
+    swapped = False
+
+    def swap(check) -> None:
+        nonlocal swapped
+        check()
         if os.path.lexists(target):
             target.rename(retired)
         staging.rename(target)
-        _sync_folder(target.parent)
+        swapped = True
+    try:
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir()
+        yield staging, swap
     except BaseException as error:
+        if swapped:
+            with suppress(OSError):
+                target.rename(staging)
         shutil.rmtree(staging, ignore_errors=True)
         if os.path.lexists(retired) and not os.path.lexists(target):
             retired.rename(target)
         if isinstance(error, OSError):
-            raise OutputError(f"cannot write {target}: {_reason(error)}; the previous folder is unchanged") from None
+            raise OutputError(f"{failure}: {_reason(error)}; {unchanged}") from None
         raise
+    _sync_folder(target)
+    _sync_folder(target.parent)
     shutil.rmtree(retired, ignore_errors=True)
+
+
+def write_folder_atomically(target: str | Path, files: dict) -> Path:
+    """A folder of files {name: bytes} (a design's, a sweep's) with their SHA256SUMS, swapped in whole for
+    `target` (nothing there, or such a folder: `check_folder`).  InputError for a target it must not
+    replace, OutputError when it cannot be written."""
+    target = Path(target)
+    check_folder(target)
+    make_folder(target.parent)
+    sums = "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(files.items()))
+    with _staging(target, f"cannot write {target}", "the previous folder is unchanged") as (staging, swap):
+        for name, data in sorted({**files, SUMS_NAME: sums.encode()}.items()):
+            _write_file(staging / name, data)
+        swap(lambda: check_folder(target))      # nothing of the user's appeared there meanwhile
     return target

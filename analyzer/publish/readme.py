@@ -9,7 +9,6 @@ module renders each block from the committed results and rewrites them in place.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import re
 import sys
@@ -34,25 +33,21 @@ def _x(entry: dict) -> Fraction:
 
 
 def basic_strategies(results: Path) -> str:
+    """The basic strategies' house edges and RTPs against optimal, and the operator's three-strategy table."""
     h = _summary(results, "casino_holdem/operator")
     st, pub = h["strategies"], h["published"]
     basic, optimal = st["basic"], st["optimal"]
     gap = _x(optimal["rtp_returned_over_wagered"]) - _x(basic["rtp_returned_over_wagered"])
+    rows = [[label, percent_str(_x(st[name]["rtp_returned_over_wagered"]), 4), pub[f"{key}_main_rtp"]["published"],
+             percent_str(_x(st[name]["aa_bonus_rtp"]), 4), pub[f"{key}_aa_bonus_rtp"]["published"]]
+            for label, name, key in [("basic (ours)", "basic", "basic"), ("optimal", "optimal", "optimal"),
+                                     ("call on every AA Bonus win, basic otherwise", "call_on_aa_win_basic",
+                                      "call_on_aa_win")]]
 
-    def three(name, main_key, aa_key):
-        f = st[name]
-        return [percent_str(_x(f["rtp_returned_over_wagered"]), 4), pub[main_key]["published"],
-                percent_str(_x(f["aa_bonus_rtp"]), 4), pub[aa_key]["published"]]
-    rows = [["basic (ours)", *three("basic", "basic_main_rtp", "basic_aa_bonus_rtp")],
-            ["optimal", *three("optimal", "optimal_main_rtp", "optimal_aa_bonus_rtp")],
-            ["call on every AA Bonus win, basic otherwise",
-             *three("call_on_aa_win_basic", "call_on_aa_win_main_rtp", "call_on_aa_win_aa_bonus_rtp")]]
-    operator, standard = _summary(results, "caribbean_stud/operator"), _summary(results, "caribbean_stud/standard")
-
-    def stud(s):
-        return _x(s["strategies"]["basic"]["house_edge_per_ante"]), \
-            _x(s["strategies"]["basic"]["house_edge_per_ante"]) - _x(s["strategies"]["optimal"]["house_edge_per_ante"])
-    (op_he, op_gap), (std_he, _) = stud(operator), stud(standard)
+    def stud(rule_set, strategy="basic"):
+        return _x(_summary(results, f"caribbean_stud/{rule_set}")["strategies"][strategy]["house_edge_per_ante"])
+    op_he, std_he = stud("operator"), stud("standard")
+    op_gap = op_he - stud("operator", "optimal")
     return (f"Casino Hold'em: house edge {basic['house_edge_per_ante']['exact']} = "
             f"{percent_str(_x(basic['house_edge_per_ante']), 6)} per ANTE, main RTP "
             f"{percent_str(_x(basic['rtp_returned_over_wagered']), 6)} ({decimal_str(gap * 100, 6)} percentage points "
@@ -115,12 +110,9 @@ STAGE_SHOWN = 0.05         # seconds: shorter stages are left out of the README'
 
 
 def speed_table(report: dict) -> str:
-    """benchmarks/results/commands.json (bench_commands.py) as Markdown: each command's median wall time
-    and peak memory against its target, then its in-process stages of at least STAGE_SHOWN seconds.
-
-    The memory target is judged on the whole process tree's peak (the command and the children it
-    forks, `benchmarks/_timing.TreeMemory`); a measurement made before that was recorded is judged
-    on its largest process, the only figure it has."""
+    """benchmarks/results/commands.json (bench_commands.py) as Markdown: each command's median wall time and
+    peak memory (of the process tree; of its largest process where older measurements lack it) against
+    its target, then its stages of at least STAGE_SHOWN seconds."""
     lines = [_measured_on(report, "bench_commands.py"), "",
              "| command (`--out DIR`) | wall | peak memory, all processes | largest process | target | |",
              "|---|---:|---:|---:|---|---|"]
@@ -168,24 +160,23 @@ def _seconds(value: float) -> str:
 def rows_table(report: dict, script: str) -> str:
     """A benchmark's rows ({"what", "seconds", "target_s"}, benchmarks/_timing.save) as Markdown."""
     targets = any(row["target_s"] is not None for row in report["rows"])
-    lines = [_measured_on(report, script), "",
-             "| what | measured | target | |" if targets else "| what | measured |",
-             "|---|---:|---:|---|" if targets else "|---|---:|"]
+    lines = [_measured_on(report, script), "", "| what | measured |" + " target | |" * targets,
+             "|---|---:|" + "---:|---|" * targets]
     for row in report["rows"]:
-        line = f"| {row['what']} | {_seconds(row['seconds'])} |"
-        if targets:
-            line += (f" < {_seconds(row['target_s'])} | {_met(row['seconds'], row['target_s'])} |"
-                     if row["target_s"] is not None else " | |")
-        lines.append(line)
+        target = "" if not targets else " | |" if row["target_s"] is None else \
+            f" < {_seconds(row['target_s'])} | {_met(row['seconds'], row['target_s'])} |"
+        lines.append(f"| {row['what']} | {_seconds(row['seconds'])} |{target}")
     return "\n".join(lines) + "\n"
+
+
+def _benchmark(benchmarks: Path, name: str) -> dict:
+    return json.loads((benchmarks / f"{name}.json").read_text())
 
 
 def speed(benchmarks: Path) -> str:
     """The speed block (docs/performance.md): whole commands, re-pricing from the cache, Baccarat and the advisor."""
-    def report(name: str) -> dict:
-        return json.loads((benchmarks / f"{name}.json").read_text())
-    return "\n".join([speed_table(report("commands")), repricing_table(report("repricing")),
-                      rows_table(report("baccarat"), "bench_baccarat.py"), rows_table(report("advisor"), "bench_advisor.py")])
+    return "\n".join([speed_table(_benchmark(benchmarks, "commands")), repricing_table(_benchmark(benchmarks, "repricing")),
+                      *(rows_table(_benchmark(benchmarks, name), f"bench_{name}.py") for name in ("baccarat", "advisor"))])
 
 
 # blocks rendered from results/: each game's own (its face's readme_figures, given its folder), and two across games
@@ -194,12 +185,9 @@ RENDERERS = {**{game.name: lambda results, game=game: game.module.readme_figures
              "volatility": volatility, "basic-strategies": basic_strategies}
 
 
-def scaling(benchmarks: Path) -> str:
-    """The scaling block (docs/scaling-out.md): each enumeration on each executor (bench_scaling.py)."""
-    return rows_table(json.loads((benchmarks / "scaling.json").read_text()), "bench_scaling.py")
-
-
-BENCHMARK_RENDERERS = {"speed": speed, "scaling": scaling}          # blocks rendered from benchmarks/results/, not results/
+# blocks rendered from benchmarks/results/, not results/; scaling (docs/scaling-out.md): each enumeration on each executor
+BENCHMARK_RENDERERS = {"speed": speed,
+                       "scaling": lambda benchmarks: rows_table(_benchmark(benchmarks, "scaling"), "bench_scaling.py")}
 
 
 def render(text: str, results: Path, benchmarks: Path | None = None) -> str:

@@ -1,90 +1,49 @@
 """The per-game report: a standalone account of every figure, in Markdown and self-contained HTML.
 
-A game supplies what only it knows (key figures, method, strategy, PAR sheet, figures as
-data) as a `ReportContent`; this module adds what every report has (the rules as analysed,
-every figure of summary.json, the verification, the provenance) and renders both twins
-from the analysis in memory.  The HTML is rendered from the Markdown (markdown-it-py), with
-the SVG figures inlined, so the two say the same thing.
+A game supplies what only it knows as a `ReportContent`; this module adds what every report has
+(the rules, every figure of summary.json, the verification, the provenance).  The HTML is rendered
+from the Markdown, the SVG figures inlined, so the two say the same thing.
 """
 from __future__ import annotations
 
 import html
 import re
-from fractions import Fraction
 
 from markdown_it import MarkdownIt
 
 from analyzer.core.exact import decimal_str, fraction_str
 from analyzer.figures.outputs import ReportContent
 from analyzer.figures.tables import demote, markdown_table
-from analyzer.publish import plots
 from analyzer.publish.folder import ResultFolder
-
-
-def _value_text(value) -> str:
-    if isinstance(value, Fraction):
-        return fraction_str(value) if value.denominator != 1 else str(value.numerator)
-    if isinstance(value, list):
-        return ", ".join(_value_text(v) for v in value) or "(none)"
-    if value is None:
-        return "lose"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+from analyzer.publish.workbook import flat_items, rule_value_text
 
 
 def rules_markdown(data: dict) -> str:
-    """Every table of the rule file as key/value rows (nested tables flattened)."""
-    out = []
-    for section, values in data.items():
-        if section == "game" or not isinstance(values, dict):
-            continue
-        rows = []
-
-        def walk(prefix, node):
-            for key, value in node.items():
-                if isinstance(value, dict):
-                    walk(f"{prefix}{key}.", value)
-                else:
-                    rows.append([f"{prefix}{key}", _value_text(value)])
-        walk("", values)
-        out.append(f"**[{section}]**\n\n" + markdown_table(["key", "value"], rows, "ll"))
-    return "\n".join(out)
+    """Every table of the rule file but [game] as key/value rows (nested tables flattened)."""
+    return "\n".join(f"**[{section}]**\n\n" + markdown_table(
+        ["key", "value"], [[key, rule_value_text(value, "yes", "no", "(none)")] for key, value in flat_items(values)], "ll")
+        for section, values in data.items() if section != "game" and isinstance(values, dict))
 
 
-def summary_figures(summary: dict) -> list[list[str]]:
-    """Every {"exact", "decimal"} figure of a summary, with its path."""
-    rows = []
-
-    def walk(path, node):
-        if isinstance(node, dict):
-            if set(node) >= {"exact", "decimal"}:
-                rows.append([path, node["exact"], node["decimal"]])
-                return
-            for key, value in sorted(node.items()):          # summary.json's (sorted) order
-                walk(f"{path}.{key}" if path else key, value)
-    walk("", summary)
-    return rows
+def summary_figures(summary: dict, path: str = "") -> list[list[str]]:
+    """Every {"exact", "decimal"} figure of a summary, with its path, in summary.json's (sorted) order."""
+    if not isinstance(summary, dict):
+        return []
+    if set(summary) >= {"exact", "decimal"}:
+        return [[path, summary["exact"], summary["decimal"]]]
+    return [row for key, value in sorted(summary.items())
+            for row in summary_figures(value, f"{path}.{key}" if path else key)]
 
 
-def figures(content: ReportContent) -> dict:
-    """The SVG text of each of the report's figures, by file name (drawn from the analysis in memory)."""
-    return plots.render_all(content.figures)
-
-
-def build(content: ReportContent, folder: ResultFolder, summary: dict, verification, svgs: dict | None = None) -> dict:
-    """report.md, report.html and the figure files of a results folder, from the analysis in memory.
-
-    `folder` holds every other file already (its manifest lists them); `verification` is
-    the checks' FolderReport on the staged folder; `svgs` the figures, if already drawn
-    (`figures(content)`; None for one left out).
-    """
+def build(content: ReportContent, folder: ResultFolder, summary: dict, verification, svgs: dict) -> dict:
+    """report.md, report.html and the figure files of a results folder, from the analysis in memory: `folder`
+    holds every other file, `verification` is the FolderReport on the staged folder, `svgs` the figures (None for
+    one left out: its values lie beyond floats)."""
     manifest = folder.manifest()
     rule_file = folder.rules
     git = manifest["git"]
     commit = git["commit"] or "unknown"
     where = f"results/{folder.target.parent.name}/{manifest['rule_set']}"
-    svgs = figures(content) if svgs is None else svgs
     parts = [
         f"# Exact analysis report: {rule_file.title}\n",
         f"> Exact combinatorial analysis, rule set `{manifest['rule_set']}`. Every figure is an exact "
@@ -151,10 +110,7 @@ def _inline_svg(renderer, tokens, index, options, env) -> str:
 
 def to_html(markdown: str, svgs: dict, title: str) -> str:
     """A self-contained HTML page of the report's Markdown, its figures (`svgs`, by file name) inline.
-
-    Raw HTML in the Markdown is escaped, not passed through: the page holds only what the
-    renderer makes and the figures.
-    """
+    Raw HTML in the Markdown is escaped: the page holds only what the renderer makes and the figures."""
     renderer = MarkdownIt("commonmark", {"html": False}).enable("table")
     renderer.add_render_rule("image", _inline_svg)
     # a * between letters or digits is a product (sympy's 47*J/46486281, J**2), never emphasis

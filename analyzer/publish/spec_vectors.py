@@ -1,14 +1,14 @@
 """Test vectors for docs/strategy-format.md: concrete deals -> canonical key -> decision and exact EV, and refusals.
 
-`python -m analyzer.publish.spec_vectors [RESULTS] [OUT]` writes docs/strategy-test-vectors.json from
-the strategy files under RESULTS (default results/); the test suite rebuilds the vectors
-from a fresh analysis and compares, and checks that a reader written from the
-specification alone (tests/spec_reader.py) reproduces every answer and every refusal.
+`python -m analyzer.publish.spec_vectors [RESULTS] [OUT]` writes docs/strategy-test-vectors.json from the
+strategy files under RESULTS (default results/); the tests rebuild them and replay them with a reader
+written from the specification alone (tests/spec_reader.py).
 """
 from __future__ import annotations
 
 import json
 import sys
+from functools import cache
 from pathlib import Path
 
 from analyzer import advisor
@@ -17,27 +17,18 @@ from analyzer.games import registry
 from analyzer.games.interface import DecisionTable, LiveShoe
 
 
-
 def games() -> list:
     """The games with strategy files, in the order of docs/strategy-format.md: the decision tables, then the
     shoes; each face gives its deals and refusals (`analyzer.games.interface.StrategyFiles`)."""
     return [game for kind in (DecisionTable, LiveShoe) for game in registry.GAMES if game.has(kind)]
 
 
-def _strategy(results, game: str, rule_set: str, cache: dict):
-    if (game, rule_set) not in cache:
-        cache[(game, rule_set)] = advisor.load_strategy(advisor.strategy_path(results, game, rule_set))
-    return cache[(game, rule_set)]
-
-
 def build(results: str | Path, names=None) -> list[dict]:
     """Every vector whose game is in `names` (default all), from the strategy files under `results`:
     game by game (`games()`), its answers then its refusals."""
-    vectors, cache = [], {}
-    for game in games():
-        if names is None or game.name in names:
-            vectors += _answers(results, game, cache) + _refusals(results, game, cache)
-    return vectors
+    strategies = cache(lambda game, rule_set: advisor.load_strategy(advisor.strategy_path(results, game, rule_set)))
+    return [vector for game in games() if names is None or game.name in names
+            for vector in _answers(game, strategies) + _refusals(game, strategies)]
 
 
 def _deal(game, strategy, deal: dict) -> dict:
@@ -48,10 +39,10 @@ def _deal(game, strategy, deal: dict) -> dict:
     return {"deal": list(deal.values()), "groups": [name for name, _ in strategy.groups]}
 
 
-def _answers(results, game, cache: dict) -> list[dict]:
+def _answers(game, strategies) -> list[dict]:
     vectors = []
     for rule_set, deals in game.module.spec_deals.items():
-        strategy = _strategy(results, game.name, rule_set, cache)
+        strategy = strategies(game.name, rule_set)
         for deal in deals:
             entry = _deal(game, strategy, deal)
             if game.has(LiveShoe):
@@ -65,10 +56,10 @@ def _answers(results, game, cache: dict) -> list[dict]:
     return vectors
 
 
-def _refusals(results, game, cache: dict) -> list[dict]:
+def _refusals(game, strategies) -> list[dict]:
     vectors = []
     for rule_set, deal, rule in game.module.spec_refusals:
-        strategy = _strategy(results, game.name, rule_set, cache)
+        strategy = strategies(game.name, rule_set)
         entry = _deal(game, strategy, deal)
         try:
             strategy.shoe(remove=deal.get("removed"), counts=deal.get("counts")) if game.has(LiveShoe) \

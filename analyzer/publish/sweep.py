@@ -1,11 +1,8 @@
 """`analyzer sweep`: analyse a list of rule files (e.g. a paytable grid) and write one comparison table.
 
-Each rule file goes through the pipeline: rule sets of one game that share a count are
-counted once (or read from the count cache) and priced each.  The comparison table puts
-every rule set's key figures, read from the analyses in memory, side by side as exact
-fractions with their decimals (Markdown, CSV and a workbook sheet).  With `publish`, each
-rule set's full results folder is written too (verified, with its report and strategy
-files); without it a sweep costs one enumeration and one pricing per rule file.
+Rule sets of one game that share a count are counted once and priced each; their key figures
+stand side by side as exact fractions with decimals (Markdown, CSV, a workbook sheet).  With
+`publish`, each rule set's full results folder is written too.
 """
 from __future__ import annotations
 
@@ -36,15 +33,8 @@ def game_of(path: Path) -> registry.Game:
 
 
 def run(paths, name: str, run: pipeline.Run, publish: bool = False) -> Path:
-    """Analyse every rule file; write <out>/sweeps/<name>/comparison.{md,csv,xlsx} (the folder swapped in
-    whole: a sweep stopped early leaves the previous one as it was); return that folder.
-
-    Everything is checked before any work (`pipeline.prepare`): each rule file, the same
-    file given twice, two files naming one rule set, the output folders, the sweep's own
-    (`folder.check_folder`).  Rule files of one game that share a deck and qualifier are
-    counted once (and the count cache serves later sweeps): a grid of paytables costs one
-    enumeration and one pricing each.
-    """
+    """Analyse every rule file; write <out>/sweeps/<name>/comparison.{md,csv,xlsx}, swapped in whole; return
+    that folder.  Everything (rule files, repeats, output folders) is checked before any work."""
     paths = [Path(p) for p in paths]
     if not paths:
         raise InputError("sweep needs at least one rule file")
@@ -54,15 +44,14 @@ def run(paths, name: str, run: pipeline.Run, publish: bool = False) -> Path:
     by_game: dict = {}
     for path in paths:
         by_game.setdefault(game_of(path).name, []).append(path)
-    rows, figures = [], []
+    figures = []
     for game, loaded in pipeline.prepare([(registry.game(g), ps) for g, ps in by_game.items()], run):
         for rule_file, analysis in pipeline.analyse(game, None, run, loaded, publishing=publish):
             if publish:
                 pipeline.publish(game, rule_file, analysis, run)
-            for k in game.module.key_figures(analysis):
-                rows.append([game.name, rule_file.name, rule_file.path.name, k.label, fraction_str(k.value),
-                             decimal_str(k.value), k.note])
-                figures.append([game.name, rule_file.name, rule_file.path.name, k.label, k.value, k.note])
+            figures += [[game.name, rule_file.name, rule_file.path.name, k.label, k.value, k.note]
+                        for k in game.module.key_figures(analysis)]
+    rows = [[*figure[:4], fraction_str(figure[4]), decimal_str(figure[4]), figure[5]] for figure in figures]
     table = Table(["game", "rule set", "rule file", "figure", ("value", "exact"), "note"], figures)
     return write_folder_atomically(folder, {
         "comparison.csv": csv_text(HEADERS, rows).encode(),

@@ -1,23 +1,8 @@
 """`analyzer verify`: re-check a results folder by independent means, pass or fail.
 
-For each results folder (results/<game>/<rule set>/):
-1. provenance: the folder's place against its manifest's game and rule set, every file's
-   sha256 against the manifest, the rule file against the hash the manifest names, no file
-   missing or unlisted;
-2. the game's own checks (from the registry): for the poker games the summary's figures
-   recomputed from the strategy file's per-situation numbers (every decision must also be
-   the better action by the stored EVs) and a seeded random sample of raw situations,
-   each re-counted by dealing every continuation explicitly and evaluating each hand
-   directly (no card-removal arithmetic, no suit symmetry); for Baccarat the full shoe
-   re-walked in plain Python integers;
-3. the round statistics: the counts (re-counted with the game's kernel, or the publishing
-   run's own counts), priced with the folder's rule file and decided by the strategy files'
-   decision codes, must give exactly summary.json's net distribution, variance, standard
-   deviation and hit frequency of every wager re-derived (the game's `check_statistics`);
-4. Monte Carlo: complete rounds dealt from shuffled decks, played with the stored strategy
-   through the advisor and settled from the rule file, must put the exact EV inside the
-   99.9% interval of the sample mean, and their sample variance within the 99.9% band of
-   the exact variance (`analyzer.figures.sampling.Tally.compare_variance`), for every bet.
+For each results folder: its provenance against the manifest, the game's own checks (re-counting by
+plain means), the round statistics re-derived from the counts and the strategy files, and Monte Carlo
+rounds played through the advisor (docs/verification.md).
 """
 from __future__ import annotations
 
@@ -58,10 +43,8 @@ class FolderReport:
     def passed(self) -> bool:
         return all(check.passed for check in self.checks)
 
-    def add(self, name: str, passed: bool, detail: str) -> Check:
-        check = Check(name, bool(passed), detail)
-        self.checks.append(check)
-        return check
+    def add(self, name: str, passed: bool, detail: str) -> None:
+        self.checks.append(Check(name, bool(passed), detail))
 
 
 def find_folders(paths) -> list[Path]:
@@ -72,8 +55,8 @@ def find_folders(paths) -> list[Path]:
         if (path / MANIFEST_NAME).is_file():
             folders.append(path)
         elif path.is_dir():
-            folders += sorted(p.parent for p in path.glob(f"*/*/{MANIFEST_NAME}") if not p.parent.name.startswith("."))
-            folders += sorted(p.parent for p in path.glob(f"*/{MANIFEST_NAME}") if not p.parent.name.startswith("."))
+            for pattern in (f"*/*/{MANIFEST_NAME}", f"*/{MANIFEST_NAME}"):
+                folders += sorted(p.parent for p in path.glob(pattern) if not p.parent.name.startswith("."))
         else:
             raise InputError(f"{path}: no such results folder")
     if not folders:
@@ -91,19 +74,19 @@ def check_place(report: FolderReport, manifest: dict, game: registry.Game) -> No
 
 
 def check_provenance(report: FolderReport, manifest: dict) -> None:
-    folder = report.folder
-    listed = manifest.get("files", {})
+    """The files are those the manifest lists, with its sha256 each, and the rule file the one it names."""
+    folder, listed, rule_file = report.folder, manifest.get("files", {}), manifest["rule_file"]
+
+    def sha256(name: str) -> str:
+        return hashlib.sha256((folder / name).read_bytes()).hexdigest()
     present = {p.name for p in folder.iterdir() if p.is_file()} - {MANIFEST_NAME}
-    report.add("files listed", set(listed) == present,
-               f"{len(listed)} in the manifest" + ("" if set(listed) == present else
-                                                   f"; missing {sorted(set(listed) - present)}, unlisted {sorted(present - set(listed))}"))
-    bad = [name for name, digest in listed.items()
-           if name in present and hashlib.sha256((folder / name).read_bytes()).hexdigest() != digest]
+    missing, unlisted = sorted(set(listed) - present), sorted(present - set(listed))
+    report.add("files listed", not (missing or unlisted), f"{len(listed)} in the manifest"
+               + (f"; missing {missing}, unlisted {unlisted}" if missing or unlisted else ""))
+    bad = [name for name, digest in listed.items() if name in present and sha256(name) != digest]
     report.add("sha256 of every file", not bad, "all match" if not bad else f"differ: {', '.join(bad)}")
-    rule_name = manifest["rule_file"]["name"]
-    rule_ok = (folder / rule_name).is_file() and \
-        hashlib.sha256((folder / rule_name).read_bytes()).hexdigest() == manifest["rule_file"]["sha256"]
-    report.add("rule file", rule_ok, f"{rule_name} sha256 {manifest['rule_file']['sha256'][:16]}...")
+    report.add("rule file", (folder / rule_file["name"]).is_file() and sha256(rule_file["name"]) == rule_file["sha256"],
+               f"{rule_file['name']} sha256 {rule_file['sha256'][:16]}...")
 
 
 def monte_carlo_checks(report: FolderReport, targets: dict, seed: int) -> None:
@@ -131,18 +114,10 @@ def monte_carlo_checks(report: FolderReport, targets: dict, seed: int) -> None:
 
 def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress=None,
                   staged: bool = False, counts=None, columns: dict | None = None) -> FolderReport:
-    """Every check on one results folder: a published one, or (staged=True, the pipeline's own
-    check before publishing) its staging folder.
-
-    A folder whose manifest says "published": false is a run's staging folder and fails
-    unless `staged`.  Raises InputError (e.g. a damaged manifest) when the folder cannot be
-    checked at all; `run` reports that as a failure of the folder.  `counts`: what the game's
-    `count` returns for the folder's rules, when the caller has it (the publishing run);
-    otherwise the round statistics are re-counted (unless options.recount is off).  `columns`: the
-    arrays the folder's strategy files were written from, when the caller has them (the publishing
-    run): each file's column is compared with its array byte for byte as it is read back, and the
-    checks read that array (the file's content, proven equal) rather than a second copy.
-    """
+    """Every check on one results folder: a published one, or (staged=True) the pipeline's staging folder;
+    InputError (a damaged manifest) when it cannot be checked at all.  The publishing run passes its
+    `counts` (else re-counted unless options.recount is off) and the `columns` its strategy files were
+    written from: each file is compared with its array as it is read back, and the checks read the array."""
     manifest = read_manifest(folder)
     game = registry.game(manifest["game"])
     report = FolderReport(folder, game.name)
@@ -177,11 +152,7 @@ def verify_folder(folder: Path, options: CheckOptions = CheckOptions(), progress
 
 def run(paths, options: CheckOptions = CheckOptions(), progress=None, out=print) -> bool:
     """Verify every results folder under paths, printing what was checked; True when all pass.
-
-    A folder that cannot be checked at all (a damaged manifest, an unknown game, a file that
-    does not parse although the manifest vouches for it) is reported as FAIL, and the next
-    folder is checked.
-    """
+    A folder that cannot be checked at all is reported as FAIL, and the next one is checked."""
     all_passed = True
     for folder in find_folders(paths):
         out(f"== {folder}")

@@ -1,27 +1,11 @@
 """Reproducible .xlsx workbooks of exact tables: the same sheets give the same bytes.
 
-Each sheet is a name and an `analyzer.figures.tables.Table` (columns and rows of raw cells).
-How cells are written:
-
-- an int in a value column is a number cell when |n| < 10^15 (a spreadsheet keeps 15
-  significant digits, so such an int is held exactly) and a text cell of its digits otherwise;
-- a str is a text cell (never read as a formula, number or link); None leaves the cell empty;
-- an exact column "EV" becomes two columns: "EV (exact)", a text cell "p/q" holding the exact
-  value, and "EV", a number cell holding that value rounded half away from zero to 15
-  significant digits (`spreadsheet_number`).  A root column "SD" (cells x standing for
-  sqrt(x)) becomes "SD (exact)", the text "sqrt(p/q)", and "SD", a number cell holding the
-  root rounded half up to 15 significant digits by integer square roots (`spreadsheet_root`).  The number cell is for sorting, charts and
-  formulas only: it is rounded, and it may be, because the exact text stands beside it.  A
-  value outside a spreadsheet's range (magnitude below 1e-307 or from 1e308, but not 0)
-  gets no number cell.
-
-The header row is bold and frozen; column widths follow the longest text in a column.
-Reproducibility: xlsxwriter's in-memory mode stamps every zip member 1980-01-01, and the
-one other varying part, the document's created/modified date, is fixed here
-(FIXED_CREATED); the other document properties (title, author, ...) are written only when
-given, and are empty otherwise, so two calls with the same sheets return identical bytes,
-in any process (no dict or set order leaks into the file).  Across versions of xlsxwriter or
-zlib the bytes may differ, so a manifest pinning a workbook's sha256 should name them.  Nothing here knows about games.
+Each sheet is a name and an `analyzer.figures.tables.Table`.  An int is a number cell below 10^15
+(held exactly), else text; a str is always text.  An exact column "EV" becomes "EV (exact)", the
+text "p/q", and "EV", a number cell rounded half away from zero to 15 significant digits, for
+sorting and charts (none outside a spreadsheet's range); a root column "SD" becomes "SD (exact)",
+"sqrt(p/q)", and its rounded root.  The document date is fixed (FIXED_CREATED): only another
+xlsxwriter or zlib changes the bytes.
 """
 from __future__ import annotations
 
@@ -38,12 +22,9 @@ import xlsxwriter
 from analyzer.figures.tables import EXACT, ROOT, Column, Table, root_str
 from analyzer.core.exact import fraction_str
 
-#: Integers below this magnitude are number cells: exact within 15 significant digits.
-EXACT_INT_LIMIT = 10**15
-#: Significant digits kept in the number cell of an exact column.
-NUMBER_DIGITS = 15
-#: The document date written into every workbook (created and modified).
-FIXED_CREATED = datetime(2000, 1, 1, tzinfo=timezone.utc)
+EXACT_INT_LIMIT = 10**15            # integers below this magnitude are number cells, exact in 15 digits
+NUMBER_DIGITS = 15                  # significant digits of an exact column's number cell
+FIXED_CREATED = datetime(2000, 1, 1, tzinfo=timezone.utc)     # every workbook's created and modified date
 
 MAX_SHEET_NAME = 31
 _FORBIDDEN_IN_NAME = re.compile(r"[\[\]:*?/\\]")
@@ -96,11 +77,8 @@ def check_sheet_name(name: str) -> None:
 
 
 def spreadsheet_number(value) -> float | None:
-    """The exact value rounded half away from zero to 15 significant digits, as a float.
-
-    The float is the one nearest that 15-digit decimal, which xlsxwriter's 16-digit output
-    writes back exactly; None where a spreadsheet cannot hold the magnitude.  In integers
-    throughout (digits = the value x 10^shift rounded, then one correctly rounded division).
+    """The exact value rounded half away from zero to 15 significant digits, as the nearest float
+    (which xlsxwriter writes back exactly); None outside a spreadsheet's range.  In integers throughout.
 
     >>> spreadsheet_number(Fraction(2, 3))
     0.666666666666667
@@ -108,17 +86,8 @@ def spreadsheet_number(value) -> float | None:
     (-0.125, 0.0)
     """
     value = Fraction(value)
-    if value == 0:
-        return 0.0
-    numerator, denominator = abs(value.numerator), value.denominator
-    exponent = _decimal_exponent(numerator, denominator)
-    if not -307 <= exponent < 308:
-        return None
-    digits = _rounded_half_up(numerator, denominator, NUMBER_DIGITS - 1 - exponent)
-    number = _float_of_digits(digits, NUMBER_DIGITS - 1 - exponent)
-    if number is None:
-        return None
-    return -number if value < 0 else number
+    number = _rounded(abs(value), root=False)
+    return None if number is None else -number if value < 0 else number
 
 
 def spreadsheet_root(value) -> float | None:
@@ -132,20 +101,28 @@ def spreadsheet_root(value) -> float | None:
     value = Fraction(value)
     if value < 0:
         raise ValueError(f"the square root of {value} is not real")
+    return _rounded(value, root=True)
+
+
+def _rounded(value: Fraction, root: bool) -> float | None:
+    """A value >= 0, or its square root, rounded half up to NUMBER_DIGITS significant digits in integers,
+    as the nearest float (one correctly rounded division); None from 1e308 or below 1e-307 (but 0)."""
     if value == 0:
         return 0.0
-    root_exponent = _decimal_exponent(value.numerator, value.denominator) // 2    # 10^r <= sqrt(value) < 10^(r+1)
-    if not -307 <= root_exponent < 308:
+    exponent = _decimal_exponent(value.numerator, value.denominator) // (2 if root else 1)  # 10^e <= result
+    if not -307 <= exponent < 308:
         return None
-    shift = NUMBER_DIGITS - 1 - root_exponent
-    # floor(sqrt(Y) + 1/2) = (isqrt(floor(4 Y)) + 1) // 2, Y = value x 10^(2 shift)
-    numerator, denominator = 4 * value.numerator, value.denominator
+    shift = NUMBER_DIGITS - 1 - exponent
+    scale = 10 ** (abs(shift) * (2 if root else 1))
+    numerator, denominator = value.numerator, value.denominator
+    numerator, denominator = (numerator * scale, denominator) if shift >= 0 else (numerator, denominator * scale)
+    # Y = value x 10^shift (10^(2 shift) for a root): floor(Y + 1/2), or floor(sqrt(Y) + 1/2) = (isqrt(floor(4Y)) + 1) // 2
+    digits = (math.isqrt(4 * numerator // denominator) + 1) // 2 if root else \
+        (2 * numerator + denominator) // (2 * denominator)
     if shift >= 0:
-        numerator *= 10 ** (2 * shift)
-    else:
-        denominator *= 10 ** (-2 * shift)
-    digits = (math.isqrt(numerator // denominator) + 1) // 2
-    return _float_of_digits(digits, shift)
+        return None if digits >= 10 ** (308 + shift) else digits / 10 ** shift
+    digits *= 10 ** -shift
+    return None if digits >= 10 ** 308 else float(digits)
 
 
 def _decimal_exponent(numerator: int, denominator: int) -> int:
@@ -156,37 +133,10 @@ def _decimal_exponent(numerator: int, denominator: int) -> int:
     return exponent
 
 
-def _rounded_half_up(numerator: int, denominator: int, shift: int) -> int:
-    """numerator / denominator x 10^shift rounded half up to an integer (both positive)."""
-    if shift >= 0:
-        numerator *= 10 ** shift
-    else:
-        denominator *= 10 ** -shift
-    digits, remainder = divmod(numerator, denominator)
-    return digits + 1 if 2 * remainder >= denominator else digits
-
-
-def _float_of_digits(digits: int, shift: int) -> float | None:
-    """digits x 10^-shift as the nearest float (one correctly rounded int division), or None from 10^308."""
-    if shift >= 0:
-        if digits >= 10 ** (308 + shift):
-            return None
-        return digits / 10 ** shift
-    digits *= 10 ** -shift
-    return None if digits >= 10 ** 308 else float(digits)
-
-
 def workbook_bytes(sheets: Iterable[Sheet | tuple], properties: Mapping[str, object] | None = None) -> bytes:
-    """The .xlsx file of `sheets`, in order, as bytes; identical bytes for identical input.
-
-    `sheets` are Sheet objects or (name, Table) / (name, columns, rows) tuples.
-    `properties` sets document properties (xlsxwriter's set_properties keys: title, subject,
-    author, company, ...; "created" must be a datetime and replaces FIXED_CREATED).
-
-    Raises SheetNameError for a name a spreadsheet refuses or one repeated (case ignored),
-    ValueError / TypeError for a malformed table (see Table), and ValueError for a table
-    larger than a worksheet.
-    """
+    """The .xlsx file of `sheets` (Sheet objects or (name, Table) / (name, columns, rows) tuples), in order.
+    `properties`: xlsxwriter's document properties ("created", a datetime, replaces FIXED_CREATED).
+    SheetNameError for a name refused or repeated (case ignored), ValueError / TypeError for a bad table."""
     sheets = [sheet if isinstance(sheet, Sheet) else Sheet(*sheet) for sheet in sheets]
     if not sheets:
         raise ValueError("a workbook needs at least one sheet")
@@ -195,8 +145,7 @@ def workbook_bytes(sheets: Iterable[Sheet | tuple], properties: Mapping[str, obj
         if sheet.name.lower() in seen:
             raise SheetNameError(f"sheet name {sheet.name!r} repeats {seen[sheet.name.lower()]!r} (case is ignored)")
         seen[sheet.name.lower()] = sheet.name
-    document = {"created": FIXED_CREATED}
-    document.update(properties or {})
+    document = {"created": FIXED_CREATED, **(properties or {})}
     if not isinstance(document["created"], datetime):
         raise TypeError("the 'created' property must be a datetime")
 
@@ -218,30 +167,35 @@ def rules_table(data: Mapping) -> Table:
     >>> rules_table({"game": {"game": "x"}, "pays": {"tie": Fraction(8), "push": True, "hands": ["a", "b"]}}).rows
     (('game', 'game', 'x', None), ('pays', 'tie', '8', Fraction(8, 1)), ('pays', 'push', 'true', None), ('pays', 'hands', 'a, b', None))
     """
+    def exact(value):
+        return Fraction(value) if isinstance(value, (int, Fraction)) and not isinstance(value, bool) else None
     rows = []
-
-    def text(value) -> str:
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        if isinstance(value, Fraction):
-            return fraction_str(value).removesuffix("/1")
-        if isinstance(value, (list, tuple)):
-            return ", ".join(text(v) for v in value)
-        return "lose" if value is None else str(value)
-
-    def walk(section, prefix, node):
-        for key, value in node.items():
-            if isinstance(value, Mapping):
-                walk(section, f"{prefix}{key}.", value)
-            else:
-                exact = Fraction(value) if isinstance(value, (int, Fraction)) and not isinstance(value, bool) else None
-                rows.append([section, f"{prefix}{key}", text(value), exact])
     for section, values in data.items():
         if isinstance(values, Mapping):
-            walk(section, "", values)
+            rows += [[section, key, rule_value_text(value), exact(value)] for key, value in flat_items(values)]
         else:
-            rows.append([section, "", text(values), None])
+            rows.append([section, "", rule_value_text(values), None])
     return Table(["Section", "Key", "Value", ("Number", EXACT)], rows)
+
+
+def rule_value_text(value, true: str = "true", false: str = "false", empty: str = "") -> str:
+    """A rule file's value as written: a fraction p/q (an integer plainly), a list comma-separated, None "lose"."""
+    if isinstance(value, bool):
+        return true if value else false
+    if isinstance(value, Fraction):
+        return fraction_str(value).removesuffix("/1")
+    if isinstance(value, (list, tuple)):
+        return ", ".join(rule_value_text(v, true, false, empty) for v in value) or empty
+    return "lose" if value is None else str(value)
+
+
+def flat_items(table: Mapping, prefix: str = ""):
+    """The (dotted key, value) leaves of a rule file's table, nested tables flattened in order."""
+    for key, value in table.items():
+        if isinstance(value, Mapping):
+            yield from flat_items(value, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}", value
 
 
 def _write_sheet(worksheet, table: Table, header_format) -> None:
@@ -251,35 +205,27 @@ def _write_sheet(worksheet, table: Table, header_format) -> None:
     for col, title in enumerate(headers):
         _check(worksheet.write_string(0, col, title, header_format), 0, col)
     for row_number, row in enumerate(table.rows, start=1):
-        col = 0
-        for column, cell in zip(table.columns, row):
-            for kind, value in _cells(column, cell):
-                if kind == "number":
-                    _check(worksheet.write_number(row_number, col, value), row_number, col)
-                    numeric[col] = True
-                elif kind == "text":
-                    _check(worksheet.write_string(row_number, col, value), row_number, col)
-                    widths[col] = max(widths[col], len(value))
-                col += 1
+        cells = [written for column, cell in zip(table.columns, row) for written in _cells(column, cell)]
+        for col, (kind, value) in enumerate(cells):
+            if kind == "number":
+                _check(worksheet.write_number(row_number, col, value), row_number, col)
+                numeric[col] = True
+            elif kind == "text":
+                _check(worksheet.write_string(row_number, col, value), row_number, col)
+                widths[col] = max(widths[col], len(value))
     for col, width in enumerate(widths):
-        if numeric[col]:
-            width = max(width, _NUMBER_WIDTH)
-        worksheet.set_column(col, col, min(max(width, _MIN_WIDTH), _MAX_WIDTH) + 2)
+        worksheet.set_column(col, col, min(max(width, _MIN_WIDTH, _NUMBER_WIDTH if numeric[col] else 0), _MAX_WIDTH) + 2)
     worksheet.freeze_panes(1, 0)
 
 
 def _cells(column: Column, cell):
     """The (kind, value) written for one table cell: one, or two for an exact or root column."""
-    if column.kind == ROOT:
+    if column.kind in (ROOT, EXACT):
         if cell is None:
             return [("blank", None), ("blank", None)]
-        number = spreadsheet_root(cell)
-        return [("text", root_str(cell)), ("blank", None) if number is None else ("number", number)]
-    if column.kind == EXACT:
-        if cell is None:
-            return [("blank", None), ("blank", None)]
-        number = spreadsheet_number(cell)
-        return [("text", fraction_str(cell)), ("blank", None) if number is None else ("number", number)]
+        text, number = (root_str(cell), spreadsheet_root(cell)) if column.kind == ROOT else \
+            (fraction_str(cell), spreadsheet_number(cell))
+        return [("text", text), ("blank", None) if number is None else ("number", number)]
     if cell is None:
         return [("blank", None)]
     if isinstance(cell, str):
