@@ -7,11 +7,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import CHUNK, INT64_MAX, abs_bound, decimal_str, fraction_str, parse_fraction_str
+from analyzer.core.errors import InputError
+from analyzer.core.exact import CHUNK, INT64_MAX, abs_bound, decimal_str, fraction_str, integer_array, parse_fraction_str
 from analyzer.core.execution import default_jobs
+from analyzer.figures.distribution import compare_summaries
 from analyzer.figures.sampling import Tally, tally_rounds
-from analyzer.poker.strategy_file import EITHER, PLAY
-from cython_ext import group_sums
+from analyzer.poker.settlement import outcomes
+from analyzer.poker.strategy_file import EITHER, PLAY, played_masks
+from cython_ext import group_sums, handeval
 from cython_ext.shuffle import first_cards
 
 DEAL_ROWS = 8_192            # rounds shuffled at a time by `deal` (their sort keys: 3.4 MB on 52 cards)
@@ -69,6 +72,31 @@ def chunked_decision_totals(weights: np.ndarray, play: np.ndarray, fold: int, de
         totals["best"] += int(w @ np.maximum(p, fold))
         totals["played_weight"] += int(w[plays].sum())
     return totals
+
+
+def settle_main(paytable, qualifier, player: np.ndarray, dealer: np.ndarray, play: np.ndarray,
+                scale: int) -> np.ndarray:
+    """Per-round net of ANTE + play (per ANTE, integers over `scale`) of hands of these values; -scale on a fold."""
+    nets, net_scale = paytable.net_matrix()
+    nets = integer_array(nets * (scale // net_scale))       # int64 unless a payout needs more
+    return np.where(play, nets[handeval.categories(player), outcomes(player, dealer, qualifier)], -scale)
+
+
+def strategy_masks(report, folder, keys: np.ndarray, strategies) -> dict | None:
+    """The play masks of the folder's strategy files (`played_masks`), or None with the round statistics'
+    check failed when their keys are not the counted classes."""
+    try:
+        return played_masks(folder, keys, strategies)
+    except InputError as error:
+        report.add("round statistics re-derived", False, str(error))
+        return None
+
+
+def report_statistics(report, masks: dict, pairs: list) -> None:
+    """The round statistics' check: every (name, derived, stored) figure of `pairs` equal."""
+    passed, detail = compare_summaries(pairs)
+    report.add("round statistics re-derived", passed and bool(masks),
+               f"from {', '.join(masks) or 'no'} strategy file decisions and every counted deal: {detail}")
 
 
 def spot_check(report, strategy, cards, group_sizes: tuple, direct_ev, samples: int, seed: int, dealt_over: str) -> None:
