@@ -13,7 +13,7 @@ from analyzer.core.isomorphism import canonical_groups
 from analyzer.core.rules import RuleError
 from analyzer.games import registry
 from analyzer.games.casino_holdem import checks, count, outputs, price
-from analyzer.games.casino_holdem.reference import count_every_deal
+from plain_casino_holdem import count_every_deal
 from analyzer.games.casino_holdem.rules import AA_HANDS
 from cython_ext import handeval, holdem_enum
 

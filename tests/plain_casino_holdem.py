@@ -10,7 +10,7 @@ from itertools import combinations
 
 import numpy as np
 
-from analyzer.poker.reference import ACE, PAIR, best_value, disjoint, five_card_value, integer_nets
+from plain_poker import ACE, PAIR, best_value, disjoint, five_card_value, integer_nets
 from analyzer.poker.settlement import outcome
 
 

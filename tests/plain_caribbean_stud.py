@@ -1,7 +1,7 @@
 """Caribbean Stud by brute force: every dealer completion dealt and compared, in plain Python.
 
 Slow and obvious on purpose: the kernels and the whole analysis are checked against it, to the
-integer.  A qualifier is a value tuple of `analyzer.poker.reference` (a dealer qualifies when
+integer.  A qualifier is a value tuple of `plain_poker` (a dealer qualifies when
 his value is at least that).
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from itertools import combinations
 
 import numpy as np
 
-from analyzer.poker.reference import disjoint, five_card_value, integer_nets
+from plain_poker import disjoint, five_card_value, integer_nets
 from analyzer.poker.settlement import outcome
 from cython_ext.isomorphism import canonical_keys
 
