@@ -97,10 +97,6 @@ class Priced:
     def denominator(self) -> int:
         return self.decisions.denominator
 
-    @property
-    def fold_numerator(self) -> int:
-        return self.decisions.fold_numerator
-
     def optimal_call(self) -> tuple[np.ndarray, np.ndarray]:
         """(call, tie): call where calling is strictly better than folding; tie where equal."""
         return self.decisions.optimal()
