@@ -48,8 +48,7 @@ def decision_totals(weights: np.ndarray, play: np.ndarray, fold: int, decisions:
     """The exact totals of a decision table's rows: "weight", "best" (weight x the better EV), "play"
     (weight x play EV), "played_weight" (where playing is strictly better) and "flipped" (rows whose code
     is not the one their EVs give).  int64 when max weight x max |EV| x rows fits (the compiled pass for
-    the files' column types), else Python integers.
-    """
+    the files' column types), else Python integers."""
     bound = abs_bound(weights) * max(abs_bound(play), abs(fold)) * len(play)
     fits = bound <= INT64_MAX and play.dtype != object and weights.dtype != object
     if fits and play.dtype == np.int64 and weights.dtype in (np.uint8, np.int64) and decisions.dtype == np.uint8:

@@ -162,8 +162,7 @@ class StrategyFigures:
 class SignSums:
     """Per group of classes a strategy decides alike (Caribbean Stud's rank patterns): the weight and the
     gain (weight x (EV play - EV fold)) of its classes whose gain is < 0, = 0, > 0, each (g, 3) exact
-    integers.  Every figure of such a strategy, and of the optimal one, is a sum of these.
-    """
+    integers.  Every figure of such a strategy, and of the optimal one, is a sum of these."""
 
     weights: np.ndarray
     gains: np.ndarray

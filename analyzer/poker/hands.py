@@ -56,8 +56,7 @@ STRAIGHTS = [{(high - i) % 13 for i in range(5)} for high in range(FIVE_HIGH, 13
 
 def qualifier_ranks(qualifier: dict, file: str, key: str = "qualifier") -> list[int]:
     """The rank indices of a qualifier's `ranks`, read strictly (a category's defining ranks, then at most
-    QUALIFIER_RANKS' kickers, descending where the hand reads so); RuleError naming the key otherwise.
-    """
+    QUALIFIER_RANKS' kickers, descending where the hand reads so); RuleError naming the key otherwise."""
     category = qualifier["category"]
     entries = qualifier["ranks"]
     where = f"{key}.ranks"

@@ -53,8 +53,7 @@ def key_order(keys: np.ndarray) -> tuple[bool, np.ndarray]:
 
 class KeyColumn:
     """A strategy file's key column: its order and byte values found at once, its rows packed (what a lookup
-    searches) only when first asked for; verifying a folder compares the rows (`holds`) and needs no packing.
-    """
+    searches) only when first asked for; verifying a folder compares the rows (`holds`) and needs no packing."""
 
     def __init__(self, column: np.ndarray):
         self.increasing, self.present = key_order(column)
@@ -90,8 +89,7 @@ class KeyColumn:
 def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
     """{strategy: play mask (the rows coded PLAY)} from a results folder's strategy files, their rows checked
     against `keys` (InputError if not the counted classes in order).  `loaded`: {strategy: the advisor's
-    loaded file}, used instead of decoding, each taken out once read so that its columns can go.
-    """
+    loaded file}, used instead of decoding, each taken out once read so that its columns can go."""
     masks = {}
     for name, file in STRATEGY_FILES.items():
         path = Path(folder) / file
@@ -181,8 +179,7 @@ def shared_columns(cache: dict) -> dict:
 class DecisionTableFiles:
     """The strategy files of one decision table, their columns deflated on background threads from `start`
     (or when `data` asks); the keys, weights and EVs they share are deflated once (`shared`: the keys and
-    weights, for other tables on the same count).
-    """
+    weights, for other tables on the same count)."""
 
     def __init__(self, *, game: str, rule_file, groups: list, actions: list, ev_column: str, key_text: str,
                  keys: np.ndarray, table: DecisionTable, shared: dict | None = None):

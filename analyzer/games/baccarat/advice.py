@@ -21,8 +21,7 @@ def counted(counts, rules: BaccaratRules) -> MainOutcomes:
 
 def shoe_query(counts, rules: BaccaratRules, main: MainOutcomes | None = None) -> dict:
     """Each bet's exact EV per unit for this shoe (`main`: its outcomes, counted if not given) and the best bet
-    (the first of BETS among equals).
-    """
+    (the first of BETS among equals)."""
     main = counted(counts, rules) if main is None else main
     evs = {bet: rtp_of(lines) - 1 for bet, lines in bet_lines(main, rules).items()}
     best = max(BETS, key=lambda bet: (evs[bet], -BETS.index(bet)))
@@ -55,8 +54,7 @@ class ShoeAnswers:
 
     def shoe(self, remove: str | None = None, counts: str | None = None) -> tuple:
         """The shoe a user means: ten counts as text, or the cards dealt from the file's full shoe (neither: the
-        full shoe), refused (ShoeError) unless it fits inside the full shoe.
-        """
+        full shoe), refused (ShoeError) unless it fits inside the full shoe."""
         if counts is not None:
             return parse_counts(counts, self.full_shoe)
         return self.full_shoe if remove is None else remove_cards(self.full_shoe, remove)

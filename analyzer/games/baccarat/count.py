@@ -21,8 +21,7 @@ CARDS_DEALT = (4, 5, 6)
 
 def count_outcomes(counts, rules: BaccaratRules) -> np.ndarray:
     """Ordered 6-card sequence counts, (10, 10, 3): [player total, banker total, dealt - 4], by the kernel when
-    every count fits 63 bits (at most 1,448 cards), else in Python integers.
-    """
+    every count fits 63 bits (at most 1,448 cards), else in Python integers."""
     counts = check_shoe(counts)
     if sum(counts) ** 6 > INT64_MAX:
         return count_outcomes_python(counts, rules)
@@ -33,8 +32,7 @@ def count_outcomes(counts, rules: BaccaratRules) -> np.ndarray:
 
 def count_outcomes_python(counts, rules: BaccaratRules) -> np.ndarray:
     """The kernel's count in plain Python integers, each round played by `rules.play_round`; a round of
-    k < 6 cards is weighted by the (n-k)...(n-5) ways to fill the rest of the sequence.
-    """
+    k < 6 cards is weighted by the (n-k)...(n-5) ways to fill the rest of the sequence."""
     c = list(counts)
     n = sum(c)
     out = {}                               # (player, banker, cards dealt - 4) -> sequences

@@ -40,8 +40,7 @@ class MainOutcomes:
 
 def banker_win_return(rules: BaccaratRules, stake: Fraction | None = None) -> Fraction:
     """Total returned per unit staked on a winning BANKER bet: nominal (commission exact), or at a `stake`
-    rounded as the rules say.
-    """
+    rounded as the rules say."""
     nominal = 1 + rules.pays["banker"] * (1 - rules.commission)
     if stake is None or rules.rounding == "none":
         return nominal
@@ -60,8 +59,7 @@ class BetLine:
 
 def bet_returns(rules: BaccaratRules, banker_return: Fraction | None = None) -> dict:
     """{bet: {outcome: total returned per unit staked}}: the settlement of the three bets, written once (a tie
-    returns PLAYER and BANKER stakes when the rules say it pushes).
-    """
+    returns PLAYER and BANKER stakes when the rules say it pushes)."""
     push = Fraction(1) if rules.tie_pushes else Fraction(0)
     return {
         "banker": {"banker wins": banker_win_return(rules) if banker_return is None else banker_return,
@@ -95,8 +93,7 @@ def rtp_of(lines: list[BetLine]) -> Fraction:
 
 def effect_of_removal(rules: BaccaratRules, counts: list) -> dict:
     """Change of each bet's EV when one card of each value is removed from the full shoe (`counts`: those
-    of `count.analysis_shoes`, the full shoe first).
-    """
+    of `count.analysis_shoes`, the full shoe first)."""
     rtps = [{bet: rtp_of(lines) for bet, lines in bet_lines(MainOutcomes.from_counts(c), rules).items()}
             for c in counts]
     return {value: {bet: rtps[value + 1][bet] - rtps[0][bet] for bet in BETS} for value in range(N_VALUES)}

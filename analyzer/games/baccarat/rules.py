@@ -92,8 +92,7 @@ class BaccaratRules:
 
     def play_round(self, cards) -> tuple[int, int, int]:
         """The tableau played from the top of a sequence of card values: (player total, banker total, cards
-        used), reading a card only once it is drawn; the one Python definition of who draws.
-        """
+        used), reading a card only once it is drawn; the one Python definition of who draws."""
         player, banker = (cards[0] + cards[2]) % 10, (cards[1] + cards[3]) % 10
         if player in self.natural or banker in self.natural:
             return player, banker, 4

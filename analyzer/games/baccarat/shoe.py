@@ -1,6 +1,5 @@
 """Baccarat shoes as a user gives them: ten counts by card value, or the cards already dealt from the full shoe,
-checked against the rule set's full shoe where one is known.
-"""
+checked against the rule set's full shoe where one is known."""
 from __future__ import annotations
 
 from analyzer.core import cards as cardtext
@@ -61,8 +60,7 @@ def _ordinal(n: int) -> str:
 
 def remove_cards(counts, removed_text: str) -> tuple:
     """The shoe after removing cards given by rank ('5,5,9,K') or by rank and suit ('5h 9c'); from a full shoe
-    of d decks a rank is refused past 4d removals, a suited card past d.
-    """
+    of d decks a rank is refused past 4d removals, a suited card past d."""
     tokens = cardtext.split_tokens(removed_text)
     if not tokens:
         raise ShoeError("--remove needs at least one card, e.g. 5,5,9,K or 5h,9c (without --remove: the full shoe)")

@@ -82,8 +82,7 @@ class StudAnalysis:
 def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progress=None,
             start_files: bool = False) -> StudAnalysis:
     """Prices, the rule in words (derived and checked on every class), the strategies and the progressive
-    (`start_files`: compress the strategy files in the background as soon as their decisions are known).
-    """
+    (`start_files`: compress the strategy files in the background as soon as their decisions are known)."""
     priced = price(table, rules)
     files = DecisionTableFiles(**STRATEGY_FILE, rule_file=rule_file, keys=table.keys, table=priced.decisions,
                                shared=shared_columns(table.derived))
@@ -118,8 +117,7 @@ def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progr
 def play_statistics(table: SituationCounts, rules: StudRules, raise_: np.ndarray,
                     cache: dict | None = None) -> PlayStatistics:
     """Every deal under a raise/fold mask: ANTE + raise, rows by the player's category (the progressive's
-    class); `cache`: where the grouped counts are kept.
-    """
+    class); `cache`: where the grouped counts are kept."""
     category = table.player_category
     outcomes = round_outcomes(table.weights, table.counts, table.completions, raise_, rules.paytable,
                               category=category, side=category, n_side=N_CATEGORIES, cache=cache)

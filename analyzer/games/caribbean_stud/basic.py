@@ -36,8 +36,7 @@ class StudRow:
 
 def stud_strategy_table(priced: Priced, strategies: dict, priced_figures: dict | None = None) -> list[StudRow]:
     """Optimal play beside rule lists ({name: Strategy}), exact, with the gaps to optimal (`priced_figures`:
-    figures the analysis already has, by name).
-    """
+    figures the analysis already has, by name)."""
     known = priced_figures or {}
     optimal = known.get("optimal") or priced.optimal_figures("optimal", "raise exactly when raising beats folding")
     rows = [StudRow("optimal", optimal.description, None, optimal, Fraction(0), Fraction(0))]
@@ -140,8 +139,7 @@ class RuleCheck:
 
 def check(strategy: Strategy, priced: Priced) -> RuleCheck:
     """`strategy` on every class against the optimal decisions: its exact cost from the pattern losses, and its
-    exceptions among the classes of the patterns where it loses anything.
-    """
+    exceptions among the classes of the patterns where it loses anything."""
     losses, patterns = Losses.of(priced.sums), priced.patterns
     lost = losses.lost(pattern_raises(strategy, priced))
     raises = raises_of(strategy, priced)

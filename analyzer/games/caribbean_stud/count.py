@@ -54,8 +54,7 @@ class SituationCounts:
 
 def situation_classes(cards) -> tuple[np.ndarray, np.ndarray]:
     """(keys, weights) of every (hand, up card) suit class of the deck, sorted by key (compiled; the deck
-    holds the same ranks in each suit, its suits the first of c, d, h, s).
-    """
+    holds the same ranks in each suit, its suits the first of c, d, h, s)."""
     return stud_enum.situation_classes(np.array(sorted(cards), dtype=np.uint8))
 
 
@@ -69,8 +68,7 @@ def _count_chunk(shared, cards: tuple, qualifier_rank: int, start: int, stop: in
 
 def count_classes(cards, qualifier_rank: int, executor: Executor | None = None) -> SituationCounts:
     """Every situation class of the deck with its dealer-completion counts, in chunks (ranges of classes)
-    run by `executor`; checks that the classes cover every raw situation exactly once.
-    """
+    run by `executor`; checks that the classes cover every raw situation exactly once."""
     cards = tuple(sorted(cards))
     keys, weights = situation_classes(cards)
     n = len(cards)

@@ -31,8 +31,7 @@ def rule_list(rules) -> Strategy:
 
 def fit(values: dict, losses: Losses) -> Strategy:
     """The least-cost rule of the shape above, from the features of each group of classes and what raising
-    and folding each group gives up against optimal (`losses`).
-    """
+    and folding each group gives up against optimal (`losses`)."""
     hand = values["hand"]
 
     def best(candidates: list, region: np.ndarray) -> list:
@@ -91,8 +90,7 @@ def pruned(rules: list, values: dict) -> Strategy:
 
 def clauses(strategy: Strategy) -> list[dict]:
     """summary.json's `rule_in_words.clauses`: each rule, then the default, as data (the condition kinds of
-    docs/summary-fields.md).
-    """
+    docs/summary-fields.md)."""
     def data(c: Condition) -> dict:
         if (c.feature, c.op) == ("hand", "min"):
             return {"kind": "CategoryAtLeast", "category": c.value}

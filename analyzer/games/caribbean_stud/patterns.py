@@ -68,8 +68,7 @@ class Patterns:
 
     def sign_sums(self, weights: np.ndarray, gain: np.ndarray) -> SignSums:
         """Per pattern, the weight and the gain of its classes by the sign of their gain, from per-class gains
-        by NumPy (the pricing kernel makes them without per-class gains).
-        """
+        by NumPy (the pricing kernel makes them without per-class gains)."""
         pattern = class_patterns(self.class_rank, self.class_up_rank)
         return SignSums.of(pattern, N_PATTERNS, weights, gain).take(self.numbers)
 

@@ -75,8 +75,7 @@ class Priced:
 
 def price(table: SituationCounts, rules: StudRules) -> Priced:
     """EV numerators of raising and the gains summed by pattern: in one compiled pass when int64 provably holds
-    every EV, gain and sum, else by NumPy in Python integers where needed.
-    """
+    every EV, gain and sum, else by NumPy in Python integers where needed."""
     nets, scale = rules.paytable.net_matrix()
     denominator = table.completions * scale
     patterns = patterns_of(table)
@@ -106,8 +105,7 @@ def hand_at_least(rank: np.ndarray, hand: dict) -> np.ndarray:
 
 def simple_strategies(priced: Priced) -> dict:
     """The optimal strategy and the simple ones it is compared with, priced from the pattern sums (their
-    decisions per class made where needed, by `simple_raises`).
-    """
+    decisions per class made where needed, by `simple_raises`)."""
     out = {"optimal": priced.optimal_figures("optimal", "raise exactly when raising beats folding (exact ties fold)")}
     for name, (hand, words) in SIMPLE_STRATEGIES.items():
         out[name] = priced.pattern_figures(name, words, hand_at_least(priced.patterns.rank, hand))

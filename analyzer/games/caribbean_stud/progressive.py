@@ -177,8 +177,7 @@ class CombinedFunctions:
 def combined_functions(moments: ProgressiveMoments, prog: Progressive, main_by_category: list, main_mean: Fraction,
                        main_variance: Fraction, mean_wagered: Fraction, ratio: Fraction) -> CombinedFunctions:
     """Cov(main, X)(J) = sum_c E[main; category c] X_c(J) - E[main] E[X](J), and the combined mean, variance
-    and RTP (`main_by_category[c]`: E[main x 1{category c}]).
-    """
+    and RTP (`main_by_category[c]`: E[main x 1{category c}])."""
     r = Fraction(ratio)
     covariance = _expanded(sum(Fraction(main_by_category[c]) * net_expression(prog, c) for c in range(N_CATEGORIES))
                            - Fraction(main_mean) * moments.mean)

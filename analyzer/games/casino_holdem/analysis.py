@@ -60,8 +60,7 @@ class HoldemAnalysis:
 def analyse(rule_file: RuleFile, rules: HoldemRules, table: SituationTable,
             aa_ratio: Fraction | None = None, start_files: bool = False) -> HoldemAnalysis:
     """Price the counted table under one rule set and evaluate every reported strategy (`start_files`:
-    compress the strategy files in the background as soon as their decisions are known).
-    """
+    compress the strategy files in the background as soon as their decisions are known)."""
     priced = price(table, rules)
     files = DecisionTableFiles(**STRATEGY_FILE, rule_file=rule_file, keys=table.keys, table=priced.decisions,
                                shared=shared_columns(table.derived))
@@ -87,8 +86,7 @@ def analyse(rule_file: RuleFile, rules: HoldemRules, table: SituationTable,
 def play_statistics(table: SituationTable, rules: HoldemRules, aa_hand: np.ndarray, call: np.ndarray,
                     ratio: Fraction, cache: dict | None = None) -> PlayStatistics:
     """Every deal under a call/fold mask: ANTE + CALL, the AA Bonus (lost on a fold) and both with the AA
-    Bonus at `ratio` x ANTE (`aa_hand`: each class's AA hand; `cache`: where the grouped counts are kept).
-    """
+    Bonus at `ratio` x ANTE (`aa_hand`: each class's AA hand; `cache`: where the grouped counts are kept)."""
     outcomes = round_outcomes(table.weights, table.counts, table.continuations, call, rules.paytable,
                               side=aa_hand, n_side=len(AA_HANDS), cache=cache)
     aa_net = [rules.aa_return(name) - 1 for name in AA_HANDS]

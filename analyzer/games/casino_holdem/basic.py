@@ -1,6 +1,5 @@
 """Casino Hold'em basic strategies priced exactly: each rule's cost, and the operator's three-strategy table
-(ours in place of the operator's unknown basic strategy, beside the published figures).
-"""
+(ours in place of the operator's unknown basic strategy, beside the published figures)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -65,8 +64,7 @@ def _percent(text: str) -> Fraction:
 def three_strategy_table(priced: Priced, strategy: Strategy, published: dict | None = None,
                          priced_figures: dict | None = None) -> list[TableRow]:
     """The operator's table with our basic strategy: main and AA Bonus RTPs, exact, beside the published
-    (`published`: default the rule file's; `priced_figures`: what the analysis already has by row).
-    """
+    (`published`: default the rule file's; `priced_figures`: what the analysis already has by row)."""
     published = priced.rules.published if published is None else published
     known = dict(priced_figures or {})
     if any(row not in known for row, *_ in THREE_ROWS):
@@ -98,8 +96,7 @@ def three_strategy_markdown(rows: list[TableRow]) -> str:
 def basic_strategy_markdown(priced: Priced, strategy: Strategy, rows: list | None = None,
                             priced_figures: dict | None = None, costs: list[RuleCost] | None = None) -> str:
     """The strategy card, its exact figures against optimal, the cost of each rule, and the operator's table
-    (`priced_figures`, `costs`: what the caller already has).
-    """
+    (`priced_figures`, `costs`: what the caller already has)."""
     known = priced_figures or {}
     basic = known.get("basic") or basic_figures(priced, strategy)
     optimal = known.get("optimal") or figures(priced, "optimal", "", priced.optimal_call()[0])

@@ -56,8 +56,7 @@ class Classes:
 def situation_classes(rules: HoldemRules, flops: np.ndarray, flop_orbits: np.ndarray) -> Classes:
     """Every suit class of (hole, flop), from the (canonical flop, hole pair) pairs of the deck: a class's
     weight is its flop class's raw flops x its hole pairs on the canonical flop; its representative
-    its lowest hole pair there (`holdem_enum.situation_representatives`).
-    """
+    its lowest hole pair there (`holdem_enum.situation_representatives`)."""
     rep_flop, rep_pair, members, keys = holdem_enum.situation_representatives(flops, rules.deck_mask)
     packed = pack_keys(keys)
     order = np.argsort(packed, kind="stable")                 # the classes in key order
@@ -106,8 +105,7 @@ def count_situations(rules: HoldemRules, progress=None, executor: Executor | Non
                      pieces: int | None = None) -> SituationTable:
     """Run both passes of the kernel as chunks and count one row per situation class (`pieces`: ranges of
     boards, then of flops); checks that the classes cover every raw situation once and that every
-    class counts every continuation once.
-    """
+    class counts every continuation once."""
     executor = executor or SerialExecutor(default_jobs())
     deck = rules.deck_mask
     qualifier_rank = handeval.dense_at_least(rules.qualifier_value)
@@ -165,8 +163,7 @@ def _both_passes(executor: Executor, deck: int, qualifier_rank: int, boards: np.
 
 def _segments(use_board: np.ndarray, use_perm: np.ndarray, n_flops: int, ranges: list) -> dict:
     """The uses grouped by board range, then by flop: the reordered uses, each (range, flop) segment's first
-    use (and the end) and flop, and where each range's segments start (chunk_segments).
-    """
+    use (and the end) and flop, and where each range's segments start (chunk_segments)."""
     per_flop = len(use_board) // n_flops
     starts = np.array([a for a, _ in ranges], dtype=np.int64)
     chunk = np.searchsorted(starts, use_board, side="right") - 1

@@ -1,6 +1,5 @@
 """Casino Hold'em pricing: a paytable turns the counts into exact EVs, decisions and strategy figures; the
-AA Bonus side bet (settled on the first five cards when the player calls) is the game's own.
-"""
+AA Bonus side bet (settled on the first five cards when the player calls) is the game's own."""
 from __future__ import annotations
 
 import math
@@ -38,8 +37,7 @@ def aa_bonus_hands_of(category: np.ndarray, pair_rank: np.ndarray) -> np.ndarray
 
 def table_aa_bonus_hands(table: SituationTable) -> np.ndarray:
     """`aa_bonus_hands` of a counted table's classes, from its features' hand and pair rank (kept on it,
-    read-only).
-    """
+    read-only)."""
     if "aa_bonus_hands" not in table.derived:
         values = features.of_table(table)
         hands = aa_bonus_hands_of(values["hand"], values["pair_rank"])
@@ -141,8 +139,7 @@ def figures(priced: Priced, name: str, description: str, call: np.ndarray,
 
 def jointly_optimal_call(priced: Priced, ratio: Fraction) -> np.ndarray:
     """Call where ANTE + CALL + (ratio x ANTE on the AA Bonus) is worth more than folding both:
-    ev_call + ratio x aa_return > -1 (equal values fold), in int64 when the bound allows.
-    """
+    ev_call + ratio x aa_return > -1 (equal values fold), in int64 when the bound allows."""
     ratio = Fraction(ratio)
     d, a = priced.denominator, priced.aa_denominator
     left_scale, right_scale = a * ratio.denominator, ratio.numerator * d
