@@ -8,7 +8,7 @@ import numpy as np
 
 from analyzer.core.cards import RANKS
 from analyzer.poker.hands import CATEGORIES
-from analyzer.poker.reference import best_value, five_card_value
+from plain_poker import best_value, five_card_value
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, outcome
 
 

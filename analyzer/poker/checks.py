@@ -7,24 +7,22 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import CHUNK, INT64_MAX, abs_bound, decimal_str, fraction_str, parse_fraction_str
+from analyzer.core.errors import InputError
+from analyzer.core.exact import CHUNK, INT64_MAX, abs_bound, decimal_str, fraction_str, integer_array, parse_fraction_str
 from analyzer.core.execution import default_jobs
+from analyzer.figures.distribution import compare_summaries
 from analyzer.figures.sampling import Tally, tally_rounds
-from analyzer.poker.strategy_file import EITHER, PLAY
-from cython_ext import group_sums
+from analyzer.poker.settlement import outcomes
+from analyzer.poker.strategy_file import EITHER, PLAY, played_masks
+from cython_ext import group_sums, handeval
 from cython_ext.shuffle import first_cards
 
 DEAL_ROWS = 8_192            # rounds shuffled at a time by `deal` (their sort keys: 3.4 MB on 52 cards)
 
 
 def check_decision_table(report, strategy, summary: dict, p_play_key: str, always_play: str) -> None:
-    """Every decision against its EVs, and the summary's figures recomputed from the file's rows.
-
-    `report.add(name, passed, detail)` records each check; `p_play_key` names the optimal
-    strategy's probability of playing in the summary and `always_play` the strategy that
-    plays every hand.  The always-play EV weighs every stored EV, so no single value can
-    change unseen.
-    """
+    """Every decision against its EVs, and the summary's figures recomputed from the file's rows (the
+    `always_play` strategy's EV weighs every stored EV, so no single value can change unseen)."""
     totals = decision_totals(strategy.weights, strategy.ev_play, strategy.ev_fold, strategy.decisions)
     flipped, total = totals["flipped"], totals["weight"]
     report.add("decisions match EVs", flipped == 0,
@@ -47,15 +45,10 @@ TOTALS = ("weight", "best", "play", "played_weight", "flipped")
 
 
 def decision_totals(weights: np.ndarray, play: np.ndarray, fold: int, decisions: np.ndarray) -> dict:
-    """The exact totals of a decision table's rows: "weight" (sum of weights), "best" (sum of weight x the
-    better of the play and fold EV numerators), "play" (sum of weight x play), "played_weight" (the weight
-    where playing is strictly better) and "flipped" (rows whose decision code is not the one their EVs
-    give: PLAY, or EITHER on a tie).
-
-    In int64 when max weight x max |EV| x rows proves every partial sum fits: in one compiled pass
-    (`cython_ext.group_sums.decision_sums`) for the files' column types, else a chunk of rows at a
-    time in NumPy; otherwise in Python integers.
-    """
+    """The exact totals of a decision table's rows: "weight", "best" (weight x the better EV), "play"
+    (weight x play EV), "played_weight" (where playing is strictly better) and "flipped" (rows whose code
+    is not the one their EVs give).  int64 when max weight x max |EV| x rows fits (the compiled pass for
+    the files' column types), else Python integers."""
     bound = abs_bound(weights) * max(abs_bound(play), abs(fold)) * len(play)
     fits = bound <= INT64_MAX and play.dtype != object and weights.dtype != object
     if fits and play.dtype == np.int64 and weights.dtype in (np.uint8, np.int64) and decisions.dtype == np.uint8:
@@ -64,8 +57,7 @@ def decision_totals(weights: np.ndarray, play: np.ndarray, fold: int, decisions:
 
 
 def chunked_decision_totals(weights: np.ndarray, play: np.ndarray, fold: int, decisions: np.ndarray, dtype) -> dict:
-    """`decision_totals` a chunk of rows at a time, summed in `dtype` (int64 where the caller proved it holds
-    every partial sum, else object: Python integers)."""
+    """`decision_totals` in NumPy a chunk of rows at a time, summed in `dtype` (int64 or object)."""
     totals = dict.fromkeys(TOTALS, 0)
     for start in range(0, len(play), CHUNK):
         rows = slice(start, start + CHUNK)
@@ -81,12 +73,34 @@ def chunked_decision_totals(weights: np.ndarray, play: np.ndarray, fold: int, de
     return totals
 
 
-def spot_check(report, strategy, cards, group_sizes: tuple, direct_ev, samples: int, seed: int, dealt_over: str) -> None:
-    """`samples` seeded random raw situations, each dealt out directly: its EV must equal the strategy file's.
+def settle_main(paytable, qualifier, player: np.ndarray, dealer: np.ndarray, play: np.ndarray,
+                scale: int) -> np.ndarray:
+    """Per-round net of ANTE + play (per ANTE, integers over `scale`) of hands of these values; -scale on a fold."""
+    nets, net_scale = paytable.net_matrix()
+    nets = integer_array(nets * (scale // net_scale))       # int64 unless a payout needs more
+    return np.where(play, nets[handeval.categories(player), outcomes(player, dealer, qualifier)], -scale)
 
-    direct_ev(*groups) is the EV of playing the situation (its card groups), computed by
-    dealing every continuation and evaluating each hand directly.
-    """
+
+def strategy_masks(report, folder, keys: np.ndarray, strategies) -> dict | None:
+    """The play masks of the folder's strategy files (`played_masks`), or None with the round statistics'
+    check failed when their keys are not the counted classes."""
+    try:
+        return played_masks(folder, keys, strategies)
+    except InputError as error:
+        report.add("round statistics re-derived", False, str(error))
+        return None
+
+
+def report_statistics(report, masks: dict, pairs: list) -> None:
+    """The round statistics' check: every (name, derived, stored) figure of `pairs` equal."""
+    passed, detail = compare_summaries(pairs)
+    report.add("round statistics re-derived", passed and bool(masks),
+               f"from {', '.join(masks) or 'no'} strategy file decisions and every counted deal: {detail}")
+
+
+def spot_check(report, strategy, cards, group_sizes: tuple, direct_ev, samples: int, seed: int, dealt_over: str) -> None:
+    """`samples` seeded random situations: the EV of playing each, by direct_ev(*card groups) dealing every
+    continuation, must equal the strategy file's."""
     rng = random.Random(seed)
     action = strategy.actions[1]
     deals = []
@@ -108,14 +122,8 @@ def spot_check(report, strategy, cards, group_sizes: tuple, direct_ev, samples: 
 
 
 def deal(rng: np.random.Generator, rounds: int, cards: tuple, k: int) -> np.ndarray:
-    """(rounds, k) cards: the top k cards of a uniformly shuffled deck, in dealing order.
-
-    A round's deck is ordered by a random key per card, and its k smallest keys give its
-    cards (`cython_ext.shuffle.first_cards`, one pass over the row; tests/poker/test_dealing.py
-    holds numpy's partition and sort of every key, the plain reference).  The rounds are dealt
-    DEAL_ROWS at a time (their keys: 8 bytes a card); the generator draws the keys row after
-    row either way, so the cards are the same.
-    """
+    """(rounds, k) cards: the top k cards of a uniformly shuffled deck, in dealing order (the k smallest of
+    a random key per card, by `cython_ext.shuffle.first_cards`), DEAL_ROWS rounds at a time."""
     deck = np.array(cards, dtype=np.uint8)
     dealt = np.empty((rounds, k), dtype=np.uint8)
     for start in range(0, rounds, DEAL_ROWS):
@@ -126,12 +134,9 @@ def deal(rng: np.random.Generator, rounds: int, cards: tuple, k: int) -> np.ndar
 
 def simulate(strategy, cards, rounds: int, seed: int, dealt: int, seen: int, settle, scale: int, bets: tuple,
              label: str, progress=None) -> dict:
-    """A seeded Monte Carlo of whole rounds of a poker game, played with the stored strategy.
-
-    Each round deals the top `dealt` cards of a shuffled deck (`cards`); the strategy file
-    decides on the first `seen`; settle(dealt cards, play mask, scale) returns one array of
-    nets (integers over `scale`) per bet, in the order of `bets`.  Returns {bet: Tally}.
-    """
+    """A seeded Monte Carlo of whole rounds played with the stored strategy: {bet: Tally}.  Each round deals
+    `dealt` cards, the strategy decides on the first `seen`, and settle(cards, play, scale) gives one
+    array of integer nets over `scale` per bet of `bets`."""
     rng = np.random.Generator(np.random.PCG64(seed))
     tallies = {bet: Tally(scale) for bet in bets}
     bar = progress(total=rounds, desc=f"monte carlo: {label}", unit="round") if progress else None

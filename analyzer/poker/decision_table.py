@@ -1,11 +1,8 @@
 """The decision table of a poker game: every situation class, its weight, and the exact EV of playing.
 
-A game's counting gives, per situation class, how many continuations end in each final
-category x outcome; its paytable gives the net of each.  Their product is the EV of
-playing the class as an integer numerator over one denominator for the whole table
-(continuations x the paytable's scale); folding is worth -1 ANTE, i.e. -denominator.
-Every strategy (a play/fold decision per class) is then priced exactly here, the same
-way for both games.
+The EV of playing a class is an integer numerator over one denominator for the whole table
+(continuations x the paytable's scale); folding is -denominator.  Every play/fold strategy
+is priced exactly here, the same way for both games.
 """
 from __future__ import annotations
 
@@ -27,14 +24,10 @@ DOT_COUNTS = (np.uint8, np.uint16, np.uint32, np.int64)   # the count dtypes cyt
 def play_ev_numerators(counts_by_outcome, nets: np.ndarray, category=None, row_total: int | None = None) -> np.ndarray:
     """EV numerators of playing each class: sum over outcomes of count x net (exact).
 
-    counts_by_outcome: either (m, categories, outcomes) counts (the final category varies,
-    Casino Hold'em) or (m, outcomes) counts with `category` (m,) the class's fixed
-    category (Caribbean Stud).  nets: (categories, outcomes) Python integers.  row_total:
-    what every class's counts should add up to (a situation's continuations); when they
-    do, largest |net| x row_total bounds every numerator and partial sum, the bound
-    `analyzer.poker.strategy_file.check_ev_column` checked before counting (checked here
-    only where count x cells proves too little).  Returns int64 when a bound proves every
-    numerator fits (see `analyzer.core.exact`), else Python integers.
+    counts_by_outcome: (m, categories, outcomes) (Casino Hold'em) or (m, outcomes) with `category`
+    the class's fixed category (Caribbean Stud); nets: (categories, outcomes) integers.  `row_total`: what
+    every class's counts add up to, when known; then largest |net| x row_total bounds every numerator (the
+    bound checked before counting).  int64 when a bound proves every numerator fits, else Python integers.
     """
     largest = max(abs(int(x)) for x in np.asarray(nets).ravel())
     counts = np.asarray(counts_by_outcome)
@@ -83,26 +76,18 @@ MARGIN_BINS = 120
 
 
 def float_margins(ev_play: np.ndarray, denominator: int) -> np.ndarray:
-    """EV of playing minus EV of folding per class, in ANTEs, as floats for a plot only (never a figure):
-    ev_play / denominator + 1, the addition made in place (one array)."""
+    """EV of playing minus EV of folding per class in ANTEs, as floats for a plot only (never a figure)."""
     margins = ev_play / denominator
     margins += 1
     return margins
 
 
 def margin_histogram(ev_play: np.ndarray, denominator: int, weights: np.ndarray, total: int):
-    """(heights, edges) of the play-minus-fold margin over the classes, each weighted by its share of
-    situations: `np.histogram`'s 120 bins of equal width from the least margin to the greatest, and its
-    placement of each class by its float margin; a bin's height is the exact sum of its classes'
-    weights, over `total`.  The floats place the classes and draw the report's figure, which states
-    no figure.  Made where the table is, so that the figure's drawing gets 120 bars, not one value
-    per class.
+    """(heights, edges) of the play-minus-fold margin over the classes weighted by situations, in
+    `np.histogram`'s 120 bins (a bin's height its classes' exact weight over `total`), for the report's plot.
 
-    The float margin grows with the EV numerator, so each bin begins at an EV numerator, found
-    once per edge (`margin_thresholds`), and the classes are summed into bins by their integer
-    EVs in one compiled pass (`cython_ext.group_sums.add_threshold_bins`), with no float per
-    class; `margin_bin_sums` (the float margins placed by NumPy) is the reference it is tested
-    against, and the path for EVs beyond int64 or weights wider than a byte.
+    Each bin begins at an EV numerator (`margin_thresholds`), so the compiled pass sums the classes by
+    their integer EVs with no float per class; `margin_bin_sums` is its NumPy reference and fallback.
     """
     edges = margin_edges(ev_play, denominator)
     if ev_play.dtype == np.int64 and weights.dtype == np.uint8 and total <= INT64_MAX and len(ev_play):
@@ -115,8 +100,7 @@ def margin_histogram(ev_play: np.ndarray, denominator: int, weights: np.ndarray,
 
 
 def margin_edges(ev_play: np.ndarray, denominator: int) -> np.ndarray:
-    """The bin edges `np.histogram` makes for the float margins: from the least to the greatest margin
-    (the margin grows with the EV, so those of the least and greatest EV), as it widens an empty range."""
+    """The bin edges `np.histogram` makes for the float margins (from those of the least and greatest EV)."""
     if not len(ev_play):
         return np.histogram_bin_edges(np.empty(0), MARGIN_BINS)
     ends = float_margins(np.array([ev_play.min(), ev_play.max()], dtype=ev_play.dtype), denominator)
@@ -124,10 +108,8 @@ def margin_edges(ev_play: np.ndarray, denominator: int) -> np.ndarray:
 
 
 def margin_thresholds(low: int, high: int, denominator: int, edges: np.ndarray) -> np.ndarray:
-    """For each inner edge that an EV numerator in low..high reaches, the least one whose float margin
-    (`float_margins`, the very operations) does: a class is in the bin of the number of these at or
-    below its EV (the bins past them hold no class).  Found by bisection, every edge at once, in
-    Python integers (no overflow)."""
+    """For each inner edge reached in low..high, the least EV numerator whose float margin reaches it (by
+    bisection over every edge at once, in Python integers): a class's bin is how many lie at or below its EV."""
     inner = edges[1:-1]
     lo, hi = np.full(len(inner), low, dtype=object), np.full(len(inner), high + 1, dtype=object)
     while (lo < hi).any():
@@ -140,8 +122,7 @@ def margin_thresholds(low: int, high: int, denominator: int, edges: np.ndarray) 
 
 
 def margin_bin_sums(margins: np.ndarray, weights: np.ndarray, edges: np.ndarray) -> np.ndarray:
-    """Exact sums of the weights by bin (`np.histogram`'s placement: a bin holds its left edge, the last
-    one its right edge too), in plain NumPy."""
+    """Exact sums of the weights by bin, placed as `np.histogram` places them, in plain NumPy."""
     bins = np.clip(np.searchsorted(edges, np.asarray(margins, dtype=float), side="right") - 1, 0, len(edges) - 2)
     return exact_group_sums(bins, weights, len(edges) - 1)
 
@@ -184,12 +165,9 @@ class StrategyFigures:
 
 @dataclass(frozen=True)
 class SignSums:
-    """Classes summed by groups that a strategy decides alike (e.g. Caribbean Stud's rank patterns): per
-    group, the weight and the gain (weight x (EV of playing - EV of folding)) of its classes whose gain is
-    < 0, = 0, > 0, each (g, 3) exact integers (int64 or Python integers; the gains' middle column 0).
-    Every figure of such a strategy, and of the optimal one, is a sum of these (`DecisionTable.figures_of_groups`,
-    `optimal_figures_of_groups`).
-    """
+    """Per group of classes a strategy decides alike (Caribbean Stud's rank patterns): the weight and the
+    gain (weight x (EV play - EV fold)) of its classes whose gain is < 0, = 0, > 0, each (g, 3) exact
+    integers.  Every figure of such a strategy, and of the optimal one, is a sum of these."""
 
     weights: np.ndarray
     gains: np.ndarray
@@ -211,28 +189,20 @@ class SignSums:
 
     @functools.cached_property
     def totals(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per group, the weight and the gain of all its classes (made once: a strategy that plays whole
-        groups sums these).  Exact in int64 when the parts are: a group's weights are >= 0 and add up to
-        at most the table's, its gains' two parts have opposite signs."""
+        """Per group, the weight and the gain of all its classes (exact in int64 when the parts are: the
+        gains' two parts have opposite signs)."""
         return self.weights.sum(axis=1), self.gains.sum(axis=1)
 
 
 @dataclass
 class DecisionTable:
-    """Per situation class: its weight and the exact EV of playing, over one denominator; folding is -1.
-
-    ev_play and gain are int64 when their bounds fit, else Python integers (object
-    arrays); every sum taken here is exact either way.
-    """
+    """Per situation class: its weight and the exact EV of playing over one denominator (int64 when its
+    bound fits, else Python integers); folding is -1."""
 
     weights: np.ndarray          # raw situations each class stands for
     ev_play: np.ndarray          # EV of playing per ANTE, numerators over `denominator`
     denominator: int
     play_size: Fraction          # the play bet per ANTE (figures' average wager)
-    _gain: np.ndarray | None = field(default=None, repr=False)
-    _gain_bound: int = field(default=0, repr=False)
-    _total_weight: int | None = field(default=None, repr=False)
-    _weight_bound: int | None = field(default=None, repr=False)
     _optimal: tuple | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
@@ -242,50 +212,35 @@ class DecisionTable:
     def fold_numerator(self) -> int:
         return -self.denominator
 
-    @property
+    @functools.cached_property
     def total_weight(self) -> int:
-        if self._total_weight is None:
-            self._total_weight = exact_sum(self.weights)
-        return self._total_weight
+        return exact_sum(self.weights)
 
-    @property
+    @functools.cached_property
     def weight_bound(self) -> int:
-        """max |weight| (found once: every strategy's masked sums of the weights are proven in range by it)."""
-        if self._weight_bound is None:
-            self._weight_bound = abs_bound(self.weights)
-        return self._weight_bound
+        """max |weight| (it bounds every masked sum of the weights)."""
+        return abs_bound(self.weights)
 
     def optimal(self) -> tuple[np.ndarray, np.ndarray]:
-        """(play, tie): play where playing is strictly better than folding; tie where exactly equal.
-
-        Made once; the arrays are shared, not to be changed.
-        """
+        """(play, tie): play where playing is strictly better than folding; tie where equal (made once, shared)."""
         if self._optimal is None:
             self._optimal = (self.ev_play > self.fold_numerator, self.ev_play == self.fold_numerator)
         return self._optimal
 
-    @property
+    @functools.cached_property
     def gain_bound(self) -> int:
-        """A bound of |gain| over the classes (found with the gains)."""
-        if self._gain is None:
-            self._make_gain()
-        return self._gain_bound
+        """A bound of |gain| over the classes."""
+        return (abs_bound(self.ev_play) + self.denominator) * int(self.weights.max(initial=0))
 
-    @property
+    @functools.cached_property
     def gain(self) -> np.ndarray:
-        """weight x (EV of playing - EV of folding) per class: what each decision is worth (made once)."""
-        if self._gain is None:
-            self._make_gain()
-        return self._gain
-
-    def _make_gain(self) -> None:
-        self._gain_bound = (abs_bound(self.ev_play) + self.denominator) * int(self.weights.max(initial=0))
-        self._gain = self._gains(self.ev_play, self.weights, self._gain_bound)
+        """weight x (EV of playing - EV of folding) per class: what each decision is worth."""
+        return self._gains(self.ev_play, self.weights, self.gain_bound)
 
     def gains_at(self, rows: np.ndarray) -> np.ndarray:
-        """The gains of the classes `rows` only (of `gain` when it is made; else these alone, without it)."""
-        if self._gain is not None:
-            return self._gain[rows]
+        """The gains of the classes `rows` only (without making `gain`)."""
+        if "gain" in self.__dict__:
+            return self.gain[rows]
         ev, weights = self.ev_play[rows], self.weights[rows]
         return self._gains(ev, weights, (abs_bound(ev) + self.denominator) * int(weights.max(initial=0)))
 
@@ -299,35 +254,29 @@ class DecisionTable:
         return gain
 
     def figures(self, name: str, description: str, play: np.ndarray) -> StrategyFigures:
-        """The exact figures of playing where `play` holds (folding elsewhere).
-
-        The EV summed over every situation is sum(weight x EV of playing) over the played
-        classes plus (unplayed weight) x the fold numerator, which is the played classes'
-        gains plus (all the weight) x the fold numerator: one masked sum of `gain`.
-        """
+        """The exact figures of playing where `play` holds: the EV is the played classes' gains plus all the
+        weight x the fold numerator (one masked sum of `gain`)."""
         gain = self.gain
         return self.figures_of_sums(exact_masked_sum(self.weights, play, self.weight_bound),
-                                    exact_masked_sum(gain, play, self._gain_bound if gain.dtype != object else None),
+                                    exact_masked_sum(gain, play, self.gain_bound if gain.dtype != object else None),
                                     name, description, play)
 
     def figures_of_groups(self, sums: "SignSums", play: np.ndarray, name: str = "", description: str = "",
                           classes: np.ndarray | None = None) -> StrategyFigures:
-        """The exact figures of a strategy that plays the groups where `play` holds, from the classes' sums
-        by group (`SignSums`); `classes`: its decisions per class, when the caller has them."""
+        """The exact figures of playing the groups where `play` holds, from `SignSums` (`classes`: its
+        decisions per class, if known)."""
         weights, gains = sums.totals
         return self.figures_of_sums(exact_masked_sum(weights, play), exact_masked_sum(gains, play), name, description,
                                     classes)
 
     def optimal_figures_of_groups(self, sums: "SignSums", name: str = "", description: str = "") -> StrategyFigures:
-        """The exact figures of the optimal strategy (play where the gain is > 0) from the classes' sums by
-        group (`SignSums`), with its decisions per class (`optimal`)."""
+        """The exact figures of the optimal strategy (play where the gain is > 0) from `SignSums`."""
         return self.figures_of_sums(exact_sum(sums.weights[:, 2]), exact_sum(sums.gains[:, 2]), name, description,
                                     self.optimal()[0])
 
     def figures_of_sums(self, played_weight: int, played_gain: int, name: str = "", description: str = "",
                         play: np.ndarray | None = None) -> StrategyFigures:
-        """The exact figures of a strategy from its two sums over the classes it plays: their weight and
-        their gain (`play`: its decisions, when the caller has them)."""
+        """The exact figures of a strategy from the weight and the gain of the classes it plays."""
         total = self.total_weight
         return StrategyFigures(name=name, description=description, play=play,
                                p_play=Fraction(played_weight, total),

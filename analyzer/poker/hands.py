@@ -36,10 +36,8 @@ def deck_cards(deck: dict, file: str) -> list[int]:
     return sorted(make_card(RANKS.index(r), SUITS.index(s)) for r in ranks for s in suits)
 
 
-# What the ranks of a qualifier mean, by category: the hand's defining ranks in the order
-# the hand is read (e.g. a full house: the three, then the pair), then kickers.  A
+# A qualifier's ranks by category: (names of the defining ranks, as the hand is read; most kickers).  A
 # qualifier may give a prefix of them: ["4"] for "a pair of fours or better".
-#   (names of the defining ranks, most kickers, defining ranks must descend)
 QUALIFIER_RANKS = {
     "high_card": ((), 5),
     "one_pair": (("pair",), 3),
@@ -57,15 +55,8 @@ STRAIGHTS = [{(high - i) % 13 for i in range(5)} for high in range(FIVE_HIGH, 13
 
 
 def qualifier_ranks(qualifier: dict, file: str, key: str = "qualifier") -> list[int]:
-    """The rank indices of a qualifier's `ranks`, read strictly; RuleError naming the key otherwise.
-
-    Each entry is one rank (A K Q J T 9 .. 2, or 10); a category takes at most its defining
-    ranks then its kickers (high card and flush: 5; a pair: the pair and 3 kickers; two
-    pair: both pairs and 1; three of a kind: 2 kickers; four of a kind: 1; a straight or
-    straight flush: its high card, 5 or above; a full house: the three and the pair; a royal
-    flush: none).  Kickers, and the ranks of high card, flush and two pair, strictly descend;
-    a kicker never repeats a defining rank.
-    """
+    """The rank indices of a qualifier's `ranks`, read strictly (a category's defining ranks, then at most
+    QUALIFIER_RANKS' kickers, descending where the hand reads so); RuleError naming the key otherwise."""
     category = qualifier["category"]
     entries = qualifier["ranks"]
     where = f"{key}.ranks"

@@ -1,10 +1,6 @@
-"""How a played poker hand is settled against the dealer: outcome codes and the net of each outcome.
+"""How a played poker hand is settled against the dealer (both games): outcome codes, the net of each.
 
-Both poker games settle the same way once the player has played (called, raised): the
-dealer qualifies or not, then the better hand wins.  What differs is only the paytable,
-so this one module is the settlement of ANTE + play for both games, used by pricing (the
-net of each final category x outcome), by the Monte Carlo and by the references.  The
-outcome codes are those of the kernels (`cython_ext/_types.pxd`); a test checks they agree.
+The outcome codes are those of the kernels (`cython_ext/_types.pxd`); a test checks they agree.
 """
 from __future__ import annotations
 
@@ -24,9 +20,7 @@ N_CATEGORIES = len(CATEGORIES)
 
 
 def outcome(player, dealer, qualifier) -> int:
-    """The outcome of a played hand: `player`, `dealer` and `qualifier` are comparable hand values.
-
-    The dealer qualifies with a hand of at least `qualifier`; then the better hand wins.
+    """The outcome of a played hand (comparable hand values): a dealer below `qualifier` does not qualify.
 
     >>> outcome((1, 5), (0, 12, 11), (1, 2)), outcome((1, 5), (1, 5), (1, 2))
     (0, 2)
@@ -48,12 +42,8 @@ def outcomes(player: np.ndarray, dealer: np.ndarray, qualifier) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Paytable:
-    """The net result per ANTE of a played hand, from its final category and its outcome.
-
-    Every entry is "to 1" and indexed by category (see `analyzer.poker.hands.CATEGORIES`);
-    a play bet of 0 "to 1" pushes.  A tie pushes both bets; a better qualifying dealer takes
-    both.
-    """
+    """The net result per ANTE of a played hand by final category and outcome; entries are "to 1" by
+    category (0 pushes); a tie pushes both bets, a better qualifying dealer takes both."""
 
     play_size: Fraction                 # the play bet (CALL, raise) per ANTE
     ante_not_qualified: tuple           # ANTE pays when the dealer does not qualify
@@ -76,10 +66,7 @@ class Paytable:
         return [[self.net(c, o) for o in range(N_OUTCOMES)] for c in range(N_CATEGORIES)]
 
     def net_matrix(self) -> tuple[np.ndarray, int]:
-        """(integer nets (categories x outcomes) as Python integers, scale): net = nets / scale.
-
-        The scale is the least common denominator of every net.
-        """
+        """(integer nets (categories x outcomes) as Python integers, scale: their least common denominator)."""
         nets = self.nets()
         scale = math.lcm(*(x.denominator for row in nets for x in row))
         return np.array([[int(x * scale) for x in row] for row in nets], dtype=object), scale

@@ -1,25 +1,11 @@
-"""The exact distribution of one poker round under a strategy, from a counted table (both poker games).
+"""The exact distribution of one poker round under a play/fold strategy, from a counted table (both games).
 
-A poker game's count gives, per situation class, its weight (raw situations) and how
-many of its continuations end in each final category x outcome.  A strategy is a
-play/fold mask over the classes.  A side bet whose result is fixed per class (Casino
-Hold'em's AA Bonus: the first five cards; Caribbean Stud's progressive: the player's
-category) is described by a side class per class.  `round_outcomes` turns these into
-`RoundOutcomes` over every deal, with the components
-
-- "main": the net result of ANTE + play bet per ANTE (a fold is -1, a push 0),
-- "wagered": ANTE + play bet per ANTE (1 on a fold),
-- "played": 1 when the player played, 0 when he folded,
-- "side": the side class of the deal (0 when there is no side bet),
-
-each row counted in deals (situations x continuations).  `with_side_bet` adds the side
-bet's net from its class and the decision; `analyzer.figures.distribution.WagerStatistics`
-derives every PAR figure from the rows.
-
-The grouped sums are exact: every count and weight is non-negative, so no partial sum
-exceeds the bound `weight.max() x max(count bound x cells, 1) x rows` (the count bound
-from a dtype of at most 32 bits, else counts.max()); int64 is used only when that bound
-fits (always, for a 52-card deck), and Python integers otherwise.
+`round_outcomes` turns per-class weights and final category x outcome counts into
+`RoundOutcomes` over every deal, with components "main" (net per ANTE), "wagered",
+"played" (0/1) and "side" (the class of a side bet fixed per class: Hold'em's AA Bonus,
+Stud's progressive).  Grouped sums are exact: counts and weights are non-negative, so no
+partial sum exceeds weight.max() x max(count bound x cells, 1) x rows; int64 is used only
+when that bound fits, Python integers otherwise.
 """
 from __future__ import annotations
 
@@ -41,13 +27,9 @@ COMPONENTS = (MAIN, WAGERED, PLAYED, SIDE)
 
 def grouped_counts(counts: np.ndarray, weights: np.ndarray, groups: np.ndarray, n_groups: int,
                    mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Exact sums by group of weight x counts over the rows where `mask` holds (default every row), and of
-    the weight alone over the other rows (a round's folded classes).
-
-    counts: (m, ...) non-negative integer counts; weights: (m,) non-negative integers;
-    groups: (m,) ints in 0..n_groups-1.  Returns (n_groups, *counts.shape[1:]) and (n_groups,)
-    sums, int64 when the bound in the module docstring proves they fit (summed by the
-    compiled kernel in one pass over the rows, no copy of the counts), else Python integers.
+    """Exact sums by group of weight x counts over the rows where `mask` holds (default all), and of the
+    weight alone over the other rows: (n_groups, *counts.shape[1:]) and (n_groups,), int64 (by the
+    compiled kernel) when the module's bound proves they fit, else Python integers.
 
     >>> inside, outside = grouped_counts(np.array([[1, 2], [3, 4], [5, 6]]), np.array([1, 2, 3]), np.array([0, 1, 0]),
     ...                                  2, np.array([True, True, False]))
@@ -98,15 +80,11 @@ NEAR = 4         # a mask differing from one already summed in at most 1/NEAR of
 
 def masked_counts(counts: np.ndarray, weights: np.ndarray, groups: np.ndarray, n_groups: int, mask: np.ndarray,
                   summed: list | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """`grouped_counts(counts, weights, groups, n_groups, mask)`, from the nearest mask already summed when near.
+    """`grouped_counts(...)`, moved from the nearest int64 sums in `summed` when the masks differ in few rows.
 
-    `summed`: (packed mask, sums, weights outside) of the masks already summed over these
-    counts, weights and groups (kept with them; the new mask's are added).  A strategy's
-    mask mostly differs from another's in a few rows: the rows leaving the mask are moved
-    out of the nearest one's int64 sums, then the rows entering it in (so every partial
-    sum lies between two masks' sums, in range by grouped_counts' bound), by a kernel that
-    reads only the bytes where the packed masks differ; an equal mask reuses its sums.
-    Sums in Python integers are always made afresh.
+    `summed`: [(packed mask, sums, weights outside)] of the masks already summed here (the new one is
+    added).  Rows leaving the mask are moved out first, then those entering it in, so every partial
+    sum stays within grouped_counts' bound; Python-integer sums are always made afresh.
     """
     mask = np.asarray(mask, dtype=bool)
     packed = np.packbits(mask)
@@ -133,7 +111,7 @@ def masked_counts(counts: np.ndarray, weights: np.ndarray, groups: np.ndarray, n
 
 
 def joint_classes(side: np.ndarray, n_side: int, category: np.ndarray, n_categories: int) -> np.ndarray:
-    """side x n_categories + category, one group per row: uint8 when the groups fit it (no int64 temporaries).
+    """side x n_categories + category, one group per row (uint8 when the groups fit it).
 
     >>> joint_classes(np.array([0, 2], dtype=np.uint8), 3, np.array([4, 9], dtype=np.uint8), 10).tolist()
     [4, 29]
@@ -154,15 +132,11 @@ def _classes(values: np.ndarray, n: int, name: str, dtype) -> np.ndarray:
 
 @dataclass(frozen=True)
 class SideClasses:
-    """The groups of one table's round statistics, and the sums already made by them (a cache entry).
+    """The groups of one table's round statistics and the masks summed by them (`masked_counts`): a cache entry.
 
-    `groups`: side class x n_categories + fixed category (`joint_classes`), or the side
-    class alone when the counts run over every final category (`joint` False).  A lookup
-    checks every row of the classes asked for against them (`holds`: equal groups mean equal
-    classes, hence equal sums; an array changed in place since is not mistaken for its old
-    values), unless they are the very arrays the groups were made of and cannot change
-    (`unchangeable`: a table's classes, which it makes read-only).  `summed`: `masked_counts`'
-    list of the masks summed by these groups.
+    `groups`: side x n_categories + fixed category (`joint`), or the side class alone.  `holds`
+    checks the classes asked for row by row, unless they are the read-only arrays the groups
+    were made of (`made_of`).
     """
 
     groups: np.ndarray
@@ -181,8 +155,7 @@ class SideClasses:
         return cls(joint_classes(side, n_side, category, n_categories), n_side, n_categories, True, [], made_of)
 
     def holds(self, side: np.ndarray, n_side: int, category: np.ndarray | None, n_categories: int) -> bool:
-        """Whether these are the groups of exactly these classes (the arrays they were made of, unchanged;
-        else every row checked, in one pass)."""
+        """Whether these are the groups of exactly these classes."""
         if (n_side, n_categories, category is not None) != (self.n_side, self.n_categories, self.joint):
             return False
         if self.made_of and self.made_of[0] is side and self.made_of[1] is category:
@@ -199,8 +172,7 @@ class SideClasses:
 
 
 def unchangeable(array) -> bool:
-    """Whether an array's values cannot change in place: read-only, over data it owns (a read-only view of
-    a writable array can change; the array itself only once writing is allowed again, on purpose)."""
+    """Whether an array's values cannot change in place: read-only, over data it owns."""
     return isinstance(array, np.ndarray) and not array.flags.writeable and array.base is None
 
 
@@ -225,11 +197,8 @@ def side_classes(side: np.ndarray, n_side: int, category: np.ndarray | None, n_c
 def played_counts(weights: np.ndarray, counts: np.ndarray, play: np.ndarray, n_categories: int, *,
                   category: np.ndarray | None = None, side: np.ndarray | None = None, n_side: int = 1,
                   cache: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(played, folded weight): the exact weight x counts of the played classes by side class x final
-    category x outcome, (n_side, n_categories, outcomes), and the weight of the folded classes by side
-    class, (n_side,).  The arguments are those of `round_outcomes`; with one `cache`, a mask summed once
-    (e.g. for the round statistics) is not summed again (e.g. for a PAR sheet), and the groups of one
-    set of side classes are made once.
+    """(played, folded weight): exact weight x counts of the played classes, (n_side, n_categories, outcomes),
+    and the folded weight, (n_side,).  Arguments as `round_outcomes`; with one `cache` a mask is summed once.
 
     >>> played, folded = played_counts(np.array([1, 2]), np.array([[3, 1], [0, 6]]), np.array([True, False]), 2,
     ...                                category=np.array([1, 0]))
@@ -250,8 +219,8 @@ def played_counts(weights: np.ndarray, counts: np.ndarray, play: np.ndarray, n_c
 
 
 def played_weights(played: np.ndarray, continuations: int) -> list[int]:
-    """Per side class, the weight of the played classes, from `played_counts`' sums: every class's counts
-    add up to `continuations`, so a side class's sum is its played weight x continuations (checked).
+    """Per side class, the played weight from `played_counts`' sums (each class's counts add up to
+    `continuations`; checked).
 
     >>> played_weights(np.array([[[3, 1]], [[0, 8]]]), 4)
     [1, 2]
@@ -270,12 +239,9 @@ def round_outcomes(weights: np.ndarray, counts: np.ndarray, continuations: int, 
                    n_side: int = 1, cache: dict | None = None) -> RoundOutcomes:
     """Every deal of the table under the play mask, as rows (main, wagered, played, side) with deal counts.
 
-    counts: (m, categories, outcomes) when the final category varies (Casino Hold'em), or
-    (m, outcomes) with `category` (m,) the class's fixed category (Caribbean Stud); each
-    class's counts add up to `continuations`.  `side`: (m,) side class of each class in
-    0..n_side-1 (default: none).  `cache`: a dict kept with the counts (e.g. the table's
-    `derived`); the grouped sums, which depend only on the counts, the mask and the side
-    classes, are kept there with the groups made of the side classes (`side_classes`, `masked_counts`).
+    counts: (m, categories, outcomes) (Casino Hold'em), or (m, outcomes) with `category` the class's
+    fixed category (Caribbean Stud).  `side`: each class's side class in 0..n_side-1.  `cache`: a dict
+    kept with the counts (the table's `derived`) where the grouped sums are kept.
 
     >>> from analyzer.poker.settlement import Paytable
     >>> pays = Paytable(Fraction(2), (Fraction(1),) * 10, (Fraction(1),) * 10, (Fraction(0),) * 10, (Fraction(1),) * 10)
@@ -312,21 +278,16 @@ COMBINED, WAGERED_COMBINED = "combined", "wagered_combined"
 
 
 def combined_play(outcomes: RoundOutcomes, side: str, stake) -> RoundOutcomes:
-    """Main and side bet together, the side bet staked `stake` x ANTE (the side bet's net per unit staked):
-    the joint distribution of "combined" = main + stake x side per ANTE and "wagered_combined" = ANTE +
-    play bet + stake (the other components left out: fewer rows to merge and sum)."""
+    """Main and side bet together, the side bet staked `stake` x ANTE: "combined" = main + stake x side and
+    "wagered_combined" = wagered + stake."""
     joint = outcomes.combine(COMBINED, {MAIN: 1, side: stake}, keep=[WAGERED])
     return joint.combine(WAGERED_COMBINED, {WAGERED: 1}, constant=stake, keep=[COMBINED])
 
 
 @dataclass(frozen=True)
 class PlayStatistics:
-    """One strategy's round statistics: the main game, and a side bet alone and combined with it.
-
-    `main` is per ANTE against ANTE + play bet; `side` per unit staked on the side bet (staked
-    every round); `combined` per ANTE with the side bet staked `side_stake` x ANTE;
-    `covariance` is Cov(main per ANTE, side per unit staked), counted from the joint rows.
-    """
+    """One strategy's round statistics: `main` per ANTE, `side` per unit staked on the side bet, `combined`
+    per ANTE with the side bet at `side_stake` x ANTE, `covariance` Cov(main, side) from the joint rows."""
 
     outcomes: RoundOutcomes
     main: WagerStatistics
@@ -338,8 +299,7 @@ class PlayStatistics:
     @classmethod
     def of(cls, outcomes: RoundOutcomes, side: str | None = None, stake=None,
            main: WagerStatistics | None = None) -> "PlayStatistics":
-        """From rows of `round_outcomes` (with the side bet's component `side` added by `with_side_bet`);
-        `main`: the main game's statistics when already made from the same rows."""
+        """From rows of `round_outcomes` (the side bet's component `side` added by `with_side_bet`)."""
         main = main or WagerStatistics.from_outcomes(outcomes, MAIN, WAGERED)
         if side is None:
             return cls(outcomes, main)

@@ -27,9 +27,8 @@ STRATEGY_FILES = {"optimal": "strategy.bin.gz", "basic": "strategy_basic.bin.gz"
 
 
 def packed_keys(keys: np.ndarray) -> tuple[np.ndarray, bool, np.ndarray]:
-    """(packed keys, whether they strictly increase, which byte values occur) of key rows of at most 8 bytes
-    (any strides: a file's key planes are read in place), in one compiled pass; packed as
-    `analyzer.formats.strategy_file.pack_keys` packs (integers ordered like the key bytes)."""
+    """(packed keys, whether they strictly increase, which byte values occur) of key rows of at most 8 bytes,
+    in one compiled pass; packed as `analyzer.formats.strategy_file.pack_keys` packs them."""
     keys = np.asarray(keys, dtype=np.uint8)
     if keys.ndim != 2:
         raise ValueError("key rows: a two-dimensional array")
@@ -39,8 +38,7 @@ def packed_keys(keys: np.ndarray) -> tuple[np.ndarray, bool, np.ndarray]:
 
 
 def key_order(keys: np.ndarray) -> tuple[bool, np.ndarray]:
-    """(whether the key rows strictly increase, which byte values occur), as `packed_keys` finds them, packing
-    KEY_CHUNK rows at a time into one small buffer: no packed array of every row is made."""
+    """(whether the key rows strictly increase, which byte values occur), packing KEY_CHUNK rows at a time."""
     keys = np.asarray(keys, dtype=np.uint8)
     if keys.ndim != 2:
         raise ValueError("key rows: a two-dimensional array")
@@ -55,11 +53,8 @@ def key_order(keys: np.ndarray) -> tuple[bool, np.ndarray]:
 
 
 class KeyColumn:
-    """A strategy file's key column (any strides), read for lookups and comparisons: whether its rows strictly
-    increase and which byte values occur (`key_order`), found at once; its rows packed (`packed_keys`, what
-    a lookup searches) only when first asked for.  Reading a folder back to verify it compares the rows
-    with the counted classes (`holds`) and mostly needs no packed copy (Caribbean Stud's: 45 MB).
-    """
+    """A strategy file's key column: its order and byte values found at once, its rows packed (what a lookup
+    searches) only when first asked for; verifying a folder compares the rows (`holds`) and needs no packing."""
 
     def __init__(self, column: np.ndarray):
         self.increasing, self.present = key_order(column)
@@ -69,7 +64,7 @@ class KeyColumn:
 
     @property
     def packed(self) -> np.ndarray:
-        """The rows packed (made on first use; the column is let go then: the lookups read these)."""
+        """The rows packed (made on first use; the column is let go then)."""
         with self._lock:
             if self._packed is None:
                 self._packed = packed_keys(self._column)[0]
@@ -93,20 +88,14 @@ class KeyColumn:
 
 
 def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
-    """{strategy: play mask} from the strategy files of a results folder, their rows checked against `keys`.
-
-    A mask plays exactly the rows coded PLAY.  `loaded`: {strategy: its file as the advisor's
-    reader loaded it (its `keys`, a KeyColumn, and decision codes)}, not decoded again; each is taken out
-    of `loaded` once read, so that the files' columns (most of the memory) can go before the
-    caller's next step.  Raises InputError when a file's keys are not the counted classes,
-    in the same order.
-    """
+    """{strategy: play mask (the rows coded PLAY)} from a results folder's strategy files, their rows checked
+    against `keys` (InputError if not the counted classes in order).  `loaded`: {strategy: the advisor's
+    loaded file}, used instead of decoding, each taken out once read so that its columns can go."""
     masks = {}
     for name, file in STRATEGY_FILES.items():
         path = Path(folder) / file
         if loaded and name in loaded:
             strategy = loaded.pop(name)
-            # compared a chunk at a time, once for files that share their key column
             same, decisions = strategy.keys.holds(keys), strategy.decisions
         elif path.is_file():
             _, columns = strategy_file.decode(path.read_bytes(), str(path), ("key", "decision"))
@@ -124,8 +113,7 @@ KEY_CHUNK = 1 << 16        # key rows packed or compared at a time: small tempor
 
 
 def are_packed_keys(packed: np.ndarray, keys: np.ndarray) -> bool:
-    """Whether `packed` is `strategy_file.pack_keys(keys)`: the key rows packed (a chunk at a time, rather than
-    packing every row into a new array first) and compared with it, in order.
+    """Whether `packed` is `strategy_file.pack_keys(keys)`, packed and compared a chunk of rows at a time.
 
     >>> keys = np.array([[1, 2], [0, 255]], dtype=np.uint8)
     >>> are_packed_keys(strategy_file.pack_keys(keys), keys), are_packed_keys(strategy_file.pack_keys(keys[::-1]), keys)
@@ -146,14 +134,11 @@ def optimal_decisions(table: DecisionTable) -> np.ndarray:
 
 
 def check_ev_column(rule_file, paytable: Paytable, outcomes: int, contributions: dict) -> None:
-    """Refuse, before any counting, a paytable whose EVs the strategy file's 64-bit column cannot hold.
+    """Refuse, before any counting, a paytable whose EVs the strategy file's signed 64-bit column cannot hold.
 
-    Every EV numerator is a sum of `outcomes` (the continuations of one situation) nets,
-    each at most the largest |net| x the paytable's common denominator; the denominator
-    (outcomes x that scale) is the fold numerator.  Both must fit in a signed 64-bit
-    integer (`ev_call`/`ev_raise`, docs/strategy-format.md); otherwise a RuleError names
-    the key that weighs most: the one with the finest fraction when the denominator alone
-    is to blame, else the largest of `contributions` (key -> its payout or bet size per ANTE).  Everything else stays exact in Python integers at any size.
+    Every EV numerator is a sum of `outcomes` nets over the paytable's scale, and the denominator is
+    outcomes x scale; when either exceeds 2^63-1 a RuleError names the key of `contributions` (key ->
+    payout or bet size per ANTE) that weighs most: the finest fraction, or the largest value.
     """
     nets, scale = paytable.net_matrix()
     largest = max(abs(int(x)) for x in nets.ravel())
@@ -177,9 +162,7 @@ def check_ev_column(rule_file, paytable: Paytable, outcomes: int, contributions:
                                              "coarser payouts")
 
 
-# gzip levels of the poker strategy files: the keys, weights and decisions compress best at level 6 and
-# cheaply; the EV column is most of the file and of the time, and level 4 takes half of level 6's time
-# for 5% more bytes.
+# gzip levels: the EV column, most of the file and of the time, at level 4 (half of level 6's time, 5% more bytes)
 LEVEL = 6
 EV_LEVEL = 4
 
@@ -197,12 +180,9 @@ def shared_columns(cache: dict) -> dict:
 
 
 class DecisionTableFiles:
-    """The strategy files of one decision table: each file's columns are deflated on background threads
-    from when its decisions are added with `start` (e.g. while the rest of the analysis runs), or at
-    the latest when its bytes are asked for (`data`).  The files share their keys, weights and EVs,
-    each deflated once; `shared` (`shared_columns`) holds the keys and weights for other tables on
-    the same count.
-    """
+    """The strategy files of one decision table, their columns deflated on background threads from `start`
+    (or when `data` asks); the keys, weights and EVs they share are deflated once (`shared`: the keys and
+    weights, for other tables on the same count)."""
 
     def __init__(self, *, game: str, rule_file, groups: list, actions: list, ev_column: str, key_text: str,
                  keys: np.ndarray, table: DecisionTable, shared: dict | None = None):
@@ -236,8 +216,8 @@ class DecisionTableFiles:
                                     deflated={column: future.result() for column, future in futures.items()})
 
     def columns(self) -> dict:
-        """The arrays every file of this table holds as columns, as written (name -> array): the keys, the
-        weights and the EVs; what reading the files back compares them with (`advisor.load_folder_strategies`)."""
+        """The columns every file of this table holds (keys, weights, EVs), as written: what reading the files
+        back compares them with."""
         if self._header is None:
             self._begin()
         return dict(self._arrays)

@@ -12,7 +12,7 @@ from analyzer.core.exact import percent_str
 from analyzer.games import registry
 from analyzer.games.baccarat import advice, count, price
 from analyzer.games.baccarat.count import count_outcomes, count_outcomes_python
-from analyzer.games.baccarat.reference import count_every_sequence
+from plain_baccarat import count_every_sequence
 from analyzer.games.baccarat.rules import BETS
 from analyzer.games.baccarat.shoe import ShoeError, remove_cards
 

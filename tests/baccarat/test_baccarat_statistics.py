@@ -8,7 +8,7 @@ from analyzer.figures.distribution import WagerStatistics
 from analyzer.games.baccarat.analysis import PAIRS, pair_statistics
 from analyzer.games.baccarat.count import count_outcomes
 from analyzer.games.baccarat.price import MainOutcomes, banker_win_return, bet_outcomes
-from analyzer.games.baccarat.reference import count_every_sequence, settle_every_sequence
+from plain_baccarat import count_every_sequence, settle_every_sequence
 from analyzer.games.baccarat.rules import BETS
 
 TWELVE = [0, 0, 1, 2, 3, 4, 5, 5, 6, 7, 8, 9]

@@ -17,7 +17,7 @@ from analyzer.games.baccarat.count import count_outcomes
 from analyzer.games.baccarat.edge_sorting import (DEFAULT_VALUES, best_groupings, check_k, count_first_cards,
                                                   edge_sort, outcome_index, parse_values, splits)
 from analyzer.games.baccarat.price import MainOutcomes, bet_lines, rtp_of
-from analyzer.games.baccarat.reference import first_cards_every_sequence, settle_every_sequence
+from plain_baccarat import first_cards_every_sequence, settle_every_sequence
 from analyzer.games.baccarat.rules import BETS
 
 BACCARAT = registry.game("baccarat")

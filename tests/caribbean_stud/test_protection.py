@@ -12,7 +12,7 @@ from analyzer.core.errors import InputError
 from analyzer.core.execution import LocalExecutor, SerialExecutor
 from analyzer.core.isomorphism import canonical_groups
 from analyzer.games import registry
-from analyzer.games.caribbean_stud import reference
+import plain_caribbean_stud as reference
 from analyzer.games.caribbean_stud.count import count_classes
 from analyzer.games.caribbean_stud.price import price
 from analyzer.games.caribbean_stud.protection import FOLD, RAISE, seen_classes, seen_dealer_cards

@@ -10,9 +10,10 @@ import pytest
 import support
 from analyzer.core.errors import InputError
 from analyzer.formats.strategy_file import pack_keys
-from analyzer.games.caribbean_stud import collusion, count, price, reference, rules as stud_rules
+from analyzer.games.caribbean_stud import collusion, count, price, rules as stud_rules
 from analyzer.poker.collusion import Estimate
-from analyzer.poker.reference import five_card_value
+from plain_poker import five_card_value
+import plain_caribbean_stud as reference
 from cython_ext import collusion as kernel
 from cython_ext import handeval
 from cython_ext.isomorphism import canonical_keys

@@ -19,9 +19,9 @@ from analyzer.core.isomorphism import canonical_groups
 from analyzer.core.rules import RuleError
 from analyzer.games import registry
 from analyzer.games.caribbean_stud import checks, outputs, price, progressive
-from analyzer.games.caribbean_stud import reference
+import plain_caribbean_stud as reference
 from analyzer.games.caribbean_stud.count import count_classes, situation_classes
-from analyzer.poker.reference import five_card_value
+from plain_poker import five_card_value
 from analyzer.publish import pipeline
 from cython_ext import handeval, stud_enum
 from cython_ext.isomorphism import canonical_keys

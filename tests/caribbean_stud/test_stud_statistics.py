@@ -6,9 +6,9 @@ import pytest
 import support
 from analyzer.core.exact import percent_str
 from analyzer.games import registry
-from analyzer.games.caribbean_stud import reference
+import plain_caribbean_stud as reference
 from analyzer.games.caribbean_stud.progressive import rtp_at
-from analyzer.poker.reference import five_card_value
+from plain_poker import five_card_value
 
 STUD = registry.game("caribbean-stud")
 ACE_KING = (0, 12, 11)

@@ -10,7 +10,8 @@ import pytest
 import support
 from analyzer.core.errors import InputError
 from analyzer.formats.strategy_file import pack_keys
-from analyzer.games.casino_holdem import collusion, count, price, reference, rules as holdem_rules
+from analyzer.games.casino_holdem import collusion, count, price, rules as holdem_rules
+import plain_casino_holdem as reference
 from analyzer.poker.collusion import Estimate
 from cython_ext import collusion as kernel
 from cython_ext import handeval

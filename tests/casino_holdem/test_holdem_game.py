@@ -13,7 +13,7 @@ from analyzer.core.isomorphism import canonical_groups
 from analyzer.core.rules import RuleError
 from analyzer.games import registry
 from analyzer.games.casino_holdem import checks, count, outputs, price
-from analyzer.games.casino_holdem.reference import count_every_deal
+from plain_casino_holdem import count_every_deal
 from analyzer.games.casino_holdem.rules import AA_HANDS
 from cython_ext import handeval, holdem_enum
 
@@ -107,7 +107,7 @@ def test_par_lines_equal_the_plain_weighted_sum_of_the_called_classes(analysis):
     """The PAR lines reuse the round statistics' sums by AA hand: they equal weight x counts summed afresh."""
     table, call = analysis.table, analysis.strategies["optimal"].call
     expected = (table.counts[call].astype(object) * table.weights[call, None, None].astype(object)).sum(axis=0)
-    lines = outputs._par_lines(analysis, "optimal")
+    lines = outputs.par_lines(analysis)
     assert lines[0]["combinations"] == sum(int(w) for w in table.weights[~call]) * table.continuations
     assert [line["combinations"] for line in lines[1:]] == [int(expected[c, o]) for c in range(9, -1, -1)
                                                              for o in range(expected.shape[1])]
@@ -117,7 +117,7 @@ def test_aa_par_lines_equal_the_plain_weights_by_aa_hand(analysis):
     w, call, hand = analysis.table.weights, analysis.strategies["optimal"].call, analysis.priced.aa_hand
     expected = [sum(int(x) for x in w[(hand == index) & (call if called else ~call)])
                 for index in range(len(AA_HANDS)) for called in (True, False)]
-    assert [line["combinations"] for line in outputs._aa_par_lines(analysis, "optimal")] == expected
+    assert [line["combinations"] for line in outputs.aa_par_lines(analysis)] == expected
 
 
 def test_joint_optimal_strategy(analysis):

@@ -6,7 +6,7 @@ import pytest
 import support
 from analyzer.core.exact import percent_str
 from analyzer.games import registry
-from analyzer.games.casino_holdem.reference import aa_hand, count_every_deal, optimal_call, settle_every_round
+from plain_casino_holdem import aa_hand, count_every_deal, optimal_call, settle_every_round
 
 HOLDEM = registry.game("casino-holdem")
 DECKS = [("23456A", "cd", "1"), ("9TJQKA", "cd", "1/2")]         # flushes, straights, the wheel; royals

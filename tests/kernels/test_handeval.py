@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from analyzer.poker.reference import best_value
+from plain_poker import best_value
 from cython_ext import handeval
 
 phevaluator = pytest.importorskip("phevaluator")

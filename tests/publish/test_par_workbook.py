@@ -146,7 +146,9 @@ def test_baccarat_workbook_equals_summary(baccarat_results):
 
 
 def test_the_same_analysis_gives_the_same_workbook(holdem_analysis, holdem_results):
-    sheets = holdem_outputs.workbook_sheets(holdem_analysis)
-    first = pipeline.par_workbook(sheets, holdem_analysis.rule_file)
-    assert first == pipeline.par_workbook(holdem_outputs.workbook_sheets(holdem_analysis), holdem_analysis.rule_file)
+    def sheets():
+        return holdem_outputs.workbook_sheets(holdem_analysis, holdem_outputs.par_lines(holdem_analysis),
+                                              holdem_outputs.aa_par_lines(holdem_analysis))
+    first = pipeline.par_workbook(sheets(), holdem_analysis.rule_file)
+    assert first == pipeline.par_workbook(sheets(), holdem_analysis.rule_file)
     assert first == (holdem_results / "par_sheet.xlsx").read_bytes()          # and as published earlier

@@ -451,6 +451,15 @@ def stud_features_of(hand: str, up: str) -> dict:
     return {name: int(v[0]) for name, v in values.items()}
 
 
+def test_the_sorting_network_sorts_every_binary_input():
+    """A network that sorts every 0/1 input sorts every input."""
+    for bits in itertools.product((0, 1), repeat=5):
+        values = list(bits)
+        for a, b in sf.SORTING_NETWORK_5:
+            values[a], values[b] = max(values[a], values[b]), min(values[a], values[b])
+        assert values == sorted(bits, reverse=True)
+
+
 @pytest.mark.parametrize("hand, up, expected", [
     ("Ah Kd 9s 5c 2h", "Qd", {"hand": 0, "ace_king": 1, "up_pairs": 0, "up_pairs_any": 0, "up_below_third": 0,
                               "up_below_fourth": 0, "third": rank("9"), "fifth": rank("2"), "up_rank": rank("Q")}),

@@ -1,9 +1,7 @@
 """The live-shoe question, for the advisor and `analyzer baccarat --remove/--counts`: each bet's exact EV now.
 
-The advisor reads a strategy file's rules and reference shoes with `answers`, and a reference
-shoe is answered from its stored counts; any other shoe is counted by the kernel, imported
-with the first such shoe, so that loading a strategy file counts nothing
-(docs/strategy-format.md, section 6).
+A reference shoe of a strategy file is answered from its stored counts; any other shoe is counted
+by the kernel, imported only then, so that loading a strategy file counts nothing.
 """
 from __future__ import annotations
 
@@ -22,8 +20,8 @@ def counted(counts, rules: BaccaratRules) -> MainOutcomes:
 
 
 def shoe_query(counts, rules: BaccaratRules, main: MainOutcomes | None = None) -> dict:
-    """Each bet's exact EV per unit for this shoe (its outcomes `main`, counted when not given), and the best
-    bet (the first of BETS among equals)."""
+    """Each bet's exact EV per unit for this shoe (`main`: its outcomes, counted if not given) and the best bet
+    (the first of BETS among equals)."""
     main = counted(counts, rules) if main is None else main
     evs = {bet: rtp_of(lines) - 1 for bet, lines in bet_lines(main, rules).items()}
     best = max(BETS, key=lambda bet: (evs[bet], -BETS.index(bet)))
@@ -55,8 +53,8 @@ class ShoeAnswers:
         self.full_shoe = max(self.reference, key=sum)
 
     def shoe(self, remove: str | None = None, counts: str | None = None) -> tuple:
-        """The shoe a user means: ten counts as text, or the cards already dealt from the file's full shoe
-        (neither: the full shoe); refused (ShoeError) unless it fits inside the full shoe."""
+        """The shoe a user means: ten counts as text, or the cards dealt from the file's full shoe (neither: the
+        full shoe), refused (ShoeError) unless it fits inside the full shoe."""
         if counts is not None:
             return parse_counts(counts, self.full_shoe)
         return self.full_shoe if remove is None else remove_cards(self.full_shoe, remove)

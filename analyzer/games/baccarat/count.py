@@ -1,9 +1,8 @@
 """Baccarat counting: ordered 6-card sequences of a shoe by final (player total, banker total, cards dealt).
 
-The kernel (`cython_ext.baccarat_enum`) walks the cards by value, each draw weighted by
-how many cards of that value are left, through the rule file's tableau; the same walk in
-plain Python integers stands beside it for shoes too large for 64-bit counts (and for the
-tests).  The counts depend on the shoe and the tableau only, never on a payout.
+The kernel (`cython_ext.baccarat_enum`) walks the cards by value, each draw weighted by how many
+of that value are left, through the rule file's tableau; the same walk in Python integers stands
+beside it (the reference, and the path for shoes beyond 64-bit counts).
 """
 from __future__ import annotations
 
@@ -21,11 +20,8 @@ from cython_ext.baccarat_enum import count_outcomes as _kernel_count_outcomes
 CARDS_DEALT = (4, 5, 6)
 
 def count_outcomes(counts, rules: BaccaratRules) -> np.ndarray:
-    """Ordered 6-card sequence counts, shape (10, 10, 3): [player total, banker total, dealt-4].
-
-    Uses the compiled kernel when every count fits in 63 bits (a shoe of at most 1,448
-    cards); larger shoes are counted by the same walk in Python integers.
-    """
+    """Ordered 6-card sequence counts, (10, 10, 3): [player total, banker total, dealt - 4], by the kernel when
+    every count fits 63 bits (at most 1,448 cards), else in Python integers."""
     counts = check_shoe(counts)
     if sum(counts) ** 6 > INT64_MAX:
         return count_outcomes_python(counts, rules)
@@ -35,12 +31,8 @@ def count_outcomes(counts, rules: BaccaratRules) -> np.ndarray:
 
 
 def count_outcomes_python(counts, rules: BaccaratRules) -> np.ndarray:
-    """The kernel's count in plain Python integers, each round played by `rules.play_round` (the kernel's
-    reference, and the fallback for very large shoes).
-
-    Cards are dealt as values, each weighted by how many of that value are left; a round that
-    uses k < 6 cards is weighted by the (n-k)...(n-5) ways to fill the rest of the sequence.
-    """
+    """The kernel's count in plain Python integers, each round played by `rules.play_round`; a round of
+    k < 6 cards is weighted by the (n-k)...(n-5) ways to fill the rest of the sequence."""
     c = list(counts)
     n = sum(c)
     out = {}                               # (player, banker, cards dealt - 4) -> sequences

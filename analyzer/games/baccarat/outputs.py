@@ -1,6 +1,7 @@
 """Baccarat outputs: summary, PAR sheet (Markdown, CSV), outcome table, strategy file, report content."""
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import numpy as np
@@ -117,16 +118,10 @@ def par_rows(analysis: BaccaratAnalysis) -> list[list]:
 
 def outcome_rows(analysis: BaccaratAnalysis) -> list[list]:
     """Every final (player total, banker total, cards dealt) with its exact count."""
-    rows = []
     total = analysis.main.total
-    for p in range(N_VALUES):
-        for b in range(N_VALUES):
-            for k, dealt in enumerate(CARDS_DEALT):
-                count = int(analysis.counts[p, b, k])
-                if count:
-                    prob = Fraction(count, total)
-                    rows.append([p, b, dealt, count, fraction_str(prob), decimal_str(prob)])
-    return rows
+    return [[p, b, dealt, count, fraction_str(Fraction(count, total)), decimal_str(Fraction(count, total))]
+            for p, b, (k, dealt) in itertools.product(range(N_VALUES), range(N_VALUES), enumerate(CARDS_DEALT))
+            if (count := int(analysis.counts[p, b, k]))]
 
 
 def par_markdown(analysis: BaccaratAnalysis) -> str:

@@ -39,11 +39,8 @@ class MainOutcomes:
 
 
 def banker_win_return(rules: BaccaratRules, stake: Fraction | None = None) -> Fraction:
-    """Total returned per unit staked on a winning BANKER bet.
-
-    With no stake: the nominal figure, commission taken exactly.  With a stake: the
-    total returned is rounded as the rules say (down to the cent), divided by the stake.
-    """
+    """Total returned per unit staked on a winning BANKER bet: nominal (commission exact), or at a `stake`
+    rounded as the rules say."""
     nominal = 1 + rules.pays["banker"] * (1 - rules.commission)
     if stake is None or rules.rounding == "none":
         return nominal
@@ -61,12 +58,8 @@ class BetLine:
 
 
 def bet_returns(rules: BaccaratRules, banker_return: Fraction | None = None) -> dict:
-    """{bet: {outcome: total returned per unit staked}}: the settlement of the three bets.
-
-    A win returns the stake and the payout (BANKER less its commission, `banker_return`
-    when a stake's rounding is priced); a tie returns PLAYER and BANKER stakes when the
-    rules say it pushes; everything else loses the stake.
-    """
+    """{bet: {outcome: total returned per unit staked}}: the settlement of the three bets, written once (a tie
+    returns PLAYER and BANKER stakes when the rules say it pushes)."""
     push = Fraction(1) if rules.tie_pushes else Fraction(0)
     return {
         "banker": {"banker wins": banker_win_return(rules) if banker_return is None else banker_return,
@@ -99,10 +92,8 @@ def rtp_of(lines: list[BetLine]) -> Fraction:
 
 
 def effect_of_removal(rules: BaccaratRules, counts: list) -> dict:
-    """Change of each bet's EV when one card of each value is removed from the full shoe.
-
-    counts: the outcome counts of `count.analysis_shoes(rules)` (the full shoe first).
-    """
+    """Change of each bet's EV when one card of each value is removed from the full shoe (`counts`: those
+    of `count.analysis_shoes`, the full shoe first)."""
     rtps = [{bet: rtp_of(lines) for bet, lines in bet_lines(MainOutcomes.from_counts(c), rules).items()}
             for c in counts]
     return {value: {bet: rtps[value + 1][bet] - rtps[0][bet] for bet in BETS} for value in range(N_VALUES)}

@@ -91,9 +91,8 @@ class BaccaratRules:
         return tuple(self.decks * n for n in CARDS_PER_DECK_BY_VALUE)
 
     def play_round(self, cards) -> tuple[int, int, int]:
-        """The tableau, played from the top of a sequence of card values: (player total, banker total, cards
-        used).  The one definition in Python of who draws, which the plain count, the Monte Carlo and the
-        brute-force reference all play (the kernel is held to it); it reads a card only once it is drawn."""
+        """The tableau played from the top of a sequence of card values: (player total, banker total, cards
+        used), reading a card only once it is drawn; the one Python definition of who draws."""
         player, banker = (cards[0] + cards[2]) % 10, (cards[1] + cards[3]) % 10
         if player in self.natural or banker in self.natural:
             return player, banker, 4

@@ -1,10 +1,5 @@
-"""Baccarat shoes as a user gives them: ten counts by card value, or the cards already dealt from the full shoe.
-
-Everything a user types about a shoe is checked here, against the rule set's full shoe
-where one is known: counts are plain ASCII digits, no value holds more cards than the
-full shoe does, no card (by rank, or rank and suit) is removed more often than the shoe
-holds it, and at least 6 cards are left for a round.
-"""
+"""Baccarat shoes as a user gives them: ten counts by card value, or the cards already dealt from the full shoe,
+checked against the rule set's full shoe where one is known."""
 from __future__ import annotations
 
 from analyzer.core import cards as cardtext
@@ -72,11 +67,8 @@ def _read_removed(token: str) -> tuple[int, int | None]:
 
 
 def remove_cards(counts, removed_text: str) -> tuple:
-    """The shoe after removing cards given by rank ('5,5,9,K') or by rank and suit ('5h 9c').
-
-    When `counts` is a full shoe of d decks, a card is refused once removed more than the
-    shoe holds it: a rank more than 4d times, a suited card more than d times.
-    """
+    """The shoe after removing cards given by rank ('5,5,9,K') or by rank and suit ('5h 9c'); from a full shoe
+    of d decks a rank is refused past 4d removals, a suited card past d."""
     tokens = cardtext.split_tokens(removed_text)
     if not tokens:
         raise ShoeError("--remove needs at least one card, e.g. 5,5,9,K or 5h,9c (without --remove: the full shoe)")

@@ -24,10 +24,8 @@ from analyzer.strategy.costs import Losses
 from analyzer.strategy.language import Strategy
 
 PROGRESSIVE = "progressive"        # the side bet's component in the round statistics
-#: Combined play stakes the progressive at this many ANTEs: 1, an ANTE equal to the progressive's
-#: fixed stake (EUR 0.50, the lowest table's minimum ANTE).  The functions of J in the summary
-#: (the progressive's mean and variance, its covariance with ANTE + raise) combine any other ratio r:
-#: Var(main + r X) = Var(main) + r^2 Var(X) + 2 r Cov(main, X).
+#: Combined play stakes the progressive at this many ANTEs (an ANTE equal to its stake); the summary's
+#: functions of J give any other r: Var(main + r X) = Var(main) + r^2 Var(X) + 2 r Cov(main, X).
 PROGRESSIVE_STAKE_PER_ANTE = Fraction(1)
 
 STRATEGY_FILE = dict(game=GAME, groups=[("hand", 5), ("up card", 1)], actions=["fold", "raise"], ev_column="ev_raise",
@@ -76,19 +74,15 @@ class StudAnalysis:
         return self.table.raw_situations * self.table.completions
 
     def raises(self, name: str) -> np.ndarray:
-        """Where the strategy `name` raises, per class: the decisions its figures hold, or (a simple
-        strategy's, which holds none) made now."""
+        """Where the strategy `name` raises, per class (a simple strategy's made now)."""
         play = self.strategies[name].play
         return simple_raises(self.table, name) if play is None else play
 
 
 def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progress=None,
             start_files: bool = False) -> StudAnalysis:
-    """Prices, the rule in words (derived and checked on every class), the strategies and the progressive.
-
-    `start_files`: compress the strategy files in background threads as soon as their decisions
-    are known, while the rest is analysed (the pipeline does when the results will be written).
-    """
+    """Prices, the rule in words (derived and checked on every class), the strategies and the progressive
+    (`start_files`: compress the strategy files in the background as soon as their decisions are known)."""
     priced = price(table, rules)
     files = DecisionTableFiles(**STRATEGY_FILE, rule_file=rule_file, keys=table.keys, table=priced.decisions,
                                shared=shared_columns(table.derived))
@@ -122,8 +116,8 @@ def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progr
 
 def play_statistics(table: SituationCounts, rules: StudRules, raise_: np.ndarray,
                     cache: dict | None = None) -> PlayStatistics:
-    """Every deal under a raise/fold mask: ANTE + raise, rows kept by the player's category (the progressive's
-    class).  `cache`: where the grouped counts are kept (e.g. the table's `derived`)."""
+    """Every deal under a raise/fold mask: ANTE + raise, rows by the player's category (the progressive's
+    class); `cache`: where the grouped counts are kept."""
     category = table.player_category
     outcomes = round_outcomes(table.weights, table.counts, table.completions, raise_, rules.paytable,
                               category=category, side=category, n_side=N_CATEGORIES, cache=cache)

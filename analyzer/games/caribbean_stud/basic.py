@@ -20,8 +20,7 @@ from analyzer.strategy.language import Strategy, strategy_card_markdown
 from analyzer.strategy.search import derive_basic
 
 def stud_rule_costs(priced: Priced, strategy: Strategy) -> list[RuleCost]:
-    """rule_costs for a Caribbean Stud basic strategy (RTP: returned / wagered, ANTE + raise on a raise), on
-    the rank patterns: its features are the patterns' (`pattern_features`), its sums the pricing's."""
+    """rule_costs of a Caribbean Stud rule list, on the rank patterns."""
     return rule_costs(strategy, pattern_features(priced.table), priced.decisions, priced.sums)
 
 
@@ -36,11 +35,8 @@ class StudRow:
 
 
 def stud_strategy_table(priced: Priced, strategies: dict, priced_figures: dict | None = None) -> list[StudRow]:
-    """Optimal play beside rule lists ({name: Strategy}), exact: house edge, RTP, and the gaps to optimal.
-
-    `priced_figures`: {name: StrategyFigures} the analysis already has ("optimal" among them),
-    used rather than deciding and pricing those strategies again.
-    """
+    """Optimal play beside rule lists ({name: Strategy}), exact, with the gaps to optimal (`priced_figures`:
+    figures the analysis already has, by name)."""
     known = priced_figures or {}
     optimal = known.get("optimal") or priced.optimal_figures("optimal", "raise exactly when raising beats folding")
     rows = [StudRow("optimal", optimal.description, None, optimal, Fraction(0), Fraction(0))]
@@ -60,10 +56,7 @@ def stud_strategy_table_markdown(rows: list[StudRow]) -> str:
 
 def stud_basic_strategy_markdown(priced: Priced, strategy: Strategy, others: dict | None = None,
                                  priced_figures: dict | None = None) -> str:
-    """The Stud card, its figures beside optimal (and beside `others`, e.g. the rule in words), and each rule's cost.
-
-    `priced_figures`: as for `stud_strategy_table` (the analysis's figures, under the same names).
-    """
+    """The Stud card, its figures beside optimal (and `others`), and each rule's cost."""
     rows = stud_strategy_table(priced, {"basic": strategy, **(others or {})}, priced_figures)
     basic = rows[1]
     out = [strategy_card_markdown(strategy), "",
@@ -77,17 +70,14 @@ def stud_basic_strategy_markdown(priced: Priced, strategy: Strategy, others: dic
 
 
 def pattern_features(table: SituationCounts) -> dict:
-    """The basic-strategy features (`features.compute`) of each of the table's patterns, read off one class
-    of each: no feature reads suits, so a pattern's classes all have its values.  Nothing of a paytable and
-    small (17 bytes a pattern): made once and kept with the count, for every rule set on it."""
+    """The features of each pattern, read off one class of each (no feature reads suits); kept with the count."""
     if "basic pattern features" not in table.derived:
         table.derived["basic pattern features"] = features.compute(patterns_of(table).keys)
     return table.derived["basic pattern features"]
 
 
 class ClassFeatures(Mapping):
-    """Every class's basic-strategy features (`features.compute` of the table's keys), each spread from the
-    patterns' values when first read: a rule list reads a few of them."""
+    """Every class's features, each spread from the patterns' values when first read."""
 
     def __init__(self, table: SituationCounts):
         self._patterns, self._by_pattern, self._spread = patterns_of(table), pattern_features(table), {}
@@ -105,19 +95,14 @@ class ClassFeatures(Mapping):
 
 
 def features_of(priced: Priced) -> ClassFeatures:
-    """The basic-strategy features of every class (kept with the rule set's pricing, the features it read
-    spread once: they go with the rule set's analysis, not held for the next one)."""
+    """The features of every class, kept with the rule set's pricing."""
     if "basic_features" not in priced.derived:
         priced.derived["basic_features"] = ClassFeatures(priced.table)
     return priced.derived["basic_features"]
 
 
 def pattern_raises(strategy: Strategy, priced: Priced) -> np.ndarray:
-    """Where a rule list raises, per pattern (decided once per rule list and rule set: its conditions read
-    features, and a pattern's classes all have its features).
-
-    The rule list is kept with its decisions, so that it stays the one they belong to.
-    """
+    """Where a rule list raises, per pattern (kept with the rule list, once per rule set)."""
     key = ("pattern raises", id(strategy))
     if key not in priced.derived:
         priced.derived[key] = (strategy, features.decisions(strategy, pattern_features(priced.table)))
@@ -125,7 +110,7 @@ def pattern_raises(strategy: Strategy, priced: Priced) -> np.ndarray:
 
 
 def raises_of(strategy: Strategy, priced: Priced) -> np.ndarray:
-    """Where a rule list raises, on every class (its pattern decisions spread, once per rule list and rule set)."""
+    """Where a rule list raises, on every class (its pattern decisions spread, once per rule set)."""
     key = ("raises", id(strategy))
     if key not in priced.derived:
         priced.derived[key] = (strategy, priced.patterns.spread(pattern_raises(strategy, priced)))
@@ -153,12 +138,8 @@ class RuleCheck:
 
 
 def check(strategy: Strategy, priced: Priced) -> RuleCheck:
-    """`strategy` on every class against the optimal decisions: its exceptions, and its exact cost.
-
-    Decided once per pattern and spread to the classes, its cost is the sum over patterns of what
-    its decision there loses; only the classes of the patterns where it loses anything are looked
-    at one by one, for the exceptions.
-    """
+    """`strategy` on every class against the optimal decisions: its exact cost from the pattern losses, and its
+    exceptions among the classes of the patterns where it loses anything."""
     losses, patterns = Losses.of(priced.sums), priced.patterns
     lost = losses.lost(pattern_raises(strategy, priced))
     raises = raises_of(strategy, priced)

@@ -1,10 +1,6 @@
-"""Caribbean Stud verification: random situations dealt out directly, and a Monte Carlo of whole rounds.
-
-Both play the stored strategy (the advisor's reader, handed in by `analyzer.publish.verify`)
-and settle with the game's one settlement (`rules.paytable`), never with the count's
-card-removal arithmetic.  The Monte Carlo covers the progressive's fixed payouts; its
-jackpot share rests on the exact hand counts.
-"""
+"""Caribbean Stud verification: random situations dealt out directly, and a Monte Carlo of whole rounds,
+played with the stored strategy and settled by the rule file, never by the count's card-removal arithmetic
+(the Monte Carlo covers the progressive's fixed payouts; its jackpot share rests on the exact hand counts)."""
 from __future__ import annotations
 
 import math
@@ -12,19 +8,18 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.figures.distribution import compare_summaries, summary_distribution
-from analyzer.core.errors import InputError
+from analyzer.figures.distribution import summary_distribution
 from analyzer.core.exact import decimal_str, figure, integer_array, parse_fraction_str
 from analyzer.figures.sampling import Target
 from analyzer.games.caribbean_stud.analysis import combined, play_statistics, progressive_alone
 from analyzer.games.caribbean_stud.count import SituationCounts, hand_category_counts
 from analyzer.games.caribbean_stud.progressive import progressive_moments, rtp_at
 from analyzer.games.caribbean_stud.rules import StudRules
-from analyzer.poker.checks import check_decision_table, spot_check
+from analyzer.poker.checks import (check_decision_table, report_statistics, settle_main, spot_check,
+                                   strategy_masks)
 from analyzer.poker.checks import simulate as poker_simulate
 from analyzer.poker.hands import CATEGORIES
-from analyzer.poker.settlement import N_CATEGORIES, outcomes
-from analyzer.poker.strategy_file import played_masks
+from analyzer.poker.settlement import N_CATEGORIES
 from cython_ext import handeval, stud_enum
 
 
@@ -34,18 +29,12 @@ def progressive_fixed_nets(rules: StudRules) -> list[Fraction]:
 
 
 def settle(rules: StudRules, cards: np.ndarray, raise_: np.ndarray, scale: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per-round net of ANTE + raise (per ANTE) and of the progressive with no jackpot share (per stake).
-
-    cards: the player's five, then the dealer's five (the first of them is the up card);
-    `scale` a multiple of every net's denominator.
-    """
+    """Per-round net of ANTE + raise (per ANTE) and of the progressive with no jackpot share (per stake), as
+    integers over `scale`; cards: the player's five, then the dealer's five (the up card first)."""
     player = handeval.evaluate_many(np.ascontiguousarray(cards[:, :5]))
     dealer = handeval.evaluate_many(np.ascontiguousarray(cards[:, 5:10]))
-    category = handeval.categories(player)
-    nets, net_scale = rules.paytable.net_matrix()
-    nets = integer_array(nets * (scale // net_scale))       # int64 unless a payout needs more
-    main = np.where(raise_, nets[category, outcomes(player, dealer, rules.qualifier_value)], -scale)
-    side = integer_array([int(x * scale) for x in progressive_fixed_nets(rules)])[category]
+    main = settle_main(rules.paytable, rules.qualifier_value, player, dealer, raise_, scale)
+    side = integer_array([int(x * scale) for x in progressive_fixed_nets(rules)])[handeval.categories(player)]
     return main, side
 
 
@@ -88,22 +77,13 @@ def check(report, rules: StudRules, summary: dict, strategy, samples: int, round
 
 
 def check_statistics(report, rules: StudRules, summary: dict, folder, table: SituationCounts, strategies=None) -> None:
-    """The round statistics of the strategy files' decisions, re-derived from the counts, against summary.json.
-
-    Every deal of `table` is settled under the rule file with the decisions the strategy files
-    code (optimal; basic): ANTE + raise, the progressive at each jackpot level, and both together
-    as summary.json stakes them; every figure must equal the stored one exactly.  Grouped counts
-    already summed on these very counts for the same decisions (the publishing run's) are reused
-    from the table's cache; a fresh count has none.  `strategies`: the folder's strategy files as
-    the advisor's reader loaded them (`load_folder_strategies`): their decision codes are used
-    rather than decoding the files again.
-    """
+    """The round statistics of the strategy files' decisions (`strategies`: as the advisor loaded them),
+    every deal of `table` settled by the rule file (ANTE + raise, the progressive at each jackpot, both
+    together), against summary.json exactly."""
     stored = summary["round_statistics"]
     ratio = parse_fraction_str(stored["combined"]["progressive_stake_per_ante"]["exact"])
-    try:
-        masks = played_masks(folder, table.keys, strategies)
-    except InputError as error:
-        report.add("round statistics re-derived", False, str(error))
+    masks = strategy_masks(report, folder, table.keys, strategies)
+    if masks is None:
         return
     counts = hand_category_counts(table)
     moments = progressive_moments(rules.progressive, counts)
@@ -124,7 +104,5 @@ def check_statistics(report, rules: StudRules, summary: dict, folder, table: Sit
             derived = both.combined.as_summary(context=False, detail=entry is None or "net_distribution" in entry)
             derived["covariance_main_progressive"] = figure(both.covariance)
             pairs.append((f"{name} combined at {decimal_str(level, 2)}", derived, entry))
-    passed, detail = compare_summaries(pairs)
-    report.add("round statistics re-derived", passed and bool(masks),
-               f"from {', '.join(masks) or 'no'} strategy file decisions and every counted deal: {detail}")
+    report_statistics(report, masks, pairs)
 

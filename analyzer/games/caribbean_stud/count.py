@@ -1,15 +1,9 @@
 """Caribbean Stud situations: the suit classes of (player hand, dealer up card) and their exact counts.
 
-A situation is what the player sees: his five cards and the dealer's up card.  Situations
-that differ by a renaming of suits are one class; the class key is the canonical form of
-`cython_ext.isomorphism.canonical_keys(rows, (5, 1))` (hand cards descending, then the up
-card).  For a canonical hand, the suits whose rank masks in the hand are equal form tie
-groups; the up card's class is its rank in the first suit of its tie group, and the class
-stands for (raw hands of the hand's class) x (suits in that tie group) raw situations.
-
-`count_classes(cards, qualifier_rank)` counts every class's dealer completions with the
-compiled kernel (`cython_ext.stud_enum`).  The counts do not depend on any paytable, so
-every rule set on the same deck and qualifier prices one count.
+A class key is `canonical_keys(rows, (5, 1))` (hand descending, then the up card); the up
+card's class is its rank in the first suit of its tie group (suits with equal rank masks in
+the hand).  `count_classes` counts every class's dealer completions by the compiled kernel
+(`cython_ext.stud_enum`); the counts depend on no paytable.
 """
 from __future__ import annotations
 
@@ -26,7 +20,6 @@ from cython_ext import stud_enum
 
 HAND, SITUATION, N_SUITS = 5, 6, 4
 FULL_DECK_CLASSES = 5_649_150            # (hand, up card) classes of the 52-card deck
-FULL_DECK_HAND_CLASSES = 134_459         # five-card hand classes of the 52-card deck
 
 
 @dataclass
@@ -87,12 +80,8 @@ def consistent(table: SituationCounts) -> bool:
 
 
 def situation_classes(cards) -> tuple[np.ndarray, np.ndarray]:
-    """(keys, weights) of every (hand, up card) suit class of the deck, sorted by key (compiled).
-
-    The deck must hold the same ranks in each of its suits, and its suits must be the
-    first ones in the order c, d, h, s (so canonical keys stay inside the deck).
-    `analyzer.reference.caribbean_stud.situation_classes` is the same in numpy.
-    """
+    """(keys, weights) of every (hand, up card) suit class of the deck, sorted by key (compiled; the deck
+    holds the same ranks in each suit, its suits the first of c, d, h, s)."""
     return stud_enum.situation_classes(np.array(sorted(cards), dtype=np.uint8))
 
 
@@ -105,12 +94,8 @@ def _count_chunk(shared, cards: tuple, qualifier_rank: int, start: int, stop: in
 
 
 def count_classes(cards, qualifier_rank: int, executor: Executor | None = None) -> SituationCounts:
-    """Every situation class of the deck with its dealer-completion counts.
-
-    The classes are counted as chunks (ranges of classes) by `executor` (default: this
-    process, every core as kernel threads, one chunk).  Checks that the classes cover every
-    raw situation exactly once and, on the full deck, that there are 5,649,150 of them.
-    """
+    """Every situation class of the deck with its dealer-completion counts, in chunks (ranges of classes)
+    run by `executor`; checks that the classes cover every raw situation exactly once."""
     cards = tuple(sorted(cards))
     keys, weights = situation_classes(cards)
     n = len(cards)

@@ -1,14 +1,10 @@
 """The Caribbean Stud rule in words: a chained rule list of the strategy language, fitted to the optimal table.
 
-The rule has a fixed shape, written from the structure of the optimal table; each choice
-within it is the candidate rule list of least exact cost (`analyzer.strategy.costs.Losses`)
-on the groups of classes it decides.  First match deciding: raise every category from the
-lowest that never folds; within each lower category but high card, raise from a fitted
-level (a pair of R or better; all; none) and fold the rest; fold the high cards below the
-lowest one worth raising (e.g. ace-king); in between, thresholds on the third and fourth
-cards by how the up card pairs the hand.  The fit makes no other assumption, and reads only
-features that the hand's value and the up card's rank fix: fitted on the rank patterns
-(`patterns`), it is the rule fitted on the classes.
+The rule has a fixed shape: raise every category from the lowest that never folds; within each
+lower category but high card raise from a fitted level and fold the rest; fold the high cards
+below the lowest worth raising; in between, thresholds on the third and fourth cards by how the
+up card pairs the hand.  Each choice is the candidate of least exact cost (`Losses`) on the
+rank patterns it decides.
 """
 from __future__ import annotations
 
@@ -34,12 +30,8 @@ def rule_list(rules) -> Strategy:
 
 
 def fit(values: dict, losses: Losses) -> Strategy:
-    """The least-cost rule of the shape above.
-
-    values: the features (`features.compute`) of each group of classes; losses: what raising,
-    and folding, each group gives up against optimal (from per-class gains weight x (EV of
-    raising - EV of folding) as integer numerators).
-    """
+    """The least-cost rule of the shape above, from the features of each group of classes and what raising
+    and folding each group gives up against optimal (`losses`)."""
     hand = values["hand"]
 
     def best(candidates: list, region: np.ndarray) -> list:
@@ -97,8 +89,8 @@ def pruned(rules: list, values: dict) -> Strategy:
 
 
 def clauses(strategy: Strategy) -> list[dict]:
-    """summary.json's `rule_in_words.clauses`: each rule, then the default (no conditions), as data; each
-    condition named by its kind, as that field has always named them (docs/summary-fields.md)."""
+    """summary.json's `rule_in_words.clauses`: each rule, then the default, as data (the condition kinds of
+    docs/summary-fields.md)."""
     def data(c: Condition) -> dict:
         if (c.feature, c.op) == ("hand", "min"):
             return {"kind": "CategoryAtLeast", "category": c.value}

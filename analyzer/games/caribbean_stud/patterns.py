@@ -1,11 +1,8 @@
-"""Caribbean Stud rank patterns: the classes grouped by the hand's value and the up card's rank.
+"""Caribbean Stud rank patterns: the classes grouped by the hand's dense rank and the up card's rank.
 
-A pattern is a dense hand rank (which fixes the category and the ranks by place, not the
-suits) and the up card's rank.  Every feature a rule list reads (`features`) is a function
-of the pattern, so a rule list decides all classes of a pattern alike: it is fitted,
-decided and priced on the patterns (about 97,000 on the full deck against 5.65 M classes),
-from each pattern's summed gains, and its decisions are spread to the classes.  The
-compiled kernels (`cython_ext.stud_patterns`) place the classes in their patterns.
+Every feature a rule list reads is a function of the pattern, so rule lists are fitted,
+decided and priced on the patterns (about 97,000 on the full deck against 5.65 M classes)
+and their decisions spread to the classes (`cython_ext.stud_patterns`).
 """
 from __future__ import annotations
 
@@ -34,12 +31,7 @@ def up_ranks(keys: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Patterns:
-    """The patterns a table's classes fall in: nothing of a paytable.
-
-    A pattern's classes differ by suits only: any one class of a pattern (its first, `keys`)
-    stands for all of it.  Every pass over the classes reads the table's dense ranks and its
-    up cards' ranks (5.6 MB kept here on the full deck), not the keys' 34 MB.
-    """
+    """The patterns a table's classes fall in (any one class of a pattern, `keys`, stands for all of it)."""
 
     numbers: np.ndarray          # the pattern numbers that hold classes, ascending
     sizes: np.ndarray            # how many classes each has
@@ -75,9 +67,8 @@ class Patterns:
                                         int(self.sizes[chosen].sum()))
 
     def sign_sums(self, weights: np.ndarray, gain: np.ndarray) -> SignSums:
-        """Per pattern (in `numbers` order), the weight and the gain of its classes by the sign of their gain,
-        from per-class gains, by NumPy (exact).  The analysis has them from the pricing kernel
-        (`analyzer.games.caribbean_stud.price`), with no per-class gain."""
+        """Per pattern, the weight and the gain of its classes by the sign of their gain, from per-class gains
+        by NumPy (the pricing kernel makes them without per-class gains)."""
         pattern = class_patterns(self.class_rank, self.class_up_rank)
         return SignSums.of(pattern, N_PATTERNS, weights, gain).take(self.numbers)
 

@@ -1,14 +1,8 @@
 """Caribbean Stud pricing: a paytable turns the counts into exact EVs of raising, decisions and figures.
 
-Everything is the shared poker decision table (`analyzer.poker`); what is Caribbean
-Stud's own here is the class's fixed hand category (the player's five cards are all he
-will hold), the simple strategies it is compared with, and the rank patterns
-(`patterns.Patterns`): every strategy priced here but the optimal one decides all
-classes of a pattern alike, so each is priced from the weights and gains summed by pattern
-and sign of the gain (`SignSums`; the optimal one from the classes of positive gain), made
-with the EVs and the optimal decisions in one compiled pass
-(`cython_ext.stud_patterns.price_classes`), with no per-class gain array
-(`DecisionTable.gain` is made only when asked for).
+Every strategy but the optimal one decides all classes of a rank pattern alike, so it is priced
+from the weights and gains summed by pattern and sign (`SignSums`), made with the EVs and the
+optimal decisions in one compiled pass (`cython_ext.stud_patterns.price_classes`).
 """
 from __future__ import annotations
 
@@ -35,8 +29,7 @@ SIMPLE_STRATEGIES = {
 
 @dataclass
 class Priced:
-    """Every class's exact EV of raising, per ANTE, as an integer numerator over one denominator; and the
-    classes' weights and gains summed by pattern."""
+    """Every class's exact EV of raising (numerators over one denominator) and the pattern sums."""
 
     table: SituationCounts
     rules: StudRules
@@ -55,8 +48,7 @@ class Priced:
 
     @property
     def gain(self) -> np.ndarray:
-        """weight x (EV raise - EV fold) numerators per class: what each decision is worth (made when first
-        asked for; the analysis reads the pattern sums and `decisions.gains_at` instead)."""
+        """weight x (EV raise - EV fold) numerators per class (made when first asked for)."""
         return self.decisions.gain
 
     @property
@@ -73,8 +65,7 @@ class Priced:
 
     def pattern_figures(self, name: str, description: str, by_pattern: np.ndarray,
                         raise_: np.ndarray | None = None) -> StrategyFigures:
-        """The exact figures of raising the patterns where `by_pattern` holds, from the pattern sums;
-        `raise_`: the same decisions per class, when the caller has them (kept with the figures)."""
+        """The exact figures of raising the patterns where `by_pattern` holds (`raise_`: per class, if known)."""
         return self.decisions.figures_of_groups(self.sums, by_pattern, name, description, raise_)
 
     def optimal_figures(self, name: str, description: str) -> StrategyFigures:
@@ -83,9 +74,8 @@ class Priced:
 
 
 def price(table: SituationCounts, rules: StudRules) -> Priced:
-    """EV numerators of raising (sum over outcomes of count x net, the class's category fixed) and the gains
-    summed by pattern: in one compiled pass when int64 provably holds every EV, gain and sum (the
-    kernel's bound), else by NumPy, in Python integers where needed."""
+    """EV numerators of raising and the gains summed by pattern: in one compiled pass when int64 provably holds
+    every EV, gain and sum, else by NumPy in Python integers where needed."""
     nets, scale = rules.paytable.net_matrix()
     denominator = table.completions * scale
     patterns = patterns_of(table)
@@ -114,11 +104,8 @@ def hand_at_least(rank: np.ndarray, hand: dict) -> np.ndarray:
 
 
 def simple_strategies(priced: Priced) -> dict:
-    """The optimal strategy and the simple ones it is compared with (each priced from the pattern sums).
-
-    A simple strategy's figures hold no decisions per class (`play` None): `simple_raises` makes
-    them, in one pass over the ranks, where they are needed (5.6 MB each on the full deck, not
-    held three at a time through the analysis and its outputs)."""
+    """The optimal strategy and the simple ones it is compared with, priced from the pattern sums (their
+    decisions per class made where needed, by `simple_raises`)."""
     out = {"optimal": priced.optimal_figures("optimal", "raise exactly when raising beats folding (exact ties fold)")}
     for name, (hand, words) in SIMPLE_STRATEGIES.items():
         out[name] = priced.pattern_figures(name, words, hand_at_least(priced.patterns.rank, hand))

@@ -1,12 +1,8 @@
-"""The Caribbean Stud progressive side bet: its RTP as an exact function of the jackpot J.
+"""The Caribbean Stud progressive side bet: its RTP and moments as exact functions of the jackpot J.
 
-The progressive is paid on the player's own five cards, whatever the dealer holds, so
-its figures need only how many of the deck's C(n, 5) hands fall in each category (from
-the class weights of the count).  The jackpot is a sympy symbol J (positive): the RTP is
-linear in J, the break-even jackpot is solved exactly, the rule file's jackpot levels are
-substituted, and the files write each function as sympy's str() of its expanded form.
-sympy is imported here only, when a function is first built, so that the other games and
-the advisor never load it.
+It is paid on the player's five cards alone, so it needs only the hands of each category.  J is
+a positive sympy symbol, imported here only (the other games and the advisor never load sympy);
+the files write each function as sympy's str() of its expanded form.
 """
 from __future__ import annotations
 
@@ -180,11 +176,8 @@ class CombinedFunctions:
 
 def combined_functions(moments: ProgressiveMoments, prog: Progressive, main_by_category: list, main_mean: Fraction,
                        main_variance: Fraction, mean_wagered: Fraction, ratio: Fraction) -> CombinedFunctions:
-    """Cov(main, X)(J) = sum_c E[main; category c] X_c(J) - E[main] E[X](J), and the combined mean and variance.
-
-    `main_by_category[c]` is E[main x 1{the player's category is c}] (counted from the joint
-    rows of the strategy's deals); the progressive depends on the category alone.
-    """
+    """Cov(main, X)(J) = sum_c E[main; category c] X_c(J) - E[main] E[X](J), and the combined mean, variance
+    and RTP (`main_by_category[c]`: E[main x 1{category c}])."""
     r = Fraction(ratio)
     covariance = _expanded(sum(Fraction(main_by_category[c]) * net_expression(prog, c) for c in range(N_CATEGORIES))
                            - Fraction(main_mean) * moments.mean)

@@ -1,7 +1,7 @@
 """Casino Hold'em analysis: count the situations once, price them, evaluate every reported strategy."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -36,7 +36,6 @@ class HoldemAnalysis:
     basic: Strategy              # the committed basic strategy (a rule list)
     statistics: dict             # name -> PlayStatistics: ANTE + CALL, the AA Bonus alone, both together
     aa_ratio: Fraction           # AA Bonus stake per ANTE in combined play (and the jointly optimal strategy)
-    cache: dict = field(default_factory=dict, repr=False)    # what the outputs derive more than once (PAR lines)
     files: DecisionTableFiles = None        # strategy.bin.gz and strategy_basic.bin.gz
     basic_costs: list[RuleCost] | None = None    # what each rule of `basic` costs (basic_strategy.md)
 
@@ -60,11 +59,8 @@ class HoldemAnalysis:
 
 def analyse(rule_file: RuleFile, rules: HoldemRules, table: SituationTable,
             aa_ratio: Fraction | None = None, start_files: bool = False) -> HoldemAnalysis:
-    """Price the counted table under one rule set and evaluate every reported strategy (no enumeration).
-
-    `start_files`: compress the strategy files in background threads as soon as their decisions
-    are known, while the rest is analysed (the pipeline does when the results will be written).
-    """
+    """Price the counted table under one rule set and evaluate every reported strategy (`start_files`:
+    compress the strategy files in the background as soon as their decisions are known)."""
     priced = price(table, rules)
     files = DecisionTableFiles(**STRATEGY_FILE, rule_file=rule_file, keys=table.keys, table=priced.decisions,
                                shared=shared_columns(table.derived))
@@ -89,9 +85,8 @@ def analyse(rule_file: RuleFile, rules: HoldemRules, table: SituationTable,
 
 def play_statistics(table: SituationTable, rules: HoldemRules, aa_hand: np.ndarray, call: np.ndarray,
                     ratio: Fraction, cache: dict | None = None) -> PlayStatistics:
-    """Every deal of the table under a call/fold mask: ANTE + CALL, the AA Bonus (per unit; lost on a fold)
-    and both together with the AA Bonus staked `ratio` x ANTE.  `aa_hand`: each class's AA Bonus hand
-    (`price.aa_bonus_hands`); `cache`: where the grouped counts are kept (e.g. the table's `derived`)."""
+    """Every deal under a call/fold mask: ANTE + CALL, the AA Bonus (lost on a fold) and both with the AA
+    Bonus at `ratio` x ANTE (`aa_hand`: each class's AA hand; `cache`: where the grouped counts are kept)."""
     outcomes = round_outcomes(table.weights, table.counts, table.continuations, call, rules.paytable,
                               side=aa_hand, n_side=len(AA_HANDS), cache=cache)
     aa_net = [rules.aa_return(name) - 1 for name in AA_HANDS]

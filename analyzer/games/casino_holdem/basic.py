@@ -1,10 +1,5 @@
-"""Casino Hold'em basic strategies priced exactly: each rule's cost, and the operator's three-strategy table.
-
-`analyzer.strategy.costs` prices any rule list; this module supplies Casino Hold'em's
-gain, features and figures, and the table the operator publishes (basic, optimal, call on
-every AA Bonus win with basic otherwise) with our basic strategy in place of the
-operator's unknown one, beside the published figures.
-"""
+"""Casino Hold'em basic strategies priced exactly: each rule's cost, and the operator's three-strategy table
+(ours in place of the operator's unknown basic strategy, beside the published figures)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -68,13 +63,8 @@ def _percent(text: str) -> Fraction:
 
 def three_strategy_table(priced: Priced, strategy: Strategy, published: dict | None = None,
                          priced_figures: dict | None = None) -> list[TableRow]:
-    """The operator's table with our basic strategy: main and AA Bonus RTPs, exact, beside the published.
-
-    `published` defaults to the rule file's [published] table; a row whose key it lacks
-    shows no published figure (the rule file has no key for the third row's main RTP).
-    `priced_figures`: {row: HoldemStrategy} the analysis already has for `strategy` (its
-    "basic", "optimal" and "call_on_aa_win_basic"), used rather than deciding and pricing again.
-    """
+    """The operator's table with our basic strategy: main and AA Bonus RTPs, exact, beside the published
+    (`published`: default the rule file's; `priced_figures`: what the analysis already has by row)."""
     published = priced.rules.published if published is None else published
     known = dict(priced_figures or {})
     if any(row not in known for row, *_ in THREE_ROWS):
@@ -105,11 +95,8 @@ def three_strategy_markdown(rows: list[TableRow]) -> str:
 
 def basic_strategy_markdown(priced: Priced, strategy: Strategy, rows: list | None = None,
                             priced_figures: dict | None = None, costs: list[RuleCost] | None = None) -> str:
-    """The strategy card, its exact figures against optimal, the cost of each rule, and the operator's table.
-
-    `priced_figures`: as for `three_strategy_table` (the analysis's figures of `strategy` and optimal play);
-    `costs`: `holdem_rule_costs` of `strategy`, when the caller has them.
-    """
+    """The strategy card, its exact figures against optimal, the cost of each rule, and the operator's table
+    (`priced_figures`, `costs`: what the caller already has)."""
     known = priced_figures or {}
     basic = known.get("basic") or basic_figures(priced, strategy)
     optimal = known.get("optimal") or figures(priced, "optimal", "", priced.optimal_call()[0])
@@ -141,9 +128,8 @@ def basic_strategy_markdown(priced: Priced, strategy: Strategy, rows: list | Non
 
 # --- deriving it -----------------------------------------------------------------------------------------
 
-# The committed derivation starts from two rules a player knows anyway, kept throughout (the
-# search adds and refits the others around them): without them the greedy first step is
-# "call everything" and the list that grows from it is worse.
+# The derivation starts from (and keeps) two rules a player knows anyway: without them the greedy first
+# step is "call everything" and the list that grows from it is worse.
 DERIVATION_PARAMETERS = {
     "max_rules": 12, "max_conditions": 3, "beam": 6, "penalty": 2e-6,
     "features": ("hand", "pair_rank", "pair_type", "board_above_pair", "kicker", "high_hole", "low_hole",

@@ -1,9 +1,5 @@
-"""Casino Hold'em verification: random situations dealt out directly, and a Monte Carlo of whole rounds.
-
-Both play the stored strategy (the advisor's reader, handed in by `analyzer.publish.verify`)
-and settle with the game's one settlement (`rules.paytable`, `price.aa_bonus_hands`),
-never with the enumeration's arithmetic.
-"""
+"""Casino Hold'em verification: random situations dealt out directly, and a Monte Carlo of whole rounds,
+played with the stored strategy and settled by the rule file, never by the enumeration's arithmetic."""
 from __future__ import annotations
 
 import math
@@ -11,34 +7,27 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.figures.distribution import compare_summaries, summary_distribution
-from analyzer.core.errors import InputError
+from analyzer.figures.distribution import summary_distribution
 from analyzer.core.exact import integer_array, parse_fraction_str
 from analyzer.figures.sampling import Target
 from analyzer.games.casino_holdem.analysis import play_statistics
 from analyzer.games.casino_holdem.count import SituationTable
 from analyzer.games.casino_holdem.price import aa_bonus_hands, table_aa_bonus_hands
 from analyzer.games.casino_holdem.rules import AA_HANDS, HoldemRules
-from analyzer.poker.checks import check_decision_table, spot_check
+from analyzer.poker.checks import (check_decision_table, report_statistics, settle_main, spot_check,
+                                   strategy_masks)
 from analyzer.poker.checks import simulate as poker_simulate
-from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES, outcomes
-from analyzer.poker.strategy_file import played_masks
+from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES
 from cython_ext import handeval, holdem_enum
 
 
 def settle(rules: HoldemRules, cards: np.ndarray, call: np.ndarray, scale: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per-round net of ANTE + CALL (per ANTE) and of a 1-unit AA Bonus, as integers over `scale`.
-
-    cards: hole (2), flop (3), turn and river (2), dealer hole (2) per round; `scale` a
-    multiple of the paytable's and the AA Bonus's denominators.
-    """
+    """Per-round net of ANTE + CALL (per ANTE) and of a 1-unit AA Bonus, as integers over `scale`; cards: hole
+    (2), flop (3), turn and river (2), dealer hole (2) per round."""
     board = cards[:, 2:7]
     player = handeval.evaluate_many(np.ascontiguousarray(np.hstack([cards[:, :2], board])))
     dealer = handeval.evaluate_many(np.ascontiguousarray(np.hstack([cards[:, 7:9], board])))
-    nets, net_scale = rules.paytable.net_matrix()
-    nets = integer_array(nets * (scale // net_scale))       # int64 unless a payout needs more
-    main = nets[handeval.categories(player), outcomes(player, dealer, rules.qualifier_value)]
-    main = np.where(call, main, -scale)
+    main = settle_main(rules.paytable, rules.qualifier_value, player, dealer, call, scale)
     aa_nets = integer_array([int((rules.aa_return(name) - 1) * scale) for name in AA_HANDS])
     aa = np.where(call, aa_nets[aa_bonus_hands(cards[:, :5])], -scale)     # lost on a fold
     return main, aa
@@ -79,21 +68,12 @@ def check(report, rules: HoldemRules, summary: dict, strategy, samples: int, rou
 
 
 def check_statistics(report, rules: HoldemRules, summary: dict, folder, table: SituationTable, strategies=None) -> None:
-    """The round statistics of the strategy files' decisions, re-derived from the counts, against summary.json.
-
-    Every deal of `table` is settled under the rule file with the decisions the strategy files
-    code (optimal; basic), the AA Bonus staked as summary.json says; every wager's figures must
-    equal the stored ones exactly.  Grouped counts already summed on these very counts for the
-    same decisions (the publishing run's) are reused from the table's cache; a fresh count has none.
-    `strategies`: the folder's strategy files as the advisor's reader loaded them
-    (`load_folder_strategies`): their decision codes are used rather than decoding the files again.
-    """
+    """The round statistics of the strategy files' decisions (`strategies`: as the advisor loaded them),
+    every deal of `table` settled by the rule file, against summary.json exactly."""
     stored = summary["round_statistics"]
     ratio = parse_fraction_str(stored["aa_bonus_stake_per_ante"]["exact"])
-    try:
-        masks = played_masks(folder, table.keys, strategies)
-    except InputError as error:
-        report.add("round statistics re-derived", False, str(error))
+    masks = strategy_masks(report, folder, table.keys, strategies)
+    if masks is None:
         return
     aa_hand = table_aa_bonus_hands(table)
     pairs = []
@@ -105,6 +85,4 @@ def check_statistics(report, rules: HoldemRules, summary: dict, folder, table: S
         covariance = {"exact": f"{stats.covariance.numerator}/{stats.covariance.denominator}"}
         if entry.get("covariance_main_aa_bonus", {}).get("exact") != covariance["exact"]:
             pairs.append((f"{name} covariance", covariance, entry.get("covariance_main_aa_bonus")))
-    passed, detail = compare_summaries(pairs)
-    report.add("round statistics re-derived", passed and bool(masks),
-               f"from {', '.join(masks) or 'no'} strategy file decisions and every counted deal: {detail}")
+    report_statistics(report, masks, pairs)

@@ -1,22 +1,10 @@
 """Casino Hold'em counting: every (hole cards, flop) suit class against every continuation, by the kernel.
 
-The kernel (`cython_ext.holdem_enum`) counts, for every suit class of situations, the
-continuations (turn/river x dealer hole pair) by the player's final category and the
-outcome.  Those counts depend only on the deck and the qualifier, never on a paytable:
-`SituationTable` is what pricing reads.
-
-The classes are listed first (`situation_classes`): one representative (canonical flop,
-hole pair) each, the only one counted, the representatives numbered in flop order.  Then
-the kernel's two passes run as chunks:
-- in this process (`executor.in_process`): a chunk is a range of board classes.  It
-  evaluates its boards (pass 1) into a scratch table of that range only, then adds their
-  uses into the final counters in place (pass 2), the threads sharing out the flops; no
-  table of every board's results is held and no chunk's counts are copied;
-- on other processes or a cluster: pass 1's chunks are ranges of boards, merged into one
-  table handed to every worker, and pass 2's chunks ranges of flops, each counting its
-  flops' representatives (a contiguous range of rows).
-Either way the counts are then moved, in place, from the representatives' flop order to
-the classes' key order.  Both give the same integers.
+`cython_ext.holdem_enum` counts each class's continuations (turn/river x dealer hole pair) by
+final category and outcome, in two passes: pass 1 evaluates each suit class of 5-card boards
+once, pass 2 adds each flop's boards into its classes' representatives.  In this process a
+chunk is a range of boards doing both passes in place; elsewhere pass 1's chunks are board
+ranges merged into one table, pass 2's flop ranges.  Both give the same integers.
 """
 from __future__ import annotations
 
@@ -66,15 +54,9 @@ class Classes:
 
 
 def situation_classes(rules: HoldemRules, flops: np.ndarray, flop_orbits: np.ndarray) -> Classes:
-    """Every suit class of (hole, flop), from the (canonical flop, hole pair) pairs of the deck.
-
-    A class's weight (raw situations it stands for) is the number of raw flops in its
-    flop's class times the number of hole pairs that, with the canonical flop, fall in
-    it: every raw flop of the class sees the same number of such hole pairs.  Its
-    representative is its lowest hole pair (pair_index) on the canonical flop
-    (`holdem_enum.situation_representatives`); each flop's representatives are counted in
-    the classes' key order.
-    """
+    """Every suit class of (hole, flop), from the (canonical flop, hole pair) pairs of the deck: a class's
+    weight is its flop class's raw flops x its hole pairs on the canonical flop; its representative
+    its lowest hole pair there (`holdem_enum.situation_representatives`)."""
     rep_flop, rep_pair, members, keys = holdem_enum.situation_representatives(flops, rules.deck_mask)
     packed = pack_keys(keys)
     order = np.argsort(packed, kind="stable")                 # the classes in key order
@@ -89,11 +71,7 @@ def situation_classes(rules: HoldemRules, flops: np.ndarray, flop_orbits: np.nda
 
 def _boards_in_place(shared, out, deck: int, qualifier_rank: int, start: int, stop: int,
                      segments: tuple, threads: int) -> None:
-    """Both passes for boards start..stop-1: evaluate them, then add their uses into out["counts"].
-
-    segments: (first, last) segments of the stage's uses (grouped by board range, then
-    flop) whose boards are these.
-    """
+    """Both passes for boards start..stop-1 (`segments`: the (first, last) segments of their uses)."""
     results = shared["scratch"][:stop - start]
     holdem_enum.evaluate_boards(shared["boards"][start:stop], deck, qualifier_rank, results, 0, stop - start,
                                 threads)
@@ -125,13 +103,9 @@ def _flop_chunk(shared, start: int, stop: int, threads: int) -> list:
 
 def count_situations(rules: HoldemRules, progress=None, executor: Executor | None = None,
                      pieces: int | None = None) -> SituationTable:
-    """Run both passes of the kernel as chunks and count one row per situation class.
-
-    In this process the chunks are `pieces` ranges of board classes (default: ranges of
-    BOARDS_PER_CHUNK); elsewhere `pieces` ranges of boards, then of flops (default four
-    per worker).  Checks that the classes cover every raw situation once and that every
-    class counts every continuation once.
-    """
+    """Run both passes of the kernel as chunks and count one row per situation class (`pieces`: ranges of
+    boards, then of flops); checks that the classes cover every raw situation once and that every
+    class counts every continuation once."""
     executor = executor or SerialExecutor(default_jobs())
     deck = rules.deck_mask
     qualifier_rank = handeval.dense_at_least(rules.qualifier_value)
@@ -188,11 +162,8 @@ def _both_passes(executor: Executor, deck: int, qualifier_rank: int, boards: np.
 
 
 def _segments(use_board: np.ndarray, use_perm: np.ndarray, n_flops: int, ranges: list) -> dict:
-    """The uses grouped by board range, then by flop: one segment per (range, flop) that has uses.
-
-    Returns the reordered uses, each segment's first use (and the end) and flop, and
-    where each range's segments start (chunk_segments, one more than the ranges).
-    """
+    """The uses grouped by board range, then by flop: the reordered uses, each (range, flop) segment's first
+    use (and the end) and flop, and where each range's segments start (chunk_segments)."""
     per_flop = len(use_board) // n_flops
     starts = np.array([a for a, _ in ranges], dtype=np.int64)
     chunk = np.searchsorted(starts, use_board, side="right") - 1

@@ -1,11 +1,7 @@
 """Casino Hold'em features a player can see (hole cards + flop), per situation, for basic strategies.
 
-Every feature is computed from the five cards alone (2 hole cards, 3 flop cards) and is
-unchanged by a renaming of suits, so it can be computed on canonical situation keys and
-on concrete cards alike.  `compute(keys)` returns one integer array per feature;
-`FEATURES` is the vocabulary (kinds and word templates) the strategy language reads;
-`basic_strategy()` loads the committed basic strategy and `decisions(strategy, values)` is a
-rule list's call/fold decision for every situation class.
+Every feature is a function of the five cards unchanged by renaming suits; `compute(keys)`
+gives one int8 array per feature, `FEATURES` is the strategy language's vocabulary.
 """
 from __future__ import annotations
 
@@ -112,11 +108,8 @@ FEATURE_SET = FeatureSet(game=GAME, actions=ACTIONS, features=FEATURES, compute=
 
 
 def compute(keys: np.ndarray) -> dict:
-    """Every feature of every situation: keys (n, 5) uint8 = 2 hole cards then 3 flop cards, any order.
-
-    Returns {feature name: int8 array of length n} (every value fits a byte), computed by the
-    compiled kernel (`cython_ext.holdem_features`, one pass over the rows on every core);
-    `compute_reference` is its definition, which the tests compare it with.
+    """Every feature of every situation: keys (n, 5) uint8 = 2 hole cards then 3 flop cards, any order, by
+    the compiled kernel (`compute_reference` is its definition, in NumPy).
 
     >>> from analyzer.core.cards import parse_cards
     >>> f = compute(np.array([parse_cards("Ah Kd Qs 7h 2c")], dtype=np.uint8))
@@ -242,15 +235,14 @@ def basic_strategy(name: str = "basic") -> Strategy:
 
 
 def of_table(table) -> dict:
-    """Every feature of every situation class of a counted table (computed once per table, kept on it
-    until `let_go`)."""
+    """Every feature of every class of a counted table (computed once, kept on it until `let_go`)."""
     if "basic_features" not in table.derived:
         table.derived["basic_features"] = compute(table.keys)
     return table.derived["basic_features"]
 
 
 def let_go(table) -> None:
-    """Stop keeping the table's features (27 MB on the full deck): `of_table` computes them again if asked."""
+    """Stop keeping the table's features (27 MB on the full deck)."""
     table.derived.pop("basic_features", None)
 
 

@@ -146,14 +146,7 @@ def par_statistics(analysis: HoldemAnalysis) -> ParStatistics:
 
 
 def par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]:
-    """PAR lines of the main game: fold, then each called (final hand, outcome) with its count (made once)."""
-    key = ("par_lines", strategy)
-    if key not in analysis.cache:
-        analysis.cache[key] = _par_lines(analysis, strategy)
-    return analysis.cache[key]
-
-
-def _par_lines(analysis: HoldemAnalysis, strategy: str) -> list[dict]:
+    """PAR lines of the main game: fold, then each called (final hand, outcome) with its count."""
     rules, table = analysis.rules, analysis.table
     played, folded = _played_by_aa_hand(analysis, strategy)
     lines = [{"hand": "(any)", "outcome": "fold", "combinations": sum(int(x) for x in folded) * table.continuations,
@@ -170,22 +163,15 @@ def _par_lines(analysis: HoldemAnalysis, strategy: str) -> list[dict]:
 
 
 def _played_by_aa_hand(analysis: HoldemAnalysis, strategy: str) -> tuple[np.ndarray, np.ndarray]:
-    """(weight x counts of the called classes by AA hand x category x outcome, folded weight by AA hand): the
-    sums the round statistics made for this very call mask (kept with the table), not summed again."""
+    """(weight x counts of the called classes by AA hand x category x outcome, folded weight by AA hand), as
+    the round statistics summed them (kept with the table)."""
     table = analysis.table
     return played_counts(table.weights, table.counts, analysis.strategies[strategy].call, N_CATEGORIES,
                          side=analysis.priced.aa_hand, n_side=len(AA_HANDS), cache=table.derived)
 
 
 def aa_par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]:
-    """PAR lines of the AA Bonus (per raw situation): each AA hand, called or folded (made once)."""
-    key = ("aa_par_lines", strategy)
-    if key not in analysis.cache:
-        analysis.cache[key] = _aa_par_lines(analysis, strategy)
-    return analysis.cache[key]
-
-
-def _aa_par_lines(analysis: HoldemAnalysis, strategy: str) -> list[dict]:
+    """PAR lines of the AA Bonus (per raw situation): each AA hand, called or folded."""
     rules = analysis.rules
     played, folded = _played_by_aa_hand(analysis, strategy)
     called_weights = played_weights(played, analysis.table.continuations)
@@ -330,14 +316,14 @@ def report_content(analysis: HoldemAnalysis, par_sheet: str, three_rows: list) -
     return ReportContent(key_figures(analysis), method, strategy, par_sheet, figures)
 
 
-def workbook_sheets(analysis: HoldemAnalysis) -> list:
+def workbook_sheets(analysis: HoldemAnalysis, lines: list, aa_lines: list) -> list:
     """The PAR workbook's sheets (the publisher adds the rules analysed)."""
     rows = []
-    for line in par_lines(analysis):
+    for line in lines:
         p, contribution = share(line["combinations"], analysis.total_deals, line["net"])
         rows.append(["ANTE + CALL", line["hand"], line["outcome"], line["combinations"], p, line["wagered"],
                      line["net"], contribution])
-    for line in aa_par_lines(analysis):
+    for line in aa_lines:
         p, contribution = share(line["combinations"], analysis.total_weight, line["returned"] - 1)
         rows.append(["AA Bonus (per situation)", line["hand"], line["action"], line["combinations"], p, Fraction(1),
                      line["returned"] - 1, contribution])
@@ -365,4 +351,4 @@ def outputs(analysis: HoldemAnalysis) -> Outputs:
         BASIC_FILE: lambda: strategies.data(BASIC_FILE),
     }
     return Outputs(lambda: summary(analysis), files, report_content(analysis, par_sheet, three_rows),
-                   lambda: workbook_sheets(analysis), strategies.columns())
+                   lambda: workbook_sheets(analysis, lines, aa_lines), strategies.columns())

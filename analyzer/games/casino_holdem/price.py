@@ -1,9 +1,5 @@
-"""Casino Hold'em pricing: a paytable turns the counts into exact EVs, decisions and strategy figures.
-
-The main game is priced by the shared poker decision table (`analyzer.poker`); what is
-Casino Hold'em's own is the AA Bonus side bet, settled on the player's first five cards
-when he calls, and the strategies the operator publishes.
-"""
+"""Casino Hold'em pricing: a paytable turns the counts into exact EVs, decisions and strategy figures; the
+AA Bonus side bet (settled on the first five cards when the player calls) is the game's own."""
 from __future__ import annotations
 
 import math
@@ -31,8 +27,7 @@ def aa_bonus_hands(keys: np.ndarray) -> np.ndarray:
 
 
 def aa_bonus_hands_of(category: np.ndarray, pair_rank: np.ndarray) -> np.ndarray:
-    """The AA Bonus hands of five-card hands given by category (index into CATEGORIES) and pair rank (-1:
-    not one pair), as indices into AA_HANDS (int8: a byte a class, kept with the table)."""
+    """The AA Bonus hands (indices into AA_HANDS, int8) of hands given by category and pair rank (-1: not one pair)."""
     by_category = np.array([AA_HANDS.index(name) if name in AA_HANDS else -1 for name in CATEGORIES], dtype=np.int8)
     hands = by_category[category]
     hands[pair_rank == ACE] = AA_HANDS.index("pair_of_aces")
@@ -41,9 +36,8 @@ def aa_bonus_hands_of(category: np.ndarray, pair_rank: np.ndarray) -> np.ndarray
 
 
 def table_aa_bonus_hands(table: SituationTable) -> np.ndarray:
-    """`aa_bonus_hands` of a counted table's classes (computed once per table, kept on it; not to be changed),
-    from the hand and pair rank among the table's features (`features.of_table`, which the basic strategy
-    reads too): the hands are not evaluated twice."""
+    """`aa_bonus_hands` of a counted table's classes, from its features' hand and pair rank (kept on it,
+    read-only)."""
     if "aa_bonus_hands" not in table.derived:
         values = features.of_table(table)
         hands = aa_bonus_hands_of(values["hand"], values["pair_rank"])
@@ -67,8 +61,7 @@ class Priced:
 
     @property
     def aa_return(self) -> np.ndarray:
-        """Per class: the AA Bonus total returned per unit when called, over aa_denominator; int64 unless a
-        return needs Python integers.  Made when asked, not kept (8 bytes a class)."""
+        """Per class: the AA Bonus total returned per unit when called, over aa_denominator (made when asked)."""
         wide = max(map(abs, self.aa_returns)) > INT64_MAX
         return np.array(self.aa_returns, dtype=object if wide else np.int64)[self.aa_hand]
 
@@ -78,8 +71,7 @@ class Priced:
 
     @property
     def aa_weighted(self) -> np.ndarray:
-        """weight x AA Bonus return per class (made once, in the narrowest dtype its bound fits: a byte or
-        two a class on the published paytables): a strategy's return is its calls' sum."""
+        """weight x AA Bonus return per class, in the narrowest dtype its bound fits (made once)."""
         return self._made_aa_weighted()[0]
 
     @property
@@ -102,10 +94,6 @@ class Priced:
     @property
     def denominator(self) -> int:
         return self.decisions.denominator
-
-    @property
-    def fold_numerator(self) -> int:
-        return self.decisions.fold_numerator
 
     def optimal_call(self) -> tuple[np.ndarray, np.ndarray]:
         """(call, tie): call where calling is strictly better than folding; tie where equal."""
@@ -151,12 +139,8 @@ def figures(priced: Priced, name: str, description: str, call: np.ndarray,
 
 
 def jointly_optimal_call(priced: Priced, ratio: Fraction) -> np.ndarray:
-    """Call where ANTE + CALL + (ratio x ANTE on the AA Bonus) is worth more than folding both.
-
-    Calling is worth ev_call + ratio x (aa_return - 1) per ANTE; folding loses 1 + ratio.
-    So call exactly when ev_call + ratio x aa_return > -1 (equal values fold).  Compared in
-    int64 when the bound allows, else in Python integers.
-    """
+    """Call where ANTE + CALL + (ratio x ANTE on the AA Bonus) is worth more than folding both:
+    ev_call + ratio x aa_return > -1 (equal values fold), in int64 when the bound allows."""
     ratio = Fraction(ratio)
     d, a = priced.denominator, priced.aa_denominator
     left_scale, right_scale = a * ratio.denominator, ratio.numerator * d

@@ -10,15 +10,13 @@ from itertools import combinations
 
 import numpy as np
 
-from analyzer.poker.reference import ACE, PAIR, best_value, disjoint, five_card_value, integer_nets
+from plain_poker import ACE, PAIR, best_value, disjoint, five_card_value, integer_nets
 from analyzer.poker.settlement import outcome
 
 
 def count_every_deal(cards, qualifier: tuple) -> dict:
-    """(hole, flop) -> Counter of (player's final category, outcome) over every turn/river and dealer pair.
-
-    qualifier: the smallest qualifying value as a tuple comparable with best_value(),
-    e.g. (1, 2) for "a pair of fours or better".
+    """(hole, flop) -> Counter of (final category, outcome) over every turn/river and dealer pair (qualifier:
+    the least qualifying best_value(), e.g. (1, 2) for a pair of fours).
     """
     value = lru_cache(maxsize=None)(lambda seven: best_value(seven))
     results = {}
@@ -38,9 +36,9 @@ def count_every_deal(cards, qualifier: tuple) -> dict:
 
 
 def collusion_deal(holes, flop, cards, qualifier: tuple, value_of=best_value) -> list[Counter]:
-    """Per seat, the Counter of (final category, outcome) over every turn/river and dealer hole pair from the
-    cards no seat holds, when the seats pool `holes`.  value_of(cards) -> a comparable value whose first
-    entry is the category (the plain evaluator by default)."""
+    """Per seat, the Counter of (final category, outcome) over every continuation from the cards no seat holds,
+    when the seats pool `holes`.
+    """
     flop = tuple(flop)
     pooled = set(flop).union(*holes)
     left = [c for c in cards if c not in pooled]
@@ -56,13 +54,8 @@ def collusion_deal(holes, flop, cards, qualifier: tuple, value_of=best_value) ->
 
 
 def collusion_every_deal(cards, qualifier: tuple, net, colluders: int = 2) -> tuple[Fraction, Fraction]:
-    """(honest EV, a colluder's EV) per ANTE of one seat of `colluders` pooling seats, over every deal.
-
-    Seat one's hole cards, the flop and the other seats' cards (their union: every union is
-    equally likely) are dealt out; the colluder calls when calling beats folding over the
-    turns, rivers and dealer pairs from the cards left, honest play when it does over every
-    continuation of his own situation.  net(category, outcome) is a called hand's net per
-    ANTE.  A hand's value is looked up by its cards' bit mask.
+    """(honest EV, a colluder's EV) per ANTE of one seat of `colluders` pooling seats, over every deal: the
+    colluder calls when calling beats folding over the continuations from the cards left.
     """
     scale, nets = integer_nets(net)
     value = lru_cache(maxsize=None)(lambda mask: best_value([c for c in cards if mask >> c & 1]))
@@ -106,12 +99,8 @@ def optimal_call(counter: Counter, net) -> bool:
 
 
 def settle_every_round(deals: dict, rules, call) -> Counter:
-    """(ANTE + CALL net per ANTE, AA Bonus net per unit) -> rounds, over every round of `deals`.
-
-    `deals`: count_every_deal's output (every turn/river and dealer hole pair of every
-    situation, dealt card by card); call(hole, flop, counter) decides.  A called round is settled
-    by the rule file's ANTE and CALL pays (the one settlement) and its AA Bonus by the plain AA
-    hand of hole + flop and the rule file's AA pays; a fold loses the ANTE and the AA Bonus.
+    """(ANTE + CALL net per ANTE, AA Bonus net per unit) -> rounds, over every round of `deals`
+    (`count_every_deal`'s), call(hole, flop, counter) deciding; a fold loses the ANTE and the AA Bonus.
     """
     rounds = Counter()
     for (hole, flop), counter in deals.items():

@@ -1,10 +1,8 @@
 """Caribbean Stud by brute force: every dealer completion dealt and compared, in plain Python.
 
-Slow and obvious on purpose; the card-removal kernel (`cython_ext.stud_enum`) and the
-whole analysis are checked against it, to the integer, on reduced decks and on random
-situations of the full deck.  A qualifier is a value tuple of `analyzer.reference.poker`
-(e.g. (0, 12, 11) = ace-king high): a dealer hand qualifies when its value is at least
-that (a prefix tuple sorts below all its extensions).
+Slow and obvious on purpose: the kernels and the whole analysis are checked against it, to the
+integer.  A qualifier is a value tuple of `plain_poker` (a dealer qualifies when
+his value is at least that).
 """
 from __future__ import annotations
 
@@ -15,7 +13,7 @@ from itertools import combinations
 
 import numpy as np
 
-from analyzer.poker.reference import disjoint, five_card_value, integer_nets
+from plain_poker import disjoint, five_card_value, integer_nets
 from analyzer.poker.settlement import outcome
 from cython_ext.isomorphism import canonical_keys
 
@@ -23,10 +21,8 @@ HAND, SITUATION, N_SUITS = 5, 6, 4
 
 
 def deal_every_completion(hand, up, deck, qualifier: tuple, value_of=five_card_value) -> tuple:
-    """(not qualified, player wins, tie, dealer wins) over every 4-card completion of the dealer.
-
-    `value_of` maps five cards to a comparable value (the plain evaluator by default; any
-    evaluator that orders hands as poker does, e.g. the compiled one, may stand in).
+    """(not qualified, player wins, tie, dealer wins) over every 4-card completion of the dealer
+    (`value_of`: any evaluator that orders hands as poker does).
     """
     counts = [0, 0, 0, 0]
     player = value_of(list(hand))
@@ -47,11 +43,8 @@ def collusion_deal(hands, up, deck, qualifier: tuple, value_of=five_card_value) 
 def collusion_every_deal(deck, qualifier: tuple, net, colluders: int = 2) -> tuple[Fraction, Fraction]:
     """(honest EV, a colluder's EV) per ANTE of one seat of `colluders` pooling seats, over every deal.
 
-    Seat one's hand, the up card and the other seats' cards (their union: every union is
-    equally likely) are dealt out; the colluder raises when raising beats folding over the
-    dealer's completions from the cards left, honest play when it does over every completion
-    of his own situation.  net(category, outcome) as in `optimal_ev`.  The up card is taken
-    in the deck's first suit only: suits are interchangeable, so the averages are the same.
+    The colluder raises when raising beats folding over the completions from the cards left; honest
+    play over every completion of his own situation.  The up card is taken in one suit only.
     """
     scale, nets = integer_nets(net)
     value = {five: five_card_value(five) for five in combinations(deck, HAND)}
@@ -94,10 +87,8 @@ def whole_game(deck, qualifier: tuple) -> dict:
 
 
 def optimal_ev(game: dict, net) -> tuple[Fraction, Fraction]:
-    """(EV per ANTE, probability of raising) of optimal play over every situation of `game`.
-
-    net(category, outcome) is the raised hand's net result per ANTE; folding is -1.
-    Raises exactly when raising is strictly better.
+    """(EV per ANTE, probability of raising) of optimal play over every situation of `game` (net(category,
+    outcome) per ANTE; raise exactly when strictly better than -1).
     """
     total_ev, raises = Fraction(0), 0
     for (hand, _), counts in game.items():
@@ -112,12 +103,8 @@ def optimal_ev(game: dict, net) -> tuple[Fraction, Fraction]:
 
 
 def situation_classes(cards) -> tuple[np.ndarray, np.ndarray]:
-    """(keys, weights) of every (hand, up card) suit class of the deck, sorted by key, in numpy.
-
-    Canonical hands are the hands that canonical_keys leaves unchanged.  In a canonical hand
-    the suits with equal rank masks (tie groups) are adjacent; an up card's class is its
-    rank in the first suit of its group, and stands for (raw hands of the hand's class) x
-    (suits in the group) raw situations.
+    """(keys, weights) of every (hand, up card) suit class of the deck, sorted by key, in numpy: the canonical
+    hands are those canonical_keys leaves unchanged; an up card's class opens its tie group of suits.
     """
     deck = np.array(sorted(cards), dtype=np.uint8)
     n_suits = len({c % N_SUITS for c in cards})
@@ -153,8 +140,7 @@ def situation_classes(cards) -> tuple[np.ndarray, np.ndarray]:
 
 
 def progressive_net(prog, category: int, jackpot) -> Fraction:
-    """The progressive's net per unit staked for a hand of this category at jackpot J, from the rule file's
-    fields: (its share of J + its fixed amount + the stake when returned with a win) / stake - 1."""
+    """The progressive's net per unit staked for a hand of this category at jackpot J."""
     share, pays = prog.jackpot_share[category], prog.pays[category]
     returned = share * Fraction(jackpot) + pays
     if prog.stake_returned and (share or pays):
@@ -163,12 +149,8 @@ def progressive_net(prog, category: int, jackpot) -> Fraction:
 
 
 def settle_every_round(game: dict, rules, raise_, jackpot) -> Counter:
-    """(ANTE + raise net per ANTE, progressive net per unit staked) -> rounds, over every deal of `game`.
-
-    `game`: whole_game's output (every hand, up card and dealer completion, dealt out);
-    raise_(hand, up, counts) decides.  A raised hand is settled by the rule file's paytable
-    (the one settlement); a fold loses the ANTE; the progressive is paid on the player's five
-    cards whatever he decides.
+    """(ANTE + raise net per ANTE, progressive net per unit staked) -> rounds, over every deal of `game`
+    (`whole_game`'s), raise_(hand, up, counts) deciding.
     """
     rounds = Counter()
     for (hand, up), counts in game.items():
@@ -183,14 +165,11 @@ def settle_every_round(game: dict, rules, raise_, jackpot) -> Counter:
 
 
 def seen_dealer_cards(deck, qualifier: tuple, paytable, k: int) -> tuple[list, int]:
-    """The exploit of K seen hole cards besides the up card, dealt out: every player hand P, every set S
-    of 1 + K dealer cards seen and every completion R of the dealer's other 4 - K cards.
+    """The exploit of K seen hole cards besides the up card, dealt out: (deals, disagreements).
 
-    The exploit raises on (P, S) exactly when raising's EV over the completions beats folding's (-1);
-    the honest optimum on (P, u), u the up card, when its EV over every completion of the dealer's
-    four hole cards does.  Returns (deals, disagreements): deals[category][raised][outcome] counts
-    the deals (P, S, R); disagreements counts the deals (P, S, R) with each card u of S in turn as
-    the up card where the honest decision on (P, u) is not the exploit's on (P, S).
+    deals[category][raised][outcome] counts the deals (hand, 1 + K seen cards, completion) with the
+    exploit raising when its EV beats -1; disagreements counts them with each seen card as the up
+    card in turn where the honest decision differs.
     """
     deck = sorted(deck)
     values = {five: five_card_value(five) for five in combinations(deck, HAND)}

@@ -8,11 +8,7 @@ from itertools import permutations
 
 
 def count_every_sequence(deck_values: list[int], rules) -> Counter:
-    """Outcome -> number of ordered 6-card sequences of the deck's individual cards.
-
-    deck_values lists one value (0..9) per physical card; equal values are still
-    different cards, so every ordered sequence is visited once.
-    """
+    """Outcome -> number of ordered 6-card sequences of the deck's individual cards (one value a card)."""
     outcomes = Counter()
     for sequence in permutations(deck_values, 6):
         outcomes[rules.play_round(sequence)] += 1
@@ -20,12 +16,8 @@ def count_every_sequence(deck_values: list[int], rules) -> Counter:
 
 
 def settle_every_sequence(outcomes: Counter, rules, stake=None) -> Counter:
-    """(BANKER, PLAYER, TIE net per unit staked) -> ordered sequences, each round settled from the rule file.
-
-    `outcomes`: count_every_sequence's output.  A winning bet is paid its "to 1" payout (BANKER
-    less the commission; with a `stake`, the total returned rounded down to the commission unit as
-    the rule file says); on a tie PLAYER and BANKER push when the rule file says so; a losing bet
-    loses its stake.
+    """(BANKER, PLAYER, TIE net per unit staked) -> ordered sequences, each round settled from the rule file
+    (with a `stake`, BANKER's total returned rounded down to the commission unit).
     """
     banker_win = rules.pays["banker"] * (1 - rules.commission)
     if stake is not None and rules.rounding == "down":
