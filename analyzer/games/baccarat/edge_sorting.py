@@ -9,7 +9,7 @@ from the full shoe; BANKER is priced with the nominal commission taken exactly, 
 Every ordered 6-card sequence of the shoe is counted once, by the values of its first four cards and its
 outcome (`count_first_cards`: 10^4 cells x 3 outcomes); every K and every grouping is a sum of these
 cells, so the shoe is counted once and the 511 splits of the ten values are searched by regrouping.
-`reference.first_cards_every_sequence` deals the same card by card for the tests.
+`tests/plain_baccarat.first_cards_every_sequence` deals the same card by card.
 """
 from __future__ import annotations
 

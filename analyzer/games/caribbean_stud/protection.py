@@ -10,7 +10,7 @@ the up card) decide differently is counted over the deals with the up card disti
 
 K = 0 is the honest analysis and K = 4 (the whole hand) is settled by its counts per outcome; K = 1..3
 are enumerated by `cython_ext.stud_leak` over the suit classes of S, as chunks on the executor.
-`reference.seen_dealer_cards` deals the same out in plain Python for the tests.
+`tests/plain_caribbean_stud.seen_dealer_cards` deals the same out in plain Python.
 """
 from __future__ import annotations
 
