@@ -31,32 +31,48 @@ situation outlives its flop.
 import numpy as np
 
 from cython.parallel cimport prange, threadid
-from libc.string cimport memset
-
 from libc.stdint cimport int16_t
+from libc.string cimport memcpy, memset
 
-from cython_ext._types cimport (card_t, rankmask_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t,
-                                HAND, N_CARDS, N_SUITS, N_CATEGORIES, N_OUTCOMES, DEALER_NOT_QUALIFIED,
-                                PLAYER_WINS, PUSH_TIE, DEALER_WINS, add_card, copy_masks, masks_of)
+from cython_ext._types cimport (card_t, rankmask_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t, HAND, N_CARDS,
+                                N_SUITS, N_CATEGORIES, N_OUTCOMES, DEALER_NOT_QUALIFIED, PLAYER_WINS, PUSH_TIE,
+                                DEALER_WINS, add_card, copy_masks, masks_of)
 from cython_ext.handeval cimport eval_masks, dense_rank, N_DISTINCT_HANDS
 from cython_ext.holdem_enum cimport N_PAIRS, pair_index
+
+cdef extern from "_seen_lanes.h" nogil:
+    int OFF "SEEN_OFF"
+    int SEEN_CARDS
+    int SEEN_KINDS
+    void seen_one_add(uint16_t* counts, const uint16_t* below_p, const uint16_t* up_to_p, const uint16_t* below_q,
+                      const uint16_t* total, const int16_t* ranks_a, const int16_t* ranks_b, int16_t p,
+                      int16_t q) noexcept
+    void seen_one_add_unqualified(uint16_t* counts, const uint16_t* below_q, const uint16_t* total,
+                                  const int16_t* ranks_a, const int16_t* ranks_b, int16_t q) noexcept
+    int seen_one_settle(const uint16_t* counts, const int32_t* nets, int32_t fold_ev, int32_t completions,
+                        const uint16_t* valid, uint16_t* call, int64_t* called, int64_t* every) noexcept
+    void seen_two_nets(int16_t* part, const int16_t* ranks, long n, int16_t p, int16_t q, int16_t n_nq,
+                       int16_t n_win, int16_t n_tie, int16_t n_lose) noexcept
+    void seen_two_flush(int32_t* acc, int16_t* part, long n) noexcept
+    void seen_two_called(int32_t* sums, const uint16_t* called, const int16_t* ranks, long n, int16_t p,
+                         int16_t q) noexcept
 
 cdef enum:
     HOLE = 2
     FLOP = 3
     LEFT_MAX = N_CARDS - FLOP                     # cards left after the flop: at most 49
-    LANES_MAX = LEFT_MAX * (LEFT_MAX - 1) // 2    # pairs of them: at most 1,176
+    CARDS_PAD = 56                                # SEEN_CARDS: a per-card vector
+    LANES_MAX = LEFT_MAX * (LEFT_MAX - 1) // 2    # pairs of them: at most 1,176 (a multiple of 8)
     N_PERMUTATIONS = 24                           # renamings of the four suits
-    OFF = 0xFFFF                                  # the rank of a lane holding a card of the board
     DECISIONS = 2                                 # fold, call: the middle axis of the totals
     FOLD = 0
     CALL = 1
+    KINDS = N_CATEGORIES * N_OUTCOMES             # SEEN_KINDS
     TOTALS = N_CATEGORIES * DECISIONS * N_OUTCOMES
-    LANE_BITS = 16                                # an outcome's count in a K = 1 counter
-    LANE_MASK = (1 << LANE_BITS) - 1
     RADIX_LOW_BITS = 7                            # dense ranks < 8192 sort in two counting passes: 7 + 6 bits
     RADIX_LOW = 128
     RADIX_HIGH = 64
+    INT16_LIMIT = 32767
 
 
 # What every thread reads; set once per count.
@@ -67,6 +83,7 @@ cdef struct Setting:
     int qualifier_rank              # the dealer qualifies with a dense rank >= this
     const uint8_t* flops            # canonical flops, 3 cards each
     Py_ssize_t lanes                # C(n - 3, 2): lanes (turn and river pairs) of every flop
+    Py_ssize_t lanes_pad            # the same rounded up to a multiple of 8 (the vector loops' lanes)
     const int32_t* use_board        # [flop * lanes + lane]: the class of the board flop + lane
     const uint8_t* use_perm         # and the renaming of suits onto it (index into the 24)
     const uint16_t* perm_pairs      # [renaming * N_PAIRS + pair]: the pair renamed
@@ -76,10 +93,10 @@ cdef struct Setting:
     const int64_t* rep_weight       # the raw situations its class stands for
     const uint8_t* rep_honest       # 1 where the honest optimum calls with it
     const uint8_t* category_of_rank # the hand category of each dense rank
-    const int64_t* nets             # [category * N_OUTCOMES + outcome]: the nets x the paytable's scale
-    int32_t nets32[N_CATEGORIES * N_OUTCOMES]  # the same in 32 bits (K = 2: a cell sums C(m - 4, 2) of them)
-    int64_t completions             # the completions of one situation (H, F, seen cards)
-    int64_t fold_ev                 # folding's EV numerator: -completions x the paytable's scale
+    int32_t nets[KINDS]             # [category * N_OUTCOMES + outcome]: the nets x the paytable's scale
+    int flush_every                 # K = 2: boards summed in 16 bits before they are moved to 32
+    int32_t completions             # the completions of one situation (H, F, seen cards)
+    int32_t fold_ev                 # folding's EV numerator: -completions x the paytable's scale
 
 
 # One thread's tables for one flop (sized for the largest) and its totals.
@@ -93,16 +110,20 @@ cdef struct Workspace:
     uint16_t rep_lane[LANES_MAX]    # the flop's representatives: their lanes and positions
     uint8_t rep_a[LANES_MAX]
     uint8_t rep_b[LANES_MAX]
-    uint16_t rank[LANES_MAX]        # this board's rank of every lane (OFF: holds a board card)
-    int32_t rank32[LANES_MAX]       # the same, widened (K = 2's lane loops)
+    int16_t rank[LANES_MAX]         # this board's rank of every lane (OFF: holds a board card; and the padding)
+    int16_t by_card[LEFT_MAX][CARDS_PAD]     # the same by the lane's two positions (OFF on the diagonal)
     uint16_t sorted_lane[LANES_MAX] # K = 1: the lanes off the board by rank
     uint16_t scratch[LANES_MAX]
-    uint16_t order[LANES_MAX]       # the representatives off the board by rank
-    uint16_t list_rank[LEFT_MAX][LEFT_MAX]   # per card s: the ranks of the pairs {s, x}, ascending
-    int32_t list_len[LEFT_MAX]
+    uint16_t below_q[CARDS_PAD]     # K = 1, per seen card s: the pairs {s, x} off the board below the qualifier,
+    uint16_t below_p[CARDS_PAD]     # below the rank being swept, up to it,
+    uint16_t up_to_p[CARDS_PAD]
+    uint16_t total[CARDS_PAD]       # and the cards x a completion may take (0 for s on the board)
+    uint16_t valid[CARDS_PAD]       # K = 1, settling: 1 for the seen cards of a representative
+    uint16_t call[CARDS_PAD]
     int32_t bucket[RADIX_LOW]
-    uint64_t* counters              # K = 1: [s][representative][category], four 16-bit outcome lanes
-    int32_t* cell_ev                # K = 2: [representative][lane]: calling's EV numerator so far
+    uint16_t* counters              # K = 1: [representative][category][outcome][s]
+    int16_t* part                   # K = 2: [representative][lane]: calling's EV numerator, the last boards
+    int32_t* cell_ev                # K = 2: [representative][lane]: the boards before
     uint16_t* called                # K = 2: [representative][lane]: 1 where the exploit calls
     int64_t totals[TOTALS + 1]      # weighted deals over this thread's flops, then the disagreements
 
@@ -133,6 +154,9 @@ cdef Py_ssize_t lay_out_flop(const Setting* st, Py_ssize_t f, Workspace* ws) noe
             pos[st.cards[i]] = m
             m += 1
     for i in range(m):
+        for j in range(CARDS_PAD):
+            ws.by_card[i][j] = OFF
+    for i in range(m):
         for j in range(i + 1, m):
             ws.lane_of[i][j] = <int16_t>lane
             ws.lane_of[j][i] = <int16_t>lane
@@ -143,6 +167,8 @@ cdef Py_ssize_t lay_out_flop(const Setting* st, Py_ssize_t f, Workspace* ws) noe
             lane += 1
     if lane != st.lanes:
         return -1
+    for lane in range(st.lanes, st.lanes_pad):
+        ws.rank[lane] = OFF
     r0 = st.rep_start[f]
     n_reps = st.rep_start[f + 1] - r0
     for h in range(n_reps):
@@ -163,7 +189,7 @@ cdef void rank_lanes(const Setting* st, Py_ssize_t f, Py_ssize_t u, int m, Works
     cdef const uint16_t* renamed = st.perm_pairs + <Py_ssize_t>st.use_perm[use] * N_PAIRS
     cdef int t = ws.lane_a[u], r = ws.lane_b[u], x
     for lane in range(st.lanes):
-        ws.rank[lane] = row[renamed[ws.lane_pair[lane]]]
+        ws.rank[lane] = <int16_t>row[renamed[ws.lane_pair[lane]]]
     for x in range(m):
         if x != t:
             ws.rank[ws.lane_of[t][x]] = OFF
@@ -171,7 +197,7 @@ cdef void rank_lanes(const Setting* st, Py_ssize_t f, Py_ssize_t u, int m, Works
             ws.rank[ws.lane_of[r][x]] = OFF
 
 
-cdef void sort_by_rank(uint16_t* lanes, uint16_t* scratch, int n, const uint16_t* rank, int32_t* bucket) noexcept nogil:
+cdef void sort_by_rank(uint16_t* lanes, uint16_t* scratch, int n, const int16_t* rank, int32_t* bucket) noexcept nogil:
     """Stable radix sort of n lanes by rank (two counting passes), in place."""
     cdef int i, total, count, shift, size, pass_, key
     cdef uint16_t* a = lanes
@@ -197,239 +223,215 @@ cdef void sort_by_rank(uint16_t* lanes, uint16_t* scratch, int n, const uint16_t
         b = t
 
 
-cdef void one_seen_board(const Setting* st, int m, Py_ssize_t n_reps, int t, int r, Workspace* ws) noexcept nogil:
-    """K = 1, one board: every (s, H)'s completions x by outcome, added under H's category."""
-    cdef int n = 0, i, s, length, lt, le, below, nq, less, leq, ha, hb, x1, x2, p, q = st.qualifier_rank
-    cdef int total = m - 5                       # x: the cards off the flop, T, s and H
-    cdef Py_ssize_t lane, h, n_order = 0
-    cdef uint16_t v
-    cdef const uint16_t* lst
-    cdef uint64_t* base
-    cdef uint64_t packed
+cdef void one_seen_board(const Setting* st, int m, int t, int r, Workspace* ws) noexcept nogil:
+    """K = 1, one board: every (s, H)'s completions x by outcome, added under H's category.  The lanes are
+    swept in rank order, counting per card s the pairs {s, x} passed; at each rank, its representatives
+    read the counts of every s at once."""
+    cdef int n = 0, i, j, g, s, a, b, has_rep, q = st.qualifier_rank
+    cdef Py_ssize_t lane
+    cdef int32_t h
+    cdef int16_t v
+    cdef uint16_t* counts
     for lane in range(st.lanes):
-        if ws.rank[lane] != OFF:
+        a = ws.lane_a[lane]
+        b = ws.lane_b[lane]
+        v = ws.rank[lane]
+        ws.by_card[a][b] = v
+        ws.by_card[b][a] = v
+        if v != OFF:
             ws.sorted_lane[n] = <uint16_t>lane
             n += 1
     sort_by_rank(ws.sorted_lane, ws.scratch, n, ws.rank, ws.bucket)
-    for i in range(m):
-        ws.list_len[i] = 0
-    for i in range(n):
-        lane = ws.sorted_lane[i]
-        v = ws.rank[lane]
-        ws.list_rank[ws.lane_a[lane]][ws.list_len[ws.lane_a[lane]]] = v
-        ws.list_len[ws.lane_a[lane]] += 1
-        ws.list_rank[ws.lane_b[lane]][ws.list_len[ws.lane_b[lane]]] = v
-        ws.list_len[ws.lane_b[lane]] += 1
-        if ws.rep_of_lane[lane] >= 0:
-            ws.order[n_order] = <uint16_t>ws.rep_of_lane[lane]
-            n_order += 1
-    for s in range(m):
-        if s == t or s == r:
+    for s in range(CARDS_PAD):
+        ws.total[s] = <uint16_t>(m - 5) if s < m and s != t and s != r else 0
+    memset(ws.below_q, 0, sizeof(ws.below_q))
+    memset(ws.below_p, 0, sizeof(ws.below_p))
+    i = 0
+    while i < n and ws.rank[ws.sorted_lane[i]] < q:
+        ws.below_q[ws.lane_a[ws.sorted_lane[i]]] += 1
+        ws.below_q[ws.lane_b[ws.sorted_lane[i]]] += 1
+        i += 1
+    i = 0
+    while i < n:
+        v = ws.rank[ws.sorted_lane[i]]
+        j = i
+        has_rep = 0
+        while j < n and ws.rank[ws.sorted_lane[j]] == v:
+            has_rep |= ws.rep_of_lane[ws.sorted_lane[j]] >= 0
+            j += 1
+        if not has_rep:
+            for g in range(i, j):
+                ws.below_p[ws.lane_a[ws.sorted_lane[g]]] += 1
+                ws.below_p[ws.lane_b[ws.sorted_lane[g]]] += 1
+            i = j
             continue
-        lst = ws.list_rank[s]
-        length = ws.list_len[s]
-        nq = 0
-        while nq < length and lst[nq] < q:
-            nq += 1
-        lt = 0
-        le = 0
-        base = ws.counters + s * n_reps * N_CATEGORIES
-        for i in range(n_order):
-            h = ws.order[i]
-            p = ws.rank[ws.rep_lane[h]]
-            while lt < length and lst[lt] < p:
-                lt += 1
-            if le < lt:
-                le = lt
-            while le < length and lst[le] <= p:
-                le += 1
-            ha = ws.rep_a[h]
-            hb = ws.rep_b[h]
-            if ha == s or hb == s:
+        memcpy(ws.up_to_p, ws.below_p, sizeof(ws.below_p))
+        for g in range(i, j):
+            ws.up_to_p[ws.lane_a[ws.sorted_lane[g]]] += 1
+            ws.up_to_p[ws.lane_b[ws.sorted_lane[g]]] += 1
+        for g in range(i, j):
+            h = ws.rep_of_lane[ws.sorted_lane[g]]
+            if h < 0:
                 continue
-            x1 = ws.rank[ws.lane_of[s][ha]]       # the pairs {s, h}, h in H: not completions
-            x2 = ws.rank[ws.lane_of[s][hb]]
-            less = lt - (x1 < p) - (x2 < p)
-            leq = le - (x1 <= p) - (x2 <= p)
-            below = nq - (x1 < q) - (x2 < q)
-            if p >= q:
-                packed = ((<uint64_t>below << (LANE_BITS * DEALER_NOT_QUALIFIED))
-                          | (<uint64_t>(less - below) << (LANE_BITS * PLAYER_WINS))
-                          | (<uint64_t>(leq - less) << (LANE_BITS * PUSH_TIE))
-                          | (<uint64_t>(total - leq) << (LANE_BITS * DEALER_WINS)))
+            counts = ws.counters + (h * N_CATEGORIES + st.category_of_rank[v]) * N_OUTCOMES * CARDS_PAD
+            if v >= q:
+                seen_one_add(counts, ws.below_p, ws.up_to_p, ws.below_q, ws.total, ws.by_card[ws.rep_a[h]],
+                             ws.by_card[ws.rep_b[h]], v, <int16_t>q)
             else:
-                packed = ((<uint64_t>below << (LANE_BITS * DEALER_NOT_QUALIFIED))
-                          | (<uint64_t>(total - below) << (LANE_BITS * DEALER_WINS)))
-            base[h * N_CATEGORIES + st.category_of_rank[p]] += packed
+                seen_one_add_unqualified(counts, ws.below_q, ws.total, ws.by_card[ws.rep_a[h]],
+                                         ws.by_card[ws.rep_b[h]], <int16_t>q)
+        memcpy(ws.below_p, ws.up_to_p, sizeof(ws.below_p))
+        i = j
 
 
 cdef int one_seen_settle(const Setting* st, int m, Py_ssize_t f, Py_ssize_t n_reps, Workspace* ws) noexcept nogil:
     """K = 1, the flop done: each (H, F, s) decided and its deals added; returns the inconsistent ones."""
     cdef Py_ssize_t h, r0 = st.rep_start[f]
-    cdef int s, c, o, d, bad = 0
-    cdef int64_t w, ev, n_deals, n_o
-    cdef const uint64_t* cell
+    cdef int s, c, o, kind, bad = 0, disagree
+    cdef int64_t w
+    cdef int64_t called[KINDS]
+    cdef int64_t every[KINDS]
     for h in range(n_reps):
         w = st.rep_weight[r0 + h]
+        for s in range(CARDS_PAD):
+            ws.valid[s] = 1 if s < m and s != ws.rep_a[h] and s != ws.rep_b[h] else 0
+        memset(called, 0, sizeof(called))
+        memset(every, 0, sizeof(every))
+        bad += seen_one_settle(ws.counters + h * KINDS * CARDS_PAD, st.nets, st.fold_ev, st.completions, ws.valid,
+                               ws.call, called, every)
+        for kind in range(KINDS):
+            c = kind // N_OUTCOMES
+            o = kind % N_OUTCOMES
+            ws.totals[(c * DECISIONS + CALL) * N_OUTCOMES + o] += w * called[kind]
+            ws.totals[(c * DECISIONS + FOLD) * N_OUTCOMES + o] += w * (every[kind] - called[kind])
+        disagree = 0
         for s in range(m):
-            if s == ws.rep_a[h] or s == ws.rep_b[h]:
-                continue
-            cell = ws.counters + (s * n_reps + h) * N_CATEGORIES
-            ev = 0
-            n_deals = 0
-            for c in range(N_CATEGORIES):
-                for o in range(N_OUTCOMES):
-                    n_o = (cell[c] >> (LANE_BITS * o)) & LANE_MASK
-                    ev += st.nets[c * N_OUTCOMES + o] * n_o
-                    n_deals += n_o
-            if n_deals != st.completions:
-                bad += 1
-            d = CALL if ev > st.fold_ev else FOLD
-            for c in range(N_CATEGORIES):
-                for o in range(N_OUTCOMES):
-                    ws.totals[(c * DECISIONS + d) * N_OUTCOMES + o] += w * <int64_t>((cell[c] >> (LANE_BITS * o)) & LANE_MASK)
-            if d != st.rep_honest[r0 + h]:
-                ws.totals[TOTALS] += w * st.completions
+            if ws.valid[s] and ws.call[s] != st.rep_honest[r0 + h]:
+                disagree += 1
+        ws.totals[TOTALS] += w * st.completions * disagree
     return bad
-
-
-cdef void widen_ranks(const Setting* st, Workspace* ws) noexcept nogil:
-    cdef Py_ssize_t lane
-    for lane in range(st.lanes):
-        ws.rank32[lane] = ws.rank[lane]
 
 
 cdef void two_seen_evs(const Setting* st, Py_ssize_t n_reps, Workspace* ws) noexcept nogil:
     """K = 2, one board: every (H, S) cell gets the net of H's category and the outcome against S."""
-    cdef Py_ssize_t h, lane, lanes = st.lanes
-    cdef int32_t p, x, v, n_nq, n_win, n_tie, n_lose, q = st.qualifier_rank
-    cdef int32_t* row
-    cdef const int32_t* rank = ws.rank32
-    cdef int c
+    cdef Py_ssize_t h
+    cdef int16_t p
+    cdef const int32_t* nets
     for h in range(n_reps):
         p = ws.rank[ws.rep_lane[h]]
         if p == OFF:
             continue
-        c = st.category_of_rank[p]
-        n_nq = st.nets32[c * N_OUTCOMES + DEALER_NOT_QUALIFIED]
-        n_win = st.nets32[c * N_OUTCOMES + PLAYER_WINS]
-        n_tie = st.nets32[c * N_OUTCOMES + PUSH_TIE]
-        n_lose = st.nets32[c * N_OUTCOMES + DEALER_WINS]
-        row = ws.cell_ev + h * lanes
-        for lane in range(lanes):
-            x = rank[lane]
-            v = n_lose
-            if x == p:
-                v = n_tie
-            if x < p:
-                v = n_win
-            if x < q:
-                v = n_nq
-            if x == OFF:
-                v = 0
-            row[lane] += v
+        nets = st.nets + st.category_of_rank[p] * N_OUTCOMES
+        seen_two_nets(ws.part + h * st.lanes_pad, ws.rank, st.lanes_pad, p, <int16_t>st.qualifier_rank,
+                      <int16_t>nets[DEALER_NOT_QUALIFIED], <int16_t>nets[PLAYER_WINS], <int16_t>nets[PUSH_TIE],
+                      <int16_t>nets[DEALER_WINS])
 
 
 cdef void two_seen_decide(const Setting* st, Py_ssize_t f, Py_ssize_t n_reps, Workspace* ws) noexcept nogil:
     """K = 2, the flop's EVs done: each (H, F, S) decided (called[H][S]), the disagreements counted."""
-    cdef Py_ssize_t h, lane, r0 = st.rep_start[f]
+    cdef Py_ssize_t h, lane, r0 = st.rep_start[f], row
     cdef int ha, hb, d
     cdef int64_t w
     for h in range(n_reps):
         ha = ws.rep_a[h]
         hb = ws.rep_b[h]
         w = st.rep_weight[r0 + h]
-        for lane in range(st.lanes):
-            if ws.lane_a[lane] == ha or ws.lane_a[lane] == hb or ws.lane_b[lane] == ha or ws.lane_b[lane] == hb:
-                ws.called[h * st.lanes + lane] = 0
+        row = h * st.lanes_pad
+        seen_two_flush(ws.cell_ev + row, ws.part + row, st.lanes_pad)
+        for lane in range(st.lanes_pad):
+            if lane >= st.lanes or ws.lane_a[lane] == ha or ws.lane_a[lane] == hb or ws.lane_b[lane] == ha \
+                    or ws.lane_b[lane] == hb:
+                ws.called[row + lane] = 0
                 continue
-            d = ws.cell_ev[h * st.lanes + lane] > st.fold_ev
-            ws.called[h * st.lanes + lane] = <uint16_t>d
+            d = ws.cell_ev[row + lane] > st.fold_ev
+            ws.called[row + lane] = <uint16_t>d
             if d != st.rep_honest[r0 + h]:
                 ws.totals[TOTALS] += w * st.completions
 
 
-cdef void two_seen_called(const Setting* st, Py_ssize_t f, Py_ssize_t n_reps, int m, int t, int r,
-                          Workspace* ws) noexcept nogil:
+cdef void two_seen_called(const Setting* st, Py_ssize_t f, Py_ssize_t n_reps, Workspace* ws) noexcept nogil:
     """K = 2, one board again: the called deals by H's category and outcome."""
-    cdef Py_ssize_t h, lane, lanes = st.lanes, r0 = st.rep_start[f]
-    cdef int32_t p, x, q = st.qualifier_rank, d
-    cdef int32_t n_called, n_nq, n_lt, n_le, x_
-    cdef const uint16_t* row
-    cdef const int32_t* rank = ws.rank32
-    cdef int c
+    cdef Py_ssize_t h, r0 = st.rep_start[f]
+    cdef int16_t p
+    cdef int32_t sums[4]
+    cdef int q = st.qualifier_rank
     cdef int64_t w
     cdef int64_t* out
     for h in range(n_reps):
         p = ws.rank[ws.rep_lane[h]]
         if p == OFF:
             continue
-        row = ws.called + h * lanes
-        n_called = 0
-        n_nq = 0
-        n_lt = 0
-        n_le = 0
-        for lane in range(lanes):
-            x = rank[lane]
-            d = row[lane]
-            n_called += d
-            n_nq += d & -(x < q)
-            n_lt += d & -(x < p)
-            n_le += d & -(x <= p)
-        for x_ in range(m):                        # the lanes holding t or r (OFF: above every rank)
-            if x_ != t:
-                n_called -= row[ws.lane_of[t][x_]]
-            if x_ != r and x_ != t:
-                n_called -= row[ws.lane_of[r][x_]]
-        c = st.category_of_rank[p]
+        seen_two_called(sums, ws.called + h * st.lanes_pad, ws.rank, st.lanes_pad, p, <int16_t>q)
         w = st.rep_weight[r0 + h]
-        out = ws.totals + (c * DECISIONS + CALL) * N_OUTCOMES
-        out[DEALER_NOT_QUALIFIED] += w * n_nq
+        out = ws.totals + (st.category_of_rank[p] * DECISIONS + CALL) * N_OUTCOMES
+        out[DEALER_NOT_QUALIFIED] += w * sums[1]
         if p >= q:
-            out[PLAYER_WINS] += w * (n_lt - n_nq)
-            out[PUSH_TIE] += w * (n_le - n_lt)
-            out[DEALER_WINS] += w * (n_called - n_le)
+            out[PLAYER_WINS] += w * (sums[2] - sums[1])
+            out[PUSH_TIE] += w * (sums[3] - sums[2])
+            out[DEALER_WINS] += w * (sums[0] - sums[3])
         else:
-            out[DEALER_WINS] += w * (n_called - n_nq)
+            out[DEALER_WINS] += w * (sums[0] - sums[1])
 
 
 cdef int count_flop(const Setting* st, Py_ssize_t f, Workspace* ws) noexcept nogil:
     """Every situation (H, F, seen cards) of canonical flop f, decided and its deals added; returns the
     inconsistencies found (0)."""
-    cdef Py_ssize_t n_reps = lay_out_flop(st, f, ws), u
-    cdef int m = st.n_cards - FLOP
+    cdef Py_ssize_t n_reps = lay_out_flop(st, f, ws), u, h
+    cdef int m = st.n_cards - FLOP, boards = 0
     if n_reps < 0:
         return 1
     if st.k == 1:
-        memset(ws.counters, 0, m * n_reps * N_CATEGORIES * sizeof(uint64_t))
+        memset(ws.counters, 0, n_reps * KINDS * CARDS_PAD * sizeof(uint16_t))
         for u in range(st.lanes):
             rank_lanes(st, f, u, m, ws)
-            one_seen_board(st, m, n_reps, ws.lane_a[u], ws.lane_b[u], ws)
+            one_seen_board(st, m, ws.lane_a[u], ws.lane_b[u], ws)
         return one_seen_settle(st, m, f, n_reps, ws)
-    memset(ws.cell_ev, 0, n_reps * st.lanes * sizeof(int32_t))
+    memset(ws.cell_ev, 0, n_reps * st.lanes_pad * sizeof(int32_t))
+    memset(ws.part, 0, n_reps * st.lanes_pad * sizeof(int16_t))
     for u in range(st.lanes):
         rank_lanes(st, f, u, m, ws)
-        widen_ranks(st, ws)
         two_seen_evs(st, n_reps, ws)
+        boards += 1
+        if boards == st.flush_every:
+            for h in range(n_reps):
+                seen_two_flush(ws.cell_ev + h * st.lanes_pad, ws.part + h * st.lanes_pad, st.lanes_pad)
+            boards = 0
     two_seen_decide(st, f, n_reps, ws)
     for u in range(st.lanes):
         rank_lanes(st, f, u, m, ws)
-        widen_ranks(st, ws)
-        two_seen_called(st, f, n_reps, m, ws.lane_a[u], ws.lane_b[u], ws)
+        two_seen_called(st, f, n_reps, ws)
     return 0
 
 
 # --- Python-facing entry points: validate, then run without the GIL ---------------------
+
+cdef void rank_board(const card_t* board, uint64_t deck, uint16_t* out) noexcept nogil:
+    """out[pair_index] = the dense rank of the board with every pair of the deck's cards off it."""
+    cdef rankmask_t m[N_SUITS]
+    cdef rankmask_t pm[N_SUITS]
+    cdef uint64_t used = 0
+    cdef int a, b, j
+    masks_of(board, HAND, m)
+    for j in range(HAND):
+        used |= (<uint64_t>1) << board[j]
+    for a in range(N_CARDS):
+        if not (deck >> a) & 1 or (used >> a) & 1:
+            continue
+        for b in range(a):
+            if not (deck >> b) & 1 or (used >> b) & 1:
+                continue
+            copy_masks(pm, m)
+            add_card(pm, a)
+            add_card(pm, b)
+            out[pair_index(a, b)] = dense_rank(eval_masks(pm[0], pm[1], pm[2], pm[3]))
+
 
 def board_ranks(const card_t[:, ::1] boards, uint64_t deck, int threads=1):
     """uint16 (len(boards), N_PAIRS): the dense rank of every pair of the deck's cards off each board with
     the board (0 for pairs holding a board card or a card outside the deck).  Raises ValueError unless
     the boards are 5 cards of the deck."""
     cdef Py_ssize_t i, n = boards.shape[0]
-    cdef int a, b, j
-    cdef uint64_t used
-    cdef rankmask_t m[N_SUITS]
-    cdef rankmask_t pm[N_SUITS]
+    cdef int j
     if boards.shape[1] != HAND or threads < 1:
         raise ValueError("board_ranks: boards of 5 cards, at least one thread")
     for i in range(n):
@@ -438,22 +440,10 @@ def board_ranks(const card_t[:, ::1] boards, uint64_t deck, int threads=1):
                 raise ValueError(f"board_ranks: board {i} holds a card outside the deck")
     result = np.zeros((n, N_PAIRS), dtype=np.uint16)
     cdef uint16_t[:, ::1] out = result
-    with nogil:
-        for i in prange(n, num_threads=threads, schedule="static"):
-            masks_of(&boards[i, 0], HAND, m)
-            used = 0
-            for j in range(HAND):
-                used = used | ((<uint64_t>1) << boards[i, j])
-            for a in range(N_CARDS):
-                if not (deck >> a) & 1 or (used >> a) & 1:
-                    continue
-                for b in range(a):
-                    if not (deck >> b) & 1 or (used >> b) & 1:
-                        continue
-                    copy_masks(pm, m)
-                    add_card(pm, a)
-                    add_card(pm, b)
-                    out[i, pair_index(a, b)] = dense_rank(eval_masks(pm[0], pm[1], pm[2], pm[3]))
+    if n:
+        with nogil:
+            for i in prange(n, num_threads=threads, schedule="static"):
+                rank_board(&boards[i, 0], deck, &out[i, 0])
     return result
 
 
@@ -489,7 +479,7 @@ def count_seen(int k, const uint8_t[::1] cards, int qualifier_rank, const uint8_
             or (perm_pairs.shape[0], perm_pairs.shape[1]) != (N_PERMUTATIONS, N_PAIRS) or ranks.shape[1] != N_PAIRS:
         raise ValueError("count_seen: flops, uses and representatives of one deck")
     reps = np.asarray(rep_start)
-    if len(reps) and (reps[0] != 0 or (np.diff(reps) < 0).any() or reps[-1] != rep_pair.shape[0]
+    if len(reps) and (reps[0] != 0 or (np.diff(reps) < 0).any() or reps[len(reps) - 1] != rep_pair.shape[0]
                       or rep_weight.shape[0] != rep_pair.shape[0] or rep_honest.shape[0] != rep_pair.shape[0]):
         raise ValueError("count_seen: the representatives do not match their flops")
     if len(reps) > 1:
@@ -498,11 +488,9 @@ def count_seen(int k, const uint8_t[::1] cards, int qualifier_rank, const uint8_
     if len(board_of) and (int(board_of.min()) < 0 or int(board_of.max()) >= ranks.shape[0]
                           or int(np.asarray(use_perm).max()) >= N_PERMUTATIONS):
         raise ValueError("count_seen: a use names a board class or renaming that is not there")
-    if completions > LANE_MASK:
-        raise ValueError("count_seen: more completions than a 16-bit counter holds")
     largest = int(np.abs(net_array).max())
-    if k == 2 and largest * completions >= 2**31:
-        raise ValueError("count_seen: the nets are too large for the 32-bit EVs of two seen cards")
+    if largest * completions * N_OUTCOMES >= 2**31 or completions >= 2**16 or (k == 2 and largest > INT16_LIMIT):
+        raise ValueError("count_seen: the nets or completions are too large for the kernel's exact EVs")
     cdef Setting st
     st.k = k
     st.n_cards = n
@@ -510,6 +498,7 @@ def count_seen(int k, const uint8_t[::1] cards, int qualifier_rank, const uint8_
     st.qualifier_rank = qualifier_rank
     st.flops = &flops[0, 0] if n_flops else NULL
     st.lanes = lanes
+    st.lanes_pad = (lanes + 7) // 8 * 8
     st.use_board = &use_board[0] if use_board.shape[0] else NULL
     st.use_perm = &use_perm[0] if use_perm.shape[0] else NULL
     st.perm_pairs = &perm_pairs[0, 0]
@@ -519,27 +508,28 @@ def count_seen(int k, const uint8_t[::1] cards, int qualifier_rank, const uint8_
     st.rep_weight = &rep_weight[0] if rep_weight.shape[0] else NULL
     st.rep_honest = &rep_honest[0] if rep_honest.shape[0] else NULL
     st.category_of_rank = &category_of_rank[0]
-    cdef const int64_t[:, ::1] nets_v = net_array
-    st.nets = &nets_v[0, 0]
-    for i in range(N_CATEGORIES * N_OUTCOMES):
-        st.nets32[i] = <int32_t>st.nets[i]
-    st.completions = completions
-    st.fold_ev = fold_ev
+    for i in range(KINDS):
+        st.nets[i] = <int32_t>net_array.flat[i]
+    st.flush_every = INT16_LIMIT // max(largest, 1)
+    st.completions = <int32_t>completions
+    st.fold_ev = <int32_t>fold_ev
 
-    m = n - FLOP
-    per_thread = m * max_reps * N_CATEGORIES if k == 1 else 0
-    cells = max_reps * lanes if k == 2 else 0
-    counters = np.zeros((threads, max(per_thread, 1)), dtype=np.uint64)
-    cell_ev = np.zeros((threads, max(cells, 1)), dtype=np.int32)
-    called = np.zeros((threads, max(cells, 1)), dtype=np.uint16)
+    per_thread = max_reps * KINDS * CARDS_PAD if k == 1 else 1
+    cells = max_reps * st.lanes_pad if k == 2 else 1
+    counters = np.zeros((threads, per_thread), dtype=np.uint16)
+    part = np.zeros((threads, cells), dtype=np.int16)
+    cell_ev = np.zeros((threads, cells), dtype=np.int32)
+    called = np.zeros((threads, cells), dtype=np.uint16)
     workspaces = np.zeros(threads * sizeof(Workspace), dtype=np.uint8)
-    cdef uint64_t[:, ::1] counters_v = counters
+    cdef uint16_t[:, ::1] counters_v = counters
+    cdef int16_t[:, ::1] part_v = part
     cdef int32_t[:, ::1] cell_ev_v = cell_ev
     cdef uint16_t[:, ::1] called_v = called
     cdef uint8_t[::1] workspaces_v = workspaces
     cdef Workspace* ws = <Workspace*>&workspaces_v[0]
     for t in range(threads):
         ws[t].counters = &counters_v[t, 0]
+        ws[t].part = &part_v[t, 0]
         ws[t].cell_ev = &cell_ev_v[t, 0]
         ws[t].called = &called_v[t, 0]
     cdef Py_ssize_t inconsistent = 0
