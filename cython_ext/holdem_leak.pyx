@@ -429,7 +429,15 @@ cdef void rank_board(const card_t* board, uint64_t deck, uint16_t* out) noexcept
 def board_ranks(const card_t[:, ::1] boards, uint64_t deck, int threads=1):
     """uint16 (len(boards), N_PAIRS): the dense rank of every pair of the deck's cards off each board with
     the board (0 for pairs holding a board card or a card outside the deck).  Raises ValueError unless
-    the boards are 5 cards of the deck."""
+    the boards are 5 cards of the deck.
+
+    The four deuces and the 3c with the 3d and 4c (pair 33) make quad deuces; pair 6 holds the 3c and 2c:
+
+    >>> from cython_ext import handeval
+    >>> ranks = board_ranks(np.array([[0, 1, 2, 3, 4]], dtype=np.uint8), (1 << 9) - 1)
+    >>> int(ranks[0, 33]) == handeval.dense_at_least(handeval.evaluate([0, 1, 2, 3, 4, 5, 8])), int(ranks[0, 6])
+    (True, 0)
+    """
     cdef Py_ssize_t i, n = boards.shape[0]
     cdef int j
     if boards.shape[1] != HAND or threads < 1:
