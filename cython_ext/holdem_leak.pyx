@@ -88,6 +88,9 @@ cdef struct Setting:
     const uint8_t* use_perm         # and the renaming of suits onto it (index into the 24)
     const uint16_t* perm_pairs      # [renaming * N_PAIRS + pair]: the pair renamed
     const uint16_t* ranks           # [board class * N_PAIRS + pair]: the pair's dense rank on the board
+    const uint16_t* order           # [board class * per_board + i]: the board's pairs by rank
+    Py_ssize_t per_board            # C(n - 5, 2): pairs off a board
+    const uint8_t* inverse          # the inverse of each renaming (index into the 24)
     const int64_t* rep_start        # flop f's representatives: rep_start[f] .. rep_start[f + 1] - 1
     const uint16_t* rep_pair        # each representative's hole pair (pair_index)
     const int64_t* rep_weight       # the raw situations its class stands for
@@ -106,6 +109,7 @@ cdef struct Workspace:
     uint8_t lane_a[LANES_MAX]       # a lane's positions, lane_a < lane_b
     uint8_t lane_b[LANES_MAX]
     uint16_t lane_pair[LANES_MAX]   # its pair_index
+    int16_t lane_of_pair[N_PAIRS]   # the lane of a pair of the left cards
     int32_t rep_of_lane[LANES_MAX]  # the representative a lane is (-1: none)
     uint16_t rep_lane[LANES_MAX]    # the flop's representatives: their lanes and positions
     uint8_t rep_a[LANES_MAX]
@@ -163,6 +167,7 @@ cdef Py_ssize_t lay_out_flop(const Setting* st, Py_ssize_t f, Workspace* ws) noe
             ws.lane_a[lane] = <uint8_t>i
             ws.lane_b[lane] = <uint8_t>j
             ws.lane_pair[lane] = <uint16_t>pair_index(ws.left[i], ws.left[j])
+            ws.lane_of_pair[ws.lane_pair[lane]] = <int16_t>lane
             ws.rep_of_lane[lane] = -1
             lane += 1
     if lane != st.lanes:
@@ -223,25 +228,47 @@ cdef void sort_by_rank(uint16_t* lanes, uint16_t* scratch, int n, const int16_t*
         b = t
 
 
+cdef void one_seen_lanes(const Setting* st, Py_ssize_t f, Py_ssize_t u, int m, Workspace* ws) noexcept nogil:
+    """K = 1: every lane's rank on the board flop + lane u, by lane and by its two cards (OFF where it holds
+    one of u's cards), and the lanes off the board in rank order, read off the board class's order through
+    the renaming back from it."""
+    cdef Py_ssize_t use = f * st.lanes + u, i, lane
+    cdef Py_ssize_t board = st.use_board[use]
+    cdef const uint16_t* row = st.ranks + board * N_PAIRS
+    cdef const uint16_t* order = st.order + board * st.per_board
+    cdef const uint16_t* back = st.perm_pairs + <Py_ssize_t>st.inverse[st.use_perm[use]] * N_PAIRS
+    cdef int t = ws.lane_a[u], r = ws.lane_b[u], x, a, b
+    cdef int16_t v
+    cdef uint16_t pair
+    for x in range(m):
+        if x != t:
+            ws.rank[ws.lane_of[t][x]] = OFF
+            ws.by_card[t][x] = OFF
+            ws.by_card[x][t] = OFF
+        if x != r:
+            ws.rank[ws.lane_of[r][x]] = OFF
+            ws.by_card[r][x] = OFF
+            ws.by_card[x][r] = OFF
+    for i in range(st.per_board):
+        pair = order[i]
+        v = <int16_t>row[pair]
+        lane = ws.lane_of_pair[back[pair]]
+        ws.sorted_lane[i] = <uint16_t>lane
+        ws.rank[lane] = v
+        a = ws.lane_a[lane]
+        b = ws.lane_b[lane]
+        ws.by_card[a][b] = v
+        ws.by_card[b][a] = v
+
+
 cdef void one_seen_board(const Setting* st, int m, int t, int r, Workspace* ws) noexcept nogil:
     """K = 1, one board: every (s, H)'s completions x by outcome, added under H's category.  The lanes are
     swept in rank order, counting per card s the pairs {s, x} passed; at each rank, its representatives
     read the counts of every s at once."""
-    cdef int n = 0, i, j, g, s, a, b, has_rep, q = st.qualifier_rank
-    cdef Py_ssize_t lane
+    cdef int n = st.per_board, i, j, g, s, has_rep, q = st.qualifier_rank
     cdef int32_t h
     cdef int16_t v
     cdef uint16_t* counts
-    for lane in range(st.lanes):
-        a = ws.lane_a[lane]
-        b = ws.lane_b[lane]
-        v = ws.rank[lane]
-        ws.by_card[a][b] = v
-        ws.by_card[b][a] = v
-        if v != OFF:
-            ws.sorted_lane[n] = <uint16_t>lane
-            n += 1
-    sort_by_rank(ws.sorted_lane, ws.scratch, n, ws.rank, ws.bucket)
     for s in range(CARDS_PAD):
         ws.total[s] = <uint16_t>(m - 5) if s < m and s != t and s != r else 0
     memset(ws.below_q, 0, sizeof(ws.below_q))
@@ -383,7 +410,7 @@ cdef int count_flop(const Setting* st, Py_ssize_t f, Workspace* ws) noexcept nog
     if st.k == 1:
         memset(ws.counters, 0, n_reps * KINDS * CARDS_PAD * sizeof(uint16_t))
         for u in range(st.lanes):
-            rank_lanes(st, f, u, m, ws)
+            one_seen_lanes(st, f, u, m, ws)
             one_seen_board(st, m, ws.lane_a[u], ws.lane_b[u], ws)
         return one_seen_settle(st, m, f, n_reps, ws)
     memset(ws.cell_ev, 0, n_reps * st.lanes_pad * sizeof(int32_t))
@@ -405,12 +432,18 @@ cdef int count_flop(const Setting* st, Py_ssize_t f, Workspace* ws) noexcept nog
 
 # --- Python-facing entry points: validate, then run without the GIL ---------------------
 
-cdef void rank_board(const card_t* board, uint64_t deck, uint16_t* out) noexcept nogil:
-    """out[pair_index] = the dense rank of the board with every pair of the deck's cards off it."""
+cdef void rank_board(const card_t* board, uint64_t deck, uint16_t* out, uint16_t* order) noexcept nogil:
+    """out[pair_index] = the dense rank of the board with every pair of the deck's cards off it; order: those
+    pairs by rank (stable radix sort, two counting passes)."""
     cdef rankmask_t m[N_SUITS]
     cdef rankmask_t pm[N_SUITS]
+    cdef uint16_t pairs[N_PAIRS]
+    cdef int32_t bucket[RADIX_LOW]
     cdef uint64_t used = 0
-    cdef int a, b, j
+    cdef int a, b, j, n = 0, i, total, count, shift, size, pass_, key
+    cdef uint16_t* src = pairs
+    cdef uint16_t* dst = order
+    cdef uint16_t* swap
     masks_of(board, HAND, m)
     for j in range(HAND):
         used |= (<uint64_t>1) << board[j]
@@ -424,47 +457,77 @@ cdef void rank_board(const card_t* board, uint64_t deck, uint16_t* out) noexcept
             add_card(pm, a)
             add_card(pm, b)
             out[pair_index(a, b)] = dense_rank(eval_masks(pm[0], pm[1], pm[2], pm[3]))
+            pairs[n] = <uint16_t>pair_index(a, b)
+            n += 1
+    for pass_ in range(2):                       # pairs -> order -> pairs: the result lands in pairs
+        shift = 0 if pass_ == 0 else RADIX_LOW_BITS
+        size = RADIX_LOW if pass_ == 0 else RADIX_HIGH
+        memset(bucket, 0, size * sizeof(int32_t))
+        for i in range(n):
+            bucket[(out[src[i]] >> shift) & (size - 1)] += 1
+        total = 0
+        for i in range(size):
+            count = bucket[i]
+            bucket[i] = total
+            total += count
+        for i in range(n):
+            key = (out[src[i]] >> shift) & (size - 1)
+            dst[bucket[key]] = src[i]
+            bucket[key] += 1
+        swap = src
+        src = dst
+        dst = swap
+    memcpy(order, pairs, n * sizeof(uint16_t))
 
 
 def board_ranks(const card_t[:, ::1] boards, uint64_t deck, int threads=1):
-    """uint16 (len(boards), N_PAIRS): the dense rank of every pair of the deck's cards off each board with
-    the board (0 for pairs holding a board card or a card outside the deck).  Raises ValueError unless
-    the boards are 5 cards of the deck.
+    """The rank of every pair of the deck's cards off each board, with the board, and those pairs in rank order.
 
-    The four deuces and the 3c with the 3d and 4c (pair 33) make quad deuces; pair 6 holds the 3c and 2c:
+    Returns (ranks uint16 (len(boards), N_PAIRS): the dense rank, 0 for pairs holding a board card or a
+    card outside the deck; order uint16 (len(boards), C(n - 5, 2)): the pairs (pair_index) off the board by
+    rank).  Raises ValueError unless the boards are 5 cards of the deck.
+
+    The four deuces and the 3c with the 3d and 4c (pair 33) make quad deuces; pair 6 holds the 3c and 2c;
+    of the six pairs off the board, the three with the 4c (a four kicker) rank last:
 
     >>> from cython_ext import handeval
-    >>> ranks = board_ranks(np.array([[0, 1, 2, 3, 4]], dtype=np.uint8), (1 << 9) - 1)
+    >>> ranks, order = board_ranks(np.array([[0, 1, 2, 3, 4]], dtype=np.uint8), (1 << 9) - 1)
     >>> int(ranks[0, 33]) == handeval.dense_at_least(handeval.evaluate([0, 1, 2, 3, 4, 5, 8])), int(ranks[0, 6])
     (True, 0)
+    >>> order.shape, order[0, 3:].tolist()
+    ((1, 6), [33, 34, 35])
     """
     cdef Py_ssize_t i, n = boards.shape[0]
-    cdef int j
-    if boards.shape[1] != HAND or threads < 1:
-        raise ValueError("board_ranks: boards of 5 cards, at least one thread")
+    cdef int j, n_cards = bin(deck).count("1")
+    if boards.shape[1] != HAND or threads < 1 or n_cards < HAND + HOLE:
+        raise ValueError("board_ranks: boards of 5 cards, a deck of at least 7, at least one thread")
     for i in range(n):
         for j in range(HAND):
             if boards[i, j] >= N_CARDS or not (deck >> boards[i, j]) & 1:
                 raise ValueError(f"board_ranks: board {i} holds a card outside the deck")
     result = np.zeros((n, N_PAIRS), dtype=np.uint16)
+    order_array = np.zeros((n, (n_cards - HAND) * (n_cards - HAND - 1) // 2), dtype=np.uint16)
     cdef uint16_t[:, ::1] out = result
+    cdef uint16_t[:, ::1] order = order_array
     if n:
         with nogil:
             for i in prange(n, num_threads=threads, schedule="static"):
-                rank_board(&boards[i, 0], deck, &out[i, 0])
-    return result
+                rank_board(&boards[i, 0], deck, &out[i, 0], &order[i, 0])
+    return result, order_array
 
 
 def count_seen(int k, const uint8_t[::1] cards, int qualifier_rank, const uint8_t[:, ::1] flops,
                Py_ssize_t start, Py_ssize_t stop, const int32_t[::1] use_board, const uint8_t[::1] use_perm,
-               const uint16_t[:, ::1] perm_pairs, const uint16_t[:, ::1] ranks, const int64_t[::1] rep_start,
+               const uint16_t[:, ::1] perm_pairs, const uint8_t[::1] inverse, const uint16_t[:, ::1] ranks,
+               const uint16_t[:, ::1] order, const int64_t[::1] rep_start,
                const uint16_t[::1] rep_pair, const int64_t[::1] rep_weight, const uint8_t[::1] rep_honest,
                const uint8_t[::1] category_of_rank, nets, int64_t fold_ev, int64_t completions, int n_threads=1):
     """The deals of canonical flops start..stop-1 with K = 1 or 2 dealer hole cards seen.
 
     cards: the deck, ascending; flops, use_board, use_perm: the deck's canonical flops and every
     (flop, turn/river) board's class and renaming (`holdem_enum.flop_uses`); perm_pairs:
-    `holdem_enum.perm_pair_table()`; ranks: `board_ranks` of the canonical boards; rep_*: the
+    `holdem_enum.perm_pair_table()` and the inverse of each renaming; ranks, order: `board_ranks` of the
+    canonical boards; rep_*: the
     situation classes' representatives in flop order (rep_start per flop), their weights and the
     honest optimum's decision; nets: (categories, outcomes) int64, the paytable's nets x its scale;
     fold_ev: folding's EV numerator over a situation's `completions`.  Returns (deals int64
@@ -484,7 +547,8 @@ def count_seen(int k, const uint8_t[::1] cards, int qualifier_rank, const uint8_
         raise ValueError("count_seen: the deck's cards, ascending, at least 9 of them")
     if not 0 <= start <= stop <= n_flops or flops.shape[1] != FLOP or use_board.shape[0] != n_flops * lanes \
             or use_perm.shape[0] != n_flops * lanes or rep_start.shape[0] != n_flops + 1 \
-            or (perm_pairs.shape[0], perm_pairs.shape[1]) != (N_PERMUTATIONS, N_PAIRS) or ranks.shape[1] != N_PAIRS:
+            or (perm_pairs.shape[0], perm_pairs.shape[1]) != (N_PERMUTATIONS, N_PAIRS) or ranks.shape[1] != N_PAIRS \
+            or inverse.shape[0] != N_PERMUTATIONS or (order.shape[0], order.shape[1]) != (ranks.shape[0], (n - HAND) * (n - HAND - 1) // 2):
         raise ValueError("count_seen: flops, uses and representatives of one deck")
     reps = np.asarray(rep_start)
     if len(reps) and (reps[0] != 0 or (np.diff(reps) < 0).any() or reps[len(reps) - 1] != rep_pair.shape[0]
@@ -494,7 +558,8 @@ def count_seen(int k, const uint8_t[::1] cards, int qualifier_rank, const uint8_
         max_reps = int(np.diff(reps).max())
     board_of = np.asarray(use_board)
     if len(board_of) and (int(board_of.min()) < 0 or int(board_of.max()) >= ranks.shape[0]
-                          or int(np.asarray(use_perm).max()) >= N_PERMUTATIONS):
+                          or int(np.asarray(use_perm).max()) >= N_PERMUTATIONS
+                          or int(np.asarray(inverse).max()) >= N_PERMUTATIONS):
         raise ValueError("count_seen: a use names a board class or renaming that is not there")
     largest = int(np.abs(net_array).max())
     if largest * completions * N_OUTCOMES >= 2**31 or completions >= 2**16 or (k == 2 and largest > INT16_LIMIT):
@@ -511,6 +576,9 @@ def count_seen(int k, const uint8_t[::1] cards, int qualifier_rank, const uint8_
     st.use_perm = &use_perm[0] if use_perm.shape[0] else NULL
     st.perm_pairs = &perm_pairs[0, 0]
     st.ranks = &ranks[0, 0] if ranks.shape[0] else NULL
+    st.order = &order[0, 0] if order.shape[0] else NULL
+    st.per_board = (n - HAND) * (n - HAND - 1) // 2
+    st.inverse = &inverse[0]
     st.rep_start = &rep_start[0]
     st.rep_pair = &rep_pair[0] if rep_pair.shape[0] else NULL
     st.rep_weight = &rep_weight[0] if rep_weight.shape[0] else NULL

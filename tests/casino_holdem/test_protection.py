@@ -95,12 +95,14 @@ def test_k_out_of_range_is_refused(tmp_path, k):
 def test_board_ranks_are_the_evaluators():
     """Every pair's rank on a board is the 7-card dense rank; pairs holding a board card are 0."""
     board = np.array([[0, 5, 10, 47, 51]], dtype=np.uint8)
-    ranks = holdem_leak.board_ranks(board, (1 << 52) - 1)
+    ranks, order = holdem_leak.board_ranks(board, (1 << 52) - 1)
     pair = lambda a, b: max(a, b) * (max(a, b) - 1) // 2 + min(a, b)            # holdem_enum's pair_index
     for a, b in ((1, 2), (50, 49), (4, 8)):
         value = int(handeval.evaluate_many(np.array([[a, b, *board[0]]], dtype=np.uint8))[0])
         assert ranks[0, pair(a, b)] == handeval.dense_at_least(value)
     assert ranks[0, pair(5, 0)] == ranks[0, pair(5, 3)] == 0
+    assert len(set(order[0].tolist())) == len(order[0]) == math.comb(47, 2)
+    assert (np.diff(ranks[0, order[0]].astype(np.int64)) >= 0).all() and ranks[0, order[0]].min() > 0
 
 
 def test_kernel_refuses_mismatched_inputs(tmp_path):
@@ -108,13 +110,13 @@ def test_kernel_refuses_mismatched_inputs(tmp_path):
     cards = np.array(rules.cards, dtype=np.uint8)
     with pytest.raises(ValueError, match="K = 1 or 2"):
         holdem_leak.count_seen(3, cards, 0, np.zeros((0, 3), dtype=np.uint8), 0, 0, np.zeros(0, dtype=np.int32),
-                               np.zeros(0, dtype=np.uint8), holdem_enum.perm_pair_table(),
-                               np.zeros((0, 1326), dtype=np.uint16), np.zeros(1, dtype=np.int64),
+                               np.zeros(0, dtype=np.uint8), holdem_enum.perm_pair_table(), np.zeros(24, dtype=np.uint8),
+                               np.zeros((0, 1326), dtype=np.uint16), np.zeros((0, 21), dtype=np.uint16), np.zeros(1, dtype=np.int64),
                                np.zeros(0, dtype=np.uint16), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint8),
                                np.zeros(7462, dtype=np.uint8), np.zeros((10, 4), dtype=np.int64), -1, 1)
     with pytest.raises(ValueError, match="flops, uses"):
         holdem_leak.count_seen(1, cards, 0, np.zeros((1, 3), dtype=np.uint8), 0, 1, np.zeros(0, dtype=np.int32),
-                               np.zeros(0, dtype=np.uint8), holdem_enum.perm_pair_table(),
-                               np.zeros((0, 1326), dtype=np.uint16), np.zeros(2, dtype=np.int64),
+                               np.zeros(0, dtype=np.uint8), holdem_enum.perm_pair_table(), np.zeros(24, dtype=np.uint8),
+                               np.zeros((0, 1326), dtype=np.uint16), np.zeros((0, 21), dtype=np.uint16), np.zeros(2, dtype=np.int64),
                                np.zeros(0, dtype=np.uint16), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint8),
                                np.zeros(7462, dtype=np.uint8), np.zeros((10, 4), dtype=np.int64), -1, 1)

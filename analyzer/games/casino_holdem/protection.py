@@ -178,7 +178,7 @@ def _seen_chunk(shared, k: int, qualifier_rank: int, nets: np.ndarray, fold_ev: 
     """The deals of canonical flops start..stop-1, then the disagreements: row `index` of the totals."""
     deals, disagreements = holdem_leak.count_seen(
         k, shared["cards"], qualifier_rank, shared["flops"], start, stop, shared["use_board"], shared["use_perm"],
-        shared["perm_pairs"], shared["ranks"], shared["rep_start"], shared["rep_pair"], shared["rep_weight"],
+        shared["perm_pairs"], shared["inverse"], shared["ranks"], shared["order"], shared["rep_start"], shared["rep_pair"], shared["rep_weight"],
         shared["rep_honest"], shared["category_of_rank"], nets, fold_ev, completions, threads)
     return [Part("totals", np.r_[deals.ravel(), disagreements].astype(np.uint64)[None], index)]
 
@@ -203,9 +203,13 @@ def count_seen(rules: HoldemRules, table: SituationTable, call: np.ndarray, k: i
         raise InvariantError("seen dealer cards: the counts' classes are not the rules' deck's")
     use_board, use_perm = holdem_enum.flop_uses(flops, deck, board_class, board_perm)
     del board_class, board_perm
-    shared = {"cards": np.array(sorted(rules.cards), dtype=np.uint8), "flops": np.ascontiguousarray(flops),
+    ranks, order = holdem_leak.board_ranks(boards, deck, threads)
+    renamings = holdem_enum.PERMUTATIONS
+    shared = {"inverse": np.array([renamings.index(tuple(int(s) for s in np.argsort(p))) for p in renamings],
+                                  dtype=np.uint8), "ranks": ranks, "order": order,
+              "cards": np.array(sorted(rules.cards), dtype=np.uint8), "flops": np.ascontiguousarray(flops),
               "use_board": use_board, "use_perm": use_perm, "perm_pairs": holdem_enum.perm_pair_table(),
-              "ranks": holdem_leak.board_ranks(boards, deck, threads), "rep_start": classes.rep_start,
+              "rep_start": classes.rep_start,
               "rep_pair": classes.rep_pair, "rep_weight": classes.weights[classes.rep_row],
               "rep_honest": np.ascontiguousarray(call[classes.rep_row]).view(np.uint8),
               "category_of_rank": handeval.categories(handeval.ORDERED_VALUES).astype(np.uint8)}
