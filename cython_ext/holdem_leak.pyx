@@ -10,17 +10,19 @@ F + T is read from the board classes' rank table (`board_ranks`, through the sui
 onto the class), lanes holding a card of T marked OFF.  The flop's representative hole pairs
 (one per suit class of (H, F), `holdem_enum.situation_representatives`) are the lanes H.
 
-- K = 1, one sorted pass per board: the lanes are radix-sorted by rank once per T and dealt
-  into one sorted list per card s (the ranks of the dealer pairs {s, x}), and the representatives
-  into rank order; for each s a merge walk over the representatives gives, for each H, how many
-  x give a dealer below H, equal to it, and below the qualifier (less the two pairs {s, h} with
-  h in H, looked up), hence the counts by outcome, added into (s, H)'s counters under H's final
-  category (four 16-bit lanes of one uint64: a situation has at most C(46, 2) x 44 = 45,540
-  completions).  After the flop's last T the counters price each (H, F, s) exactly.
+- K = 1, one sorted pass per board: each board class's pairs are sorted by rank once
+  (`board_ranks`), so a board's lanes come in rank order through the renaming back from its
+  class.  Swept in that order, they are counted per card s (the pairs {s, x} passed: below the
+  rank reached, up to it, below the qualifier); at each rank, its representatives H read the
+  counts of every s at once (a vector of 16-bit lanes, one per s), take off the two pairs {s, h},
+  h in H, and add the completions x by outcome into (H, s)'s counters under H's final category
+  (16 bits: a situation has at most C(46, 2) x 44 = 45,540 completions).  After the flop's last
+  T the counters price each (H, F, s) exactly.
 - K = 2, a lane loop per board: for each T and H, every pair S gets the paytable's net of H's
-  category and the outcome against S (int32, vectorisable), summed over T; then each (H, F, S)
-  is decided, and a second pass over the flop's boards counts the called deals by category and
-  outcome (four sums over the lanes per T and H).
+  category and the outcome against S (16-bit lanes, moved into 32-bit sums before they could
+  overflow), summed over T; then each (H, F, S) is decided, and a second pass over the flop's
+  boards counts the called deals by category and outcome (four sums over the lanes per T and H).
+The lane loops are plain C (`_seen_lanes.h`), which gcc vectorises.
 
 The deals are added up, weighted by each representative's class weight, by the player's final
 category x the exploit's decision x the outcome; the deals where the honest optimum (which sees
@@ -42,8 +44,6 @@ from cython_ext.holdem_enum cimport N_PAIRS, pair_index
 
 cdef extern from "_seen_lanes.h" nogil:
     int OFF "SEEN_OFF"
-    int SEEN_CARDS
-    int SEEN_KINDS
     void seen_one_add(uint16_t* counts, const uint16_t* below_p, const uint16_t* up_to_p, const uint16_t* below_q,
                       const uint16_t* total, const int16_t* ranks_a, const int16_t* ranks_b, int16_t p,
                       int16_t q) noexcept
@@ -117,14 +117,12 @@ cdef struct Workspace:
     int16_t rank[LANES_MAX]         # this board's rank of every lane (OFF: holds a board card; and the padding)
     int16_t by_card[LEFT_MAX][CARDS_PAD]     # the same by the lane's two positions (OFF on the diagonal)
     uint16_t sorted_lane[LANES_MAX] # K = 1: the lanes off the board by rank
-    uint16_t scratch[LANES_MAX]
     uint16_t below_q[CARDS_PAD]     # K = 1, per seen card s: the pairs {s, x} off the board below the qualifier,
     uint16_t below_p[CARDS_PAD]     # below the rank being swept, up to it,
     uint16_t up_to_p[CARDS_PAD]
     uint16_t total[CARDS_PAD]       # and the cards x a completion may take (0 for s on the board)
     uint16_t valid[CARDS_PAD]       # K = 1, settling: 1 for the seen cards of a representative
     uint16_t call[CARDS_PAD]
-    int32_t bucket[RADIX_LOW]
     uint16_t* counters              # K = 1: [representative][category][outcome][s]
     int16_t* part                   # K = 2: [representative][lane]: calling's EV numerator, the last boards
     int32_t* cell_ev                # K = 2: [representative][lane]: the boards before
@@ -200,32 +198,6 @@ cdef void rank_lanes(const Setting* st, Py_ssize_t f, Py_ssize_t u, int m, Works
             ws.rank[ws.lane_of[t][x]] = OFF
         if x != r:
             ws.rank[ws.lane_of[r][x]] = OFF
-
-
-cdef void sort_by_rank(uint16_t* lanes, uint16_t* scratch, int n, const int16_t* rank, int32_t* bucket) noexcept nogil:
-    """Stable radix sort of n lanes by rank (two counting passes), in place."""
-    cdef int i, total, count, shift, size, pass_, key
-    cdef uint16_t* a = lanes
-    cdef uint16_t* b = scratch
-    cdef uint16_t* t
-    for pass_ in range(2):
-        shift = 0 if pass_ == 0 else RADIX_LOW_BITS
-        size = RADIX_LOW if pass_ == 0 else RADIX_HIGH
-        memset(bucket, 0, size * sizeof(int32_t))
-        for i in range(n):
-            bucket[(rank[a[i]] >> shift) & (size - 1)] += 1
-        total = 0
-        for i in range(size):
-            count = bucket[i]
-            bucket[i] = total
-            total += count
-        for i in range(n):
-            key = (rank[a[i]] >> shift) & (size - 1)
-            b[bucket[key]] = a[i]
-            bucket[key] += 1
-        t = a
-        a = b
-        b = t
 
 
 cdef void one_seen_lanes(const Setting* st, Py_ssize_t f, Py_ssize_t u, int m, Workspace* ws) noexcept nogil:

@@ -75,6 +75,18 @@ def test_no_seen_card_is_the_honest_analysis(holdem_analysis):
     assert "AA Bonus" in result.note
 
 
+def test_one_seen_card_on_the_full_deck(holdem_analysis):
+    """K = 1 on the full deck (about a minute on two cores): every deal once, the exact EV pinned (the kernel
+    is checked against brute force on reduced decks; this pins what it gives on the full one)."""
+    result = seen_dealer_cards(holdem_analysis.rules, holdem_analysis.table, 1)
+    assert result.counts.total == deals_of_every_k(52, 1) == 25_989_600 * 47 * math.comb(46, 2) * 44
+    assert result.ev == PINNED_ONE_SEEN_EV
+    assert result.gain == result.ev - holdem_analysis.strategies["optimal"].ev > 0
+
+
+PINNED_ONE_SEEN_EV = Fraction(165610697951, 1738363126500)      # a player's edge of 9.5268% per ANTE
+
+
 def test_executors_give_identical_counts(tmp_path):
     """The chunks add up to the same totals in one process on any number of threads and on worker processes."""
     rules, table = reduced(tmp_path, "9TJQKA", "cd")
