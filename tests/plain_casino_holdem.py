@@ -112,3 +112,52 @@ def settle_every_round(deals: dict, rules, call) -> Counter:
         else:
             rounds[Fraction(-1), Fraction(-1)] += sum(counter.values())
     return rounds
+
+
+def seen_dealer_cards(cards, qualifier: tuple, paytable, ks=(0, 1, 2)) -> dict:
+    """The exploit of K seen dealer hole cards at the flop, dealt out, for each K in `ks`: every hole pair H,
+    flop F, set S of K of the dealer's hole cards and completion (the turn and river, the dealer's other
+    2 - K cards).
+
+    The exploit calls on (H, F, S) exactly when calling's EV over the completions beats folding's (-1), the
+    honest optimum on (H, F) when its EV over every continuation does.  Returns {K: (deals, disagreements)}:
+    deals[category][called][outcome] counts the deals (H, F, S, completion); disagreements counts those
+    where the honest decision on (H, F) is not the exploit's on (H, F, S).  Each 7-card set is valued once.
+    """
+    scale, nets = integer_nets(paytable.net)
+    values = {sum(1 << c for c in seven): best_value(seven) for seven in combinations(cards, 7)}
+    results = {k: ([[[0] * 4 for _ in range(2)] for _ in range(10)], 0) for k in ks}
+
+    def calls(counter):
+        return sum(n * nets[key] for key, n in counter.items()) > -scale * sum(counter.values())
+
+    for hole in combinations(cards, 2):
+        rest = [c for c in cards if c not in hole]
+        own = sum(1 << c for c in hole)
+        for flop in combinations(rest, 3):
+            left = [c for c in rest if c not in flop]
+            shown = sum(1 << c for c in flop)
+            by_dealer = Counter()                 # (the dealer's hole pair, (category, outcome)) -> turn/river pairs
+            for turn, river in combinations(left, 2):
+                board = shown | 1 << turn | 1 << river
+                player = values[board | own]
+                for dealer_hole in combinations([c for c in left if c != turn and c != river], 2):
+                    dealer = values[board | 1 << dealer_hole[0] | 1 << dealer_hole[1]]
+                    by_dealer[dealer_hole, (player[0], outcome(player, dealer, qualifier))] += 1
+            every = Counter()
+            by_seen = {k: {} for k in ks}
+            for (dealer_hole, dealt), n in by_dealer.items():
+                every[dealt] += n
+                for k in ks:
+                    for seen in combinations(dealer_hole, k):
+                        by_seen[k].setdefault(seen, Counter())[dealt] += n
+            honest = calls(every)
+            for k in ks:
+                deals, disagreements = results[k]
+                for counter in by_seen[k].values():
+                    called = calls(counter)
+                    for (category, result), n in counter.items():
+                        deals[category][called][result] += n
+                    disagreements += (called != honest) * sum(counter.values())
+                results[k] = deals, disagreements
+    return results

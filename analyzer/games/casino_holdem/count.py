@@ -53,6 +53,12 @@ class Classes:
     rep_row: np.ndarray       # (n,) int32: each representative's class (row of keys), in flop order
 
 
+def canonical_flops(rules: HoldemRules) -> tuple[np.ndarray, np.ndarray]:
+    """The deck's canonical flops (suit classes of 3 cards, sorted) and the raw flops each stands for."""
+    every_flop = canonical_keys(np.array(list(combinations(rules.cards, 3)), dtype=np.uint8), (3,))
+    return np.unique(every_flop, axis=0, return_counts=True)
+
+
 def situation_classes(rules: HoldemRules, flops: np.ndarray, flop_orbits: np.ndarray) -> Classes:
     """Every suit class of (hole, flop), from the (canonical flop, hole pair) pairs of the deck: a class's
     weight is its flop class's raw flops x its hole pairs on the canonical flop; its representative
@@ -110,8 +116,7 @@ def count_situations(rules: HoldemRules, progress=None, executor: Executor | Non
     deck = rules.deck_mask
     qualifier_rank = handeval.dense_at_least(rules.qualifier_value)
     board_class, board_perm, boards = holdem_enum.board_classes(deck, max(1, executor.threads_per_chunk))
-    every_flop = canonical_keys(np.array(list(combinations(rules.cards, 3)), dtype=np.uint8), (3,))
-    flops, flop_orbits = np.unique(every_flop, axis=0, return_counts=True)
+    flops, flop_orbits = canonical_flops(rules)
     classes = situation_classes(rules, flops, flop_orbits)
     if exact_sum(classes.weights) != rules.raw_situations:
         raise InvariantError("Casino Hold'em situation classes do not cover every (hole, flop) situation exactly once")
