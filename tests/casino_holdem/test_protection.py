@@ -10,7 +10,8 @@ import support
 from analyzer.core.errors import InputError
 from analyzer.core.execution import LocalExecutor, SerialExecutor
 from analyzer.games import registry
-from analyzer.games.casino_holdem import count, reference
+import plain_casino_holdem as reference
+from analyzer.games.casino_holdem import count
 from analyzer.games.casino_holdem.protection import CALL, FOLD, deals_of_every_k, seen_dealer_cards
 from cython_ext import handeval, holdem_enum, holdem_leak
 
