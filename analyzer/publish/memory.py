@@ -14,17 +14,13 @@ threads compressing the count cache and the strategy files and the verification'
 had freed stayed with the process (~150 MB carried from Casino Hold'em into Caribbean Stud
 in `analyzer all`).  `one_arena` (called by the command line before it starts any thread)
 keeps every thread on the one main heap, which `release` returns in full; the threads
-allocate few, large buffers, so they rarely wait for each other.  `fewer_collections` has
-Python's cycle collector look at young objects a hundred times less often than by default (the
-runs make few cycles and many objects).
+allocate few, large buffers, so they rarely wait for each other.
 """
 from __future__ import annotations
 
 import ctypes
-import gc
 from contextlib import contextmanager
 
-YOUNG_COLLECTION_AFTER = 100_000   # net allocations of tracked objects between collections of the youngest generation
 _M_ARENA_MAX = -8            # mallopt's parameter number (glibc <malloc.h>)
 _PR_SET_THP_DISABLE, _PR_GET_THP_DISABLE = 41, 42     # prctl's option numbers (Linux <linux/prctl.h>)
 
@@ -54,21 +50,6 @@ def one_arena() -> bool:
     `release` returns what any of them freed; whether it was set (False without glibc).  For a
     program's entry point, before it starts threads (arenas made before stay)."""
     return _MALLOPT is not None and _MALLOPT(_M_ARENA_MAX, 1) == 1
-
-
-def fewer_collections() -> None:
-    """Look for reference cycles after YOUNG_COLLECTION_AFTER net allocations of tracked objects, not Python's
-    default 700 (the older generations' thresholds as they are).  For a program's entry point, before it forks.
-
-    The analyses make and drop objects by the hundred thousand (fractions, table rows, matplotlib's
-    artists), almost none of them in a cycle: with the default, the drawing child spent 0.11-0.14 s
-    of a command in 250 young and 2 full collections, the main process ~0.06 s (gc.callbacks timing
-    Casino Hold'em's and Caribbean Stud's runs); with this threshold, one young collection each,
-    ~0.03 s.  Measured on the README's 2-core VM, runs interleaved with the default's: `caribbean-stud` 3.52 ->
-    3.16 s (medians; 5 of 6 pairs faster), `casino-holdem` 6.00 -> 5.88 s (5 of 8), peak memory unchanged
-    (the VM's speed drifts 10-20% between minutes).  Cycles are still collected, later.
-    """
-    gc.set_threshold(YOUNG_COLLECTION_AFTER, *gc.get_threshold()[1:])
 
 
 def small_pages() -> bool:
