@@ -162,7 +162,7 @@ def analyse(game: Game, rule_paths, run: Run, loaded=None, publishing: bool = Fa
     try:
         for index, ((rule_file, rules), key) in enumerate(zip(loaded, keys)):
             if key not in counts:
-                with timing.stage(f"{game.name} count"), memory.huge_pages_while_counting():
+                with timing.stage(f"{game.name} count"):
                     counts[key] = count(game, rules, run, storing)
                     memory.release()
             # This frame keeps neither the analysis nor (after the last rule set that needs it) the count:
