@@ -22,7 +22,6 @@ import hashlib
 import json
 import time
 from contextlib import contextmanager
-from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
@@ -77,13 +76,8 @@ def kernel_digest(game: Game) -> str:
     return digest.hexdigest()
 
 
-def count(game: Game, rules, run: Run, storing: list | None = None):
-    """The game's paytable-free counts for these rules: from the cache when it holds them, else counted (and kept).
-
-    `storing`: when given, the count is written to the cache on a background thread (its
-    compression and hashing release the GIL, so it overlaps the analysis on a second core)
-    and the thread's future is appended there for the caller to wait on; else written here.
-    """
+def count(game: Game, rules, run: Run):
+    """The game's paytable-free counts for these rules: from the cache when it holds them, else counted (and kept)."""
     if run.cache is None or not game.has(CachedCount):
         return game.module.count(rules, run.executor, run.progress)
     key = count_cache.cache_key(game.name, game.module.count_fields(rules),
@@ -95,19 +89,8 @@ def count(game: Game, rules, run: Run, storing: list | None = None):
             return table
     table = game.module.count(rules, run.executor, run.progress)
     arrays, meta = game.module.table_arrays(table)
-    if storing is None:
-        count_cache.store(run.cache, key, arrays, meta, prefix=game.folder)
-    else:
-        storing.append(_background(count_cache.store, run.cache, key, arrays, meta, prefix=game.folder))
+    count_cache.store(run.cache, key, arrays, meta, prefix=game.folder)
     return table
-
-
-def _background(function, *args, **kwargs) -> Future:
-    """Run function(*args, **kwargs) on a thread of its own; the future holds its result or exception."""
-    pool = ThreadPoolExecutor(1, thread_name_prefix=function.__name__)
-    future = pool.submit(function, *args, **kwargs)
-    pool.shutdown(wait=False)                        # the thread ends when its one task has
-    return future
 
 
 def load(game: Game, rule_paths=None) -> list:
@@ -158,23 +141,16 @@ def analyse(game: Game, rule_paths, run: Run, loaded=None, publishing: bool = Fa
     compressing its strategy files while it analyses (`start_files`)."""
     loaded = load(game, rule_paths) if loaded is None else loaded
     keys = [json.dumps(game.module.count_fields(rules), sort_keys=True) for _, rules in loaded]
-    counts, storing = {}, []
-    try:
-        for index, ((rule_file, rules), key) in enumerate(zip(loaded, keys)):
-            if key not in counts:
-                with timing.stage(f"{game.name} count"):
-                    counts[key] = count(game, rules, run, storing)
-                    memory.release()
-            # This frame keeps neither the analysis nor (after the last rule set that needs it) the count:
-            # both go when the caller lets go of the analysis.
-            yield rule_file, _analysed(game, rule_file, rules,
-                                       counts[key] if key in keys[index + 1:] else counts.pop(key), run, publishing)
-    except BaseException:
-        wait(storing)                   # a cache file being written is finished (or its temporary file removed)
-        raise
-    with timing.stage(f"{game.name} count cache written"):
-        for future in storing:
-            future.result()             # a failed write (a full disk) is raised here
+    counts = {}
+    for index, ((rule_file, rules), key) in enumerate(zip(loaded, keys)):
+        if key not in counts:
+            with timing.stage(f"{game.name} count"):
+                counts[key] = count(game, rules, run)
+                memory.release()
+        # This frame keeps neither the analysis nor (after the last rule set that needs it) the count:
+        # both go when the caller lets go of the analysis.
+        yield rule_file, _analysed(game, rule_file, rules,
+                                   counts[key] if key in keys[index + 1:] else counts.pop(key), run, publishing)
 
 
 def _analysed(game: Game, rule_file, rules, count, run: Run, publishing: bool):
