@@ -18,7 +18,6 @@ record does not list is refused, never renamed or deleted; results of another ru
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import os
 import re
@@ -131,14 +130,6 @@ class ResultFolder:
         must not replace, OutputError when the files cannot be written (a full disk); either
         way the previous results stay as they were and no staging folder is left.
         """
-        return to_the_end(self.publishing(finish))
-
-    def publishing(self, finish=None):
-        """`publish` as a generator, in steps: `finish` may be a generator function, and each time it yields
-        this yields too (the staging folder complete, the caller free to do other work before it goes on);
-        the files `finish` returns are added as `publish` adds them, and the generator returns the target.
-        Closed before it ends (or an exception thrown in), it removes the staging folder, the previous
-        results staying as they were, as when `publish` fails."""
         target = self.target
         parent = target.parent
         make_folder(parent)
@@ -156,8 +147,6 @@ class ResultFolder:
             _write_file(staging / MANIFEST_NAME, json_bytes(self.manifest(published=False)))
             if finish is not None:
                 more = finish(staging)
-                if inspect.isgenerator(more):
-                    more = yield from more
                 for name, data in sorted(more.items()):
                     self.add(name, data)
                     _write_file(staging / name, self.files.pop(name))
@@ -187,15 +176,6 @@ class ResultFolder:
             raise
         shutil.rmtree(retired, ignore_errors=True)
         return target
-
-
-def to_the_end(steps):
-    """Run a generator of steps (`ResultFolder.publishing`) to its end: what it returns."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
 
 
 def _reason(error: OSError) -> str:

@@ -30,11 +30,11 @@ import analyzer
 from analyzer.publish import count_cache, memory, timing
 from analyzer.core.errors import InputError, InvariantError
 from analyzer.figures.outputs import WORKBOOK_NAME
-from analyzer.games.interface import CachedCount, DecisionTable
+from analyzer.games.interface import CachedCount
 from analyzer.games.registry import Game
 from analyzer.publish import drawing, report, verify
 from analyzer.publish.drawing import Drawing
-from analyzer.publish.folder import ResultFolder, check_out_root, json_bytes, to_the_end
+from analyzer.publish.folder import ResultFolder, check_out_root, json_bytes
 from analyzer.publish.options import CheckOptions
 from analyzer.publish.workbook import rules_table, workbook_bytes
 from cython_ext.byte_planes import expand_into, unshuffle_into
@@ -133,12 +133,10 @@ def prepare(jobs: list, run: Run) -> list:
     return prepared
 
 
-def analyse(game: Game, rule_paths, run: Run, loaded=None, publishing: bool = False):
+def analyse(game: Game, rule_paths, run: Run, loaded=None):
     """(rule file, analysis) of every rule file (default: the game's built-in ones), one at a time as each
     is asked for, counting once per count key.  Every rule file is loaded (and a bad one refused)
-    before anything is counted; `loaded`: the rule files as `load` (or `prepare`) returned them.
-    `publishing`: each analysis's results will be written, so a decision-table game starts
-    compressing its strategy files while it analyses (`start_files`)."""
+    before anything is counted; `loaded`: the rule files as `load` (or `prepare`) returned them."""
     loaded = load(game, rule_paths) if loaded is None else loaded
     keys = [json.dumps(game.module.count_fields(rules), sort_keys=True) for _, rules in loaded]
     counts = {}
@@ -150,13 +148,12 @@ def analyse(game: Game, rule_paths, run: Run, loaded=None, publishing: bool = Fa
         # This frame keeps neither the analysis nor (after the last rule set that needs it) the count:
         # both go when the caller lets go of the analysis.
         yield rule_file, _analysed(game, rule_file, rules,
-                                   counts[key] if key in keys[index + 1:] else counts.pop(key), run, publishing)
+                                   counts[key] if key in keys[index + 1:] else counts.pop(key), run)
 
 
-def _analysed(game: Game, rule_file, rules, count, run: Run, publishing: bool):
-    options = dict(run.options, start_files=True) if publishing and game.has(DecisionTable) else run.options
+def _analysed(game: Game, rule_file, rules, count, run: Run):
     with timing.stage(f"{game.name} {rule_file.name} analyse"):
-        analysis = game.module.analyse(rule_file, rules, count, **options)
+        analysis = game.module.analyse(rule_file, rules, count, **run.options)
         memory.release()
         return analysis
 
@@ -177,23 +174,19 @@ class Staged:
 
 def stage(game: Game, rule_file, analysis, run: Run) -> Staged:
     """Everything of an analysis's results folder that needs the analysis: its files and figures (drawn
-    in a child process, if there is a core for it, while the files are made and verified)."""
-    where = f"{game.name} {rule_file.name}"
-    with timing.stage(f"{where} outputs"):
+    by `run.drawer`, if there is one, while the files are made and verified)."""
+    with timing.stage(f"{game.name} {rule_file.name} outputs"):
         outputs = game.module.outputs(analysis)
         drawing = Drawing(outputs.report, run.drawer)      # the figures first: drawn while the rest is made
         try:
             folder = result_folder(game, rule_file, run)
-            with timing.stage("summary.json"):
-                summary = _made(outputs.summary)
-                folder.add("summary.json", json_bytes(summary))
+            summary = _made(outputs.summary)
+            folder.add("summary.json", json_bytes(summary))
             for name, data in outputs.files.items():
-                with timing.stage(name):
-                    folder.add(name, _made(data))
-            with timing.stage(WORKBOOK_NAME):
-                sheets = _made(outputs.sheets)
-                if sheets:
-                    folder.add(WORKBOOK_NAME, par_workbook(sheets, rule_file))
+                folder.add(name, _made(data))
+            sheets = _made(outputs.sheets)
+            if sheets:
+                folder.add(WORKBOOK_NAME, par_workbook(sheets, rule_file))
             memory.release()
         except BaseException:
             drawing.close()
@@ -210,39 +203,27 @@ def _made(value):
 
 
 def finish(staged: Staged, run: Run) -> Path:
-    """Verify the staged folder, add its report, and swap it in."""
-    with timing.stage(_publish_stage(staged)):
-        return to_the_end(finishing(staged, run))
-
-
-def _publish_stage(staged: Staged) -> str:
-    return f"{staged.game.name} {staged.folder.rules.name} publish"
-
-
-def finishing(staged: Staged, run: Run):
-    """`finish` as a generator, in two steps: the first verifies the staged folder, then yields while its
-    figures may still be drawing (the caller may analyse the next rule set meanwhile); the second waits for
-    them, adds the report and swaps the folder in, and returns it.  Closed before the end, it removes the
-    staging folder and stops the drawing (`ResultFolder.publishing`)."""
-    folder = staged.folder
+    """Verify the staged folder, add its report (its figures waited for), and swap it in; on any failure
+    the staging folder is removed and the drawing stopped."""
+    folder, where = staged.folder, f"{staged.game.name} {staged.folder.rules.name}"
 
     def verified_report(staging: Path):
-        with timing.stage("verify"):
+        with timing.stage(f"{where} verify"):
             memory.release()              # what the analysis let go of, before the files are read back
             verification = verify.verify_folder(staging, run.checks, run.progress, staged=True, counts=staged.count,
                                                 columns=staged.strategy_columns)
-            staged.strategy_columns = None       # not held while the next rule set is analysed
+            staged.strategy_columns = None
             memory.release()
         if not verification.passed:
             failures = "; ".join(c.line() for c in verification.checks if not c.passed)
             raise InvariantError(f"verification failed before publishing {folder.target}: {failures}")
-        yield
-        with timing.stage("figures"):
+        with timing.stage(f"{where} figures"):
             svgs = staged.drawing.result()
-        with timing.stage("report"):
+        with timing.stage(f"{where} report"):
             return report.build(staged.report, folder, staged.summary, verification, svgs)
     try:
-        return (yield from folder.publishing(verified_report))
+        with timing.stage(f"{where} publish"):
+            return folder.publish(verified_report)
     finally:
         staged.drawing.close()
 
@@ -260,50 +241,19 @@ def par_workbook(sheets: list, rule_file) -> bytes:
 
 
 def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
-    """Analyse and publish one game's rule files, already loaded and checked by `prepare`.
-
-    Each analysis is let go once its files and figures are made, before its folder is
-    verified (the verification reads the files and the count, not the analysis) and before
-    the next rule set is analysed, unless the run keeps analyses.  A verified folder is
-    completed (its figures waited for, its report added, swapped in) only once the next
-    rule set has been analysed, so that the figures are drawn meanwhile; if that analysis
-    fails, the folder is completed all the same, and an interrupt removes it (its staging
-    folder) as it removes one being written.
-    """
-    published, last = [], None       # last: the previous rule set's folder, verified, its figures perhaps drawing
+    """Analyse and publish one game's rule files, already loaded and checked by `prepare`, one after the
+    other.  Each analysis is let go once its files and figures are made, before its folder is verified
+    (the verification reads the files and the count, not the analysis), unless the run keeps analyses."""
+    published = []
     try:
-        for rule_file, analysis in analyse(game, None, run, loaded, publishing=True):
-            if last is not None:          # (its figures were drawn while this analysis ran)
-                ending, last = last, None
-                published.append(_completed(*ending))
+        for rule_file, analysis in analyse(game, None, run, loaded):
             staged = stage(game, rule_file, analysis, run)
             kept = analysis if run.keep_analyses else None
             del analysis
-            where, steps = _publish_stage(staged), finishing(staged, run)
-            del staged                    # held by its steps until the folder is swapped in (its files' bytes went as
-                                          # they were staged: ResultFolder.publishing; its arrays once verified)
-            with timing.stage(where):
-                next(steps)
-            last = (Published(game, rule_file, kept, None), steps, where)
-        if last is not None:
-            ending, last = last, None
-            published.append(_completed(*ending))
+            published.append(Published(game, rule_file, kept, finish(staged, run)))
         return published
-    except Exception:
-        if last is not None:              # the next rule set failed: the folder verified before it is still published
-            ending, last = last, None
-            _completed(*ending)
-        raise
     finally:
-        if last is not None:              # interrupted: its staging folder removed, its drawing stopped
-            last[1].close()
         timing.write()
-
-
-def _completed(published: Published, steps, where: str) -> Published:
-    """`published` with its folder, once the rest of its `finishing` has run: figures, report, swap."""
-    with timing.stage(f"{where}, completed"):
-        return dataclasses.replace(published, folder=to_the_end(steps))
 
 
 @contextmanager
