@@ -21,7 +21,6 @@ import dataclasses
 import hashlib
 import json
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
@@ -32,7 +31,7 @@ from analyzer.core.errors import InputError, InvariantError
 from analyzer.figures.outputs import WORKBOOK_NAME
 from analyzer.games.interface import CachedCount
 from analyzer.games.registry import Game
-from analyzer.publish import drawing, report, verify
+from analyzer.publish import report, verify
 from analyzer.publish.drawing import Drawing
 from analyzer.publish.folder import ResultFolder, check_out_root, json_bytes
 from analyzer.publish.options import CheckOptions
@@ -65,7 +64,7 @@ class Run:
     cache: Path | None = None                       # the count cache's folder; None: count afresh, keep nothing
     replace: bool = False                           # replace results of another rule file of the same rule set
     keep_analyses: bool = False                     # run_game returns each analysis (held in memory)
-    drawer: object = None                           # a drawing.Drawer: figures drawn by that child process
+    drawer: object = None                           # a drawing.Drawer: figures drawn by that child process, else here
 
 
 def kernel_digest(game: Game) -> str:
@@ -256,21 +255,6 @@ def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
         timing.write()
 
 
-@contextmanager
-def drawing_process(run: Run):
-    """While the block runs, `run.drawer` is a child process that draws the figures (`drawing.Drawer`), when a
-    second core makes it worth it: the one the run was given (the command line starts it before importing this
-    module: `analyzer.cli.run_games`), else one started here, before any counting, while this process is small."""
-    if run.drawer is not None:
-        yield run
-        return
-    with drawing.drawing_process() as run.drawer:
-        try:
-            yield run
-        finally:
-            run.drawer = None
-
-
 def run_games(jobs: list, run: Run, options=None, done=None) -> list[Published]:
     """Analyse and publish every (game, rule paths) job (paths None: the game's built-in rule sets),
     after `prepare` has checked everything that could refuse the run.
@@ -280,15 +264,14 @@ def run_games(jobs: list, run: Run, options=None, done=None) -> list[Published]:
     """
     prepared = prepare(jobs, run)
     published = []
-    with drawing_process(run):
-        for game, loaded in prepared:
-            started = time.perf_counter()
-            if options is not None:
-                run.options = options(game)
-            ours = publish_prepared(game, loaded, run)
-            if done is not None:
-                done(game, ours, time.perf_counter() - started)
-            published += ours
+    for game, loaded in prepared:
+        started = time.perf_counter()
+        if options is not None:
+            run.options = options(game)
+        ours = publish_prepared(game, loaded, run)
+        if done is not None:
+            done(game, ours, time.perf_counter() - started)
+        published += ours
     return published
 
 
