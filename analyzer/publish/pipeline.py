@@ -29,7 +29,7 @@ import analyzer
 from analyzer.publish import count_cache, memory, timing
 from analyzer.core.errors import InputError, InvariantError
 from analyzer.figures.outputs import WORKBOOK_NAME
-from analyzer.games.interface import CachedCount
+from analyzer.games.interface import CachedCount, DecisionTable
 from analyzer.games.registry import Game
 from analyzer.publish import report, verify
 from analyzer.publish.drawing import Drawing
@@ -132,10 +132,12 @@ def prepare(jobs: list, run: Run) -> list:
     return prepared
 
 
-def analyse(game: Game, rule_paths, run: Run, loaded=None):
+def analyse(game: Game, rule_paths, run: Run, loaded=None, publishing: bool = False):
     """(rule file, analysis) of every rule file (default: the game's built-in ones), one at a time as each
     is asked for, counting once per count key.  Every rule file is loaded (and a bad one refused)
-    before anything is counted; `loaded`: the rule files as `load` (or `prepare`) returned them."""
+    before anything is counted; `loaded`: the rule files as `load` (or `prepare`) returned them.
+    `publishing`: each analysis's results will be written, so a decision-table game starts
+    compressing its strategy files on other threads while it analyses (`start_files`)."""
     loaded = load(game, rule_paths) if loaded is None else loaded
     keys = [json.dumps(game.module.count_fields(rules), sort_keys=True) for _, rules in loaded]
     counts = {}
@@ -147,12 +149,13 @@ def analyse(game: Game, rule_paths, run: Run, loaded=None):
         # This frame keeps neither the analysis nor (after the last rule set that needs it) the count:
         # both go when the caller lets go of the analysis.
         yield rule_file, _analysed(game, rule_file, rules,
-                                   counts[key] if key in keys[index + 1:] else counts.pop(key), run)
+                                   counts[key] if key in keys[index + 1:] else counts.pop(key), run, publishing)
 
 
-def _analysed(game: Game, rule_file, rules, count, run: Run):
+def _analysed(game: Game, rule_file, rules, count, run: Run, publishing: bool):
+    options = dict(run.options, start_files=True) if publishing and game.has(DecisionTable) else run.options
     with timing.stage(f"{game.name} {rule_file.name} analyse"):
-        analysis = game.module.analyse(rule_file, rules, count, **run.options)
+        analysis = game.module.analyse(rule_file, rules, count, **options)
         memory.release()
         return analysis
 
@@ -245,7 +248,7 @@ def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
     (the verification reads the files and the count, not the analysis), unless the run keeps analyses."""
     published = []
     try:
-        for rule_file, analysis in analyse(game, None, run, loaded):
+        for rule_file, analysis in analyse(game, None, run, loaded, publishing=True):
             staged = stage(game, rule_file, analysis, run)
             kept = analysis if run.keep_analyses else None
             del analysis

@@ -56,7 +56,7 @@ def run(paths, name: str, run: pipeline.Run, publish: bool = False) -> Path:
         by_game.setdefault(game_of(path).name, []).append(path)
     rows, figures = [], []
     for game, loaded in pipeline.prepare([(registry.game(g), ps) for g, ps in by_game.items()], run):
-        for rule_file, analysis in pipeline.analyse(game, None, run, loaded):
+        for rule_file, analysis in pipeline.analyse(game, None, run, loaded, publishing=publish):
             if publish:
                 pipeline.publish(game, rule_file, analysis, run)
             for k in game.module.key_figures(analysis):
