@@ -207,10 +207,10 @@ def _made(value):
 def finish(staged: Staged, run: Run) -> Path:
     """Verify the staged folder, add its report (its figures waited for), and swap it in; on any failure
     the staging folder is removed and the drawing stopped."""
-    folder, where = staged.folder, f"{staged.game.name} {staged.folder.rules.name}"
+    folder = staged.folder
 
     def verified_report(staging: Path):
-        with timing.stage(f"{where} verify"):
+        with timing.stage("verify"):
             memory.release()              # what the analysis let go of, before the files are read back
             verification = verify.verify_folder(staging, run.checks, run.progress, staged=True, counts=staged.count,
                                                 columns=staged.strategy_columns)
@@ -219,12 +219,12 @@ def finish(staged: Staged, run: Run) -> Path:
         if not verification.passed:
             failures = "; ".join(c.line() for c in verification.checks if not c.passed)
             raise InvariantError(f"verification failed before publishing {folder.target}: {failures}")
-        with timing.stage(f"{where} figures"):
+        with timing.stage("figures"):
             svgs = staged.drawing.result()
-        with timing.stage(f"{where} report"):
+        with timing.stage("report"):
             return report.build(staged.report, folder, staged.summary, verification, svgs)
     try:
-        with timing.stage(f"{where} publish"):
+        with timing.stage(f"{staged.game.name} {folder.rules.name} publish"):
             return folder.publish(verified_report)
     finally:
         staged.drawing.close()
