@@ -253,6 +253,7 @@ def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
             kept = analysis if run.keep_analyses else None
             del analysis
             published.append(Published(game, rule_file, kept, finish(staged, run)))
+            del staged, kept              # not held (with its count) while the next rule set is counted and analysed
         return published
     finally:
         timing.write()
