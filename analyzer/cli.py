@@ -607,8 +607,6 @@ def _terminate(signum, frame):
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     memory.one_arena()            # before any thread: what threads free goes back with memory.release()
-    memory.small_pages()
-    memory.fewer_collections()
     for token in argv:            # argparse drops a value of '--' given as --flag=--, leaving a list behind
         if token.startswith("--") and token.endswith("=--"):
             print(f"analyzer: error: option {token[:-3]}: '--' is not a value; give the option what it asks for "

@@ -17,7 +17,14 @@ and reports the medians.  The measurements, with the machine, date, Python and l
 average, go to benchmarks/results/commands.json (--json), from which the README's speed
 table is made (--markdown prints it).  Timings are never asserted by the test suite.
 
+With --baseline CHECKOUT (another checkout with its kernels built, e.g. of an earlier commit),
+each run of a command is paired with one of the baseline's, in alternating order, and the
+report adds the baseline's medians and the change of each median in percent.  --one-run
+samples the memory in the timed run itself (half the runs; the sampling's CPU then weighs on
+both sides of a pair alike).
+
 Run: python benchmarks/bench_commands.py [--runs 3] [--only casino-holdem caribbean-stud all]
+     [--baseline ../base] [--one-run]
 """
 from __future__ import annotations
 
@@ -68,30 +75,50 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=HERE / "results" / "commands.json",
                         help="where to write the measurements (default benchmarks/results/commands.json)")
     parser.add_argument("--markdown", action="store_true", help="print the README table at the end")
+    parser.add_argument("--baseline", type=Path, help="a checkout to pair every run with (its kernels built)")
+    parser.add_argument("--one-run", action="store_true", help="sample the memory in the timed run (one run, not two)")
     args = parser.parse_args()
     checkout = args.checkout.resolve()
+    sides = {"checkout": checkout} | ({"baseline": args.baseline.resolve()} if args.baseline else {})
     report = {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine_info(),
               "checkout": str(checkout), "commit": git_commit(checkout), "runs": args.runs,
               "load_average_before": list(os.getloadavg()), "targets": TARGETS, "commands": {}}
-    runs, sampled = {name: [] for name in args.only}, {name: [] for name in args.only}
+    runs = {(side, name): [] for side in sides for name in args.only}
+    sampled = {(side, name): [] for side in sides for name in args.only}
     for index in range(args.runs):                     # interleaved: drifting load hits every command alike
         for name in args.only:
-            timed, memory = run_command(checkout, COMMANDS[name], tree=False), run_command(checkout, COMMANDS[name])
-            runs[name].append(timed)
-            sampled[name].append(memory)
-            print(f"run {index + 1}/{args.runs} {name}: {timed['wall_s']:.2f} s; {memory['peak_tree_mb']:,.0f} MB "
-                  f"(largest process {memory['peak_rss_mb']:,.0f} MB; load {os.getloadavg()[0]:.2f})", flush=True)
+            for side in (list(sides) if index % 2 == 0 else list(sides)[::-1]):
+                if args.one_run:
+                    timed = memory = run_command(sides[side], COMMANDS[name])
+                else:
+                    timed, memory = (run_command(sides[side], COMMANDS[name], tree=False),
+                                     run_command(sides[side], COMMANDS[name]))
+                runs[side, name].append(timed)
+                sampled[side, name].append(memory)
+                print(f"run {index + 1}/{args.runs} {name} ({side}): {timed['wall_s']:.2f} s; "
+                      f"{memory['peak_tree_mb']:,.0f} MB (largest process {memory['peak_rss_mb']:,.0f} MB; "
+                      f"load {os.getloadavg()[0]:.2f})", flush=True)
     report["load_average_after"] = list(os.getloadavg())
-    for name in args.only:
-        report["commands"][name] = {"arguments": COMMANDS[name] + ["--out", "DIR"],
-                                    **summarise(runs[name], sampled[name]), "runs": runs[name],
-                                    "sampled_runs": sampled[name]}
+    for side in sides:
+        commands = {name: {"arguments": COMMANDS[name] + ["--out", "DIR"], **summarise(runs[side, name],
+                                                                                      sampled[side, name]),
+                           "runs": runs[side, name], "sampled_runs": sampled[side, name]} for name in args.only}
+        if side == "checkout":
+            report["commands"] = commands
+        else:
+            report["baseline"] = {"checkout": str(sides[side]), "commit": git_commit(sides[side]), "commands": commands}
+    if args.baseline:
+        report["against_baseline_percent"] = {name: {key: round(100 * (report["commands"][name][key]
+                                                                       / report["baseline"]["commands"][name][key] - 1), 1)
+                                                     for key in ("median_wall_s", "median_peak_tree_mb",
+                                                                 "median_peak_rss_mb")} for name in args.only}
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(report, indent=1) + "\n")
     for name, result in report["commands"].items():
         target = TARGETS.get(name)
         print(f"{name}: median {result['median_wall_s']:.2f} s, {result['median_peak_tree_mb']:,.0f} MB"
-              + (f" (target <= {target[0]:g} s, <= {target[1]} MB)" if target else ""))
+              + (f" (target <= {target[0]:g} s, <= {target[1]} MB)" if target else "")
+              + (f"; against the baseline {report['against_baseline_percent'][name]}" if args.baseline else ""))
     print(f"wrote {args.json}")
     if args.markdown:
         print(speed_table(report))

@@ -192,6 +192,7 @@ class DecisionTableFiles:
         self._shared, self._own = {} if shared is None else shared, {}
         self._header = self._arrays = None
         self._codes, self._started = {}, {}                 # file name -> its decision codes, its columns' futures
+        self._made = set()                                  # files whose bytes were made (their segments let go)
 
     def add(self, name: str, codes: np.ndarray | None = None, start: bool = False) -> None:
         """A file `name` of these decision codes (None: the optimal ones, ties coded EITHER), deflated from
@@ -203,17 +204,22 @@ class DecisionTableFiles:
     def start(self) -> None:
         """Start deflating every file not started yet."""
         for name in self._codes:
-            if name not in self._started:
+            if name not in self._started and name not in self._made:
                 self._start(name)
 
     def data(self, name: str) -> bytes:
         """The file's bytes (deflating started now if it was not, and waited for).  Raises InputError
-        when an EV numerator does not fit the file's 64-bit column."""
+        when an EV numerator does not fit the file's 64-bit column.  Its segments are let go once it is
+        made (the EVs' with the table's last file; asked again, it is deflated again)."""
         if name not in self._started:
             self._start(name)
-        columns, futures = self._started[name]
-        return strategy_file.encode(self._header, columns, level=LEVEL,
+        columns, futures = self._started.pop(name)
+        self._made.add(name)
+        data = strategy_file.encode(self._header, columns, level=LEVEL,
                                     deflated={column: future.result() for column, future in futures.items()})
+        if not self._started:
+            self._own.clear()
+        return data
 
     def columns(self) -> dict:
         """The columns every file of this table holds (keys, weights, EVs), as written: what reading the files

@@ -8,7 +8,6 @@ only folders it wrote (`check_ours`), and results of another rule file only with
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import os
 import re
@@ -106,13 +105,8 @@ class ResultFolder:
     def publish(self, finish=None) -> Path:
         """Write every file into a staging folder, then swap it in for the target folder.  finish(staging) may
         return more files {name: bytes or str} (a report on its verification), added before the swap.
-        InputError for a target it must not replace, OutputError when the files cannot be written."""
-        return to_the_end(self.publishing(finish))
-
-    def publishing(self, finish=None):
-        """`publish` as a generator: where `finish` is a generator function, its yields are passed on (the
-        folder staged, the caller free to work meanwhile); it returns the target.  Closed early, it leaves
-        the previous results as they were."""
+        InputError for a target it must not replace, OutputError when the files cannot be written; either way
+        the previous results stay as they were."""
         target = self.target
         make_folder(target.parent)
         remove_stale(target.parent)
@@ -122,8 +116,6 @@ class ResultFolder:
             self._stage(staging, {})
             if finish is not None:
                 more = finish(staging)
-                if inspect.isgenerator(more):
-                    more = yield from more
                 self._stage(staging, more)
             _write_file(staging / FINAL_MANIFEST, json_bytes(self.manifest()))
             swap(self.check_target)                # nothing of the user's appeared there meanwhile
@@ -137,15 +129,6 @@ class ResultFolder:
         for name in sorted(self.files):
             _write_file(staging / name, self.files.pop(name))
         _write_file(staging / MANIFEST_NAME, json_bytes(self.manifest(published=False)))
-
-
-def to_the_end(steps):
-    """Run a generator of steps (`ResultFolder.publishing`) to its end: what it returns."""
-    try:
-        while True:
-            next(steps)
-    except StopIteration as done:
-        return done.value
 
 
 def _reason(error: OSError) -> str:

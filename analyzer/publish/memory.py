@@ -1,37 +1,22 @@
-"""How a run uses memory: freed memory handed back to the system between its stages, and small pages.
+"""Freed memory handed back to the system between a run's stages (glibc's `malloc_trim`).
 
-glibc's malloc keeps the heap pages that freed objects leave (and raises its threshold for
-giving large blocks their own mapping after each one is freed), so a stage's peak would sit
-on top of the garbage of the stages before it: the analysis's temporaries, a strategy file
-being written.  `release` (glibc's `malloc_trim(0)`, which also returns free pages in the
-middle of the heap) is called where one stage's temporaries are gone and the next begins;
-elsewhere (another C library) it does nothing.
-
-A thread that allocates while another holds the heap gets an arena of its own (up to eight
-per core), and the free space at the top of such an arena goes back to the system only when
-it outgrows the trim threshold (which glibc raises to 64 MB), not on `malloc_trim`: what the
-threads compressing the count cache and the strategy files and the verification's threads
-had freed stayed with the process (~150 MB carried from Casino Hold'em into Caribbean Stud
-in `analyzer all`).  `one_arena` (called by the command line before it starts any thread)
-keeps every thread on the one main heap, which `release` returns in full; the threads
-allocate few, large buffers, so they rarely wait for each other.  `fewer_collections` has
-Python's cycle collector look at young objects a hundred times less often than by default (the
-runs make few cycles and many objects).
+glibc's malloc keeps the heap pages that freed objects leave, so a stage's peak would sit on
+the garbage of the stages before it (the analysis's temporaries, a strategy file being
+written).  `release` returns them where one stage's temporaries are gone and the next
+begins; `one_arena` (called by the command line before it starts any thread) keeps every
+thread on the main heap, whose free pages `release` returns in full (a thread's own arena
+returns its free top only past glibc's trim threshold).  Elsewhere (another C library)
+both do nothing.  docs/performance.md gives what they measured.
 """
 from __future__ import annotations
 
 import ctypes
-import gc
-from contextlib import contextmanager
 
-YOUNG_COLLECTION_AFTER = 100_000   # net allocations of tracked objects between collections of the youngest generation
 _M_ARENA_MAX = -8            # mallopt's parameter number (glibc <malloc.h>)
-_PR_SET_THP_DISABLE, _PR_GET_THP_DISABLE = 41, 42     # prctl's option numbers (Linux <linux/prctl.h>)
 
 
 def _libc(name: str):
-    """The C library's function `name`, from the libraries this process has loaded (no search for the library:
-    `ctypes.util.find_library` runs ldconfig in a subprocess), or None where there is none."""
+    """The C library's function `name`, from the libraries this process has loaded, or None where there is none."""
     try:
         return getattr(ctypes.CDLL(None), name)
     except (OSError, AttributeError):
@@ -40,7 +25,6 @@ def _libc(name: str):
 
 _MALLOC_TRIM = _libc("malloc_trim")
 _MALLOPT = _libc("mallopt")
-_PRCTL = _libc("prctl")
 
 
 def release() -> None:
@@ -54,53 +38,3 @@ def one_arena() -> bool:
     `release` returns what any of them freed; whether it was set (False without glibc).  For a
     program's entry point, before it starts threads (arenas made before stay)."""
     return _MALLOPT is not None and _MALLOPT(_M_ARENA_MAX, 1) == 1
-
-
-def fewer_collections() -> None:
-    """Look for reference cycles after YOUNG_COLLECTION_AFTER net allocations of tracked objects, not Python's
-    default 700 (the older generations' thresholds as they are).  For a program's entry point, before it forks.
-
-    The analyses make and drop objects by the hundred thousand (fractions, table rows, matplotlib's
-    artists), almost none of them in a cycle: with the default, the drawing child spent 0.11-0.14 s
-    of a command in 250 young and 2 full collections, the main process ~0.06 s (gc.callbacks timing
-    Casino Hold'em's and Caribbean Stud's runs); with this threshold, one young collection each,
-    ~0.03 s.  Measured on the README's 2-core VM, runs interleaved with the default's: `caribbean-stud` 3.52 ->
-    3.16 s (medians; 5 of 6 pairs faster), `casino-holdem` 6.00 -> 5.88 s (5 of 8), peak memory unchanged
-    (the VM's speed drifts 10-20% between minutes).  Cycles are still collected, later.
-    """
-    gc.set_threshold(YOUNG_COLLECTION_AFTER, *gc.get_threshold()[1:])
-
-
-def small_pages() -> bool:
-    """Keep this process, and the processes it forks, on 4 KB pages (Linux's PR_SET_THP_DISABLE), but while
-    counting (`huge_pages_while_counting`); whether it was set (False elsewhere).
-
-    numpy asks for transparent huge pages for every large array, and a first touch of one then
-    has the kernel find (compacting memory on the spot when none is free) and zero 2 MB at once.
-    The stages after counting make and let go of large arrays they write once, in order: measured
-    on the 2-core VM of the README's speed table, a Caribbean Stud run spent 0.9-1.1 s in the kernel
-    with huge pages and 0.45-0.55 s without, and finished 0.1-0.2 s sooner.
-    """
-    return _set_small_pages(True)
-
-
-def _set_small_pages(on: bool) -> bool:
-    return _PRCTL is not None and _PRCTL(_PR_SET_THP_DISABLE, int(on), 0, 0, 0) == 0
-
-
-@contextmanager
-def huge_pages_while_counting():
-    """Transparent huge pages allowed again while the block runs, the process's setting restored after.
-
-    The counting kernels' tables are large and read all over (Casino Hold'em's passes): with
-    4 KB pages their TLB misses cost a Hold'em run 0.6-0.7 s more (measured as `small_pages`);
-    what was allocated on huge pages meanwhile stays on them.
-    """
-    small = _PRCTL is not None and _PRCTL(_PR_GET_THP_DISABLE, 0, 0, 0, 0) == 1
-    if small:
-        _set_small_pages(False)
-    try:
-        yield
-    finally:
-        if small:
-            _set_small_pages(True)

@@ -22,8 +22,6 @@ import hashlib
 import json
 import sys
 import time
-from contextlib import contextmanager
-from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
@@ -34,9 +32,9 @@ from analyzer.core.errors import InputError, InvariantError
 from analyzer.figures.outputs import WORKBOOK_NAME
 from analyzer.games.interface import CachedCount, DecisionTable
 from analyzer.games.registry import Game
-from analyzer.publish import drawing, report, verify
+from analyzer.publish import report, verify
 from analyzer.publish.drawing import Drawing
-from analyzer.publish.folder import ResultFolder, check_out_root, json_bytes, to_the_end
+from analyzer.publish.folder import ResultFolder, check_out_root, json_bytes
 from analyzer.publish.options import CheckOptions
 from analyzer.publish.workbook import rules_table, workbook_bytes
 
@@ -67,7 +65,7 @@ class Run:
     from_cache: dict = field(default_factory=dict)  # (game, rule set) -> the cache key its counts were read under
     replace: bool = False                           # replace results of another rule file of the same rule set
     keep_analyses: bool = False                     # run_game returns each analysis (held in memory)
-    drawer: object = None                           # a drawing.Drawer: figures drawn by that child process
+    drawer: object = None                           # a drawing.Drawer: figures drawn by that child process, else here
 
 
 def kernel_digest(game: Game) -> str:
@@ -78,19 +76,14 @@ def kernel_digest(game: Game) -> str:
     return digest.hexdigest()
 
 
-def count(game: Game, rules, run: Run, storing: list | None = None):
+def count(game: Game, rules, run: Run):
     """The game's paytable-free counts for these rules: from the cache when it holds them, else counted (and kept)."""
-    return counted(game, rules, run, storing)[0]
+    return counted(game, rules, run)[0]
 
 
-def counted(game: Game, rules, run: Run, storing: list | None = None) -> tuple:
-    """(the counts, the cache key they were read under, or None when they were counted here).
-
-    `storing`: when given, the count is written to the cache on a background thread (its
-    hashing and writing release the GIL, so it overlaps the analysis on a second core) and the
-    thread's future is appended there for the caller to wait on; else written here.  A cache
-    that cannot be written costs a line on stderr, never the run (`count_cache.store`).
-    """
+def counted(game: Game, rules, run: Run) -> tuple:
+    """(the counts, the cache key they were read under, or None when they were counted here).  A cache that
+    cannot be written costs a line on stderr, never the run (`count_cache.store`)."""
     if run.cache is None or not game.has(CachedCount):
         return game.module.count(rules, run.executor, run.progress), None
     key = count_cache.cache_key(game.name, game.module.count_fields(rules),
@@ -104,10 +97,7 @@ def counted(game: Game, rules, run: Run, storing: list | None = None) -> tuple:
               "rules or break their totals; they are recounted", file=sys.stderr)
     table = game.module.count(rules, run.executor, run.progress)
     arrays, meta = game.module.table_arrays(table)
-    if storing is None:
-        count_cache.store(run.cache, key, arrays, meta, prefix=game.folder)
-    else:
-        storing.append(_background(count_cache.store, run.cache, key, arrays, meta, prefix=game.folder))
+    count_cache.store(run.cache, key, arrays, meta, prefix=game.folder)
     return table, None
 
 
@@ -122,14 +112,6 @@ def check_cache(run: Run, games) -> None:
     except count_cache.Unusable as problem:
         raise InputError(f"--cache {run.cache}: the count cache {problem}; name another folder, or give "
                          "--no-cache") from None
-
-
-def _background(function, *args, **kwargs) -> Future:
-    """Run function(*args, **kwargs) on a thread of its own; the future holds its result or exception."""
-    pool = ThreadPoolExecutor(1, thread_name_prefix=function.__name__)
-    future = pool.submit(function, *args, **kwargs)
-    pool.shutdown(wait=False)                        # the thread ends when its one task has
-    return future
 
 
 def load(game: Game, rule_paths=None) -> list:
@@ -181,28 +163,21 @@ def analyse(game: Game, rule_paths, run: Run, loaded=None, publishing: bool = Fa
     is asked for, counting once per count key.  Every rule file is loaded (and a bad one refused)
     before anything is counted; `loaded`: the rule files as `load` (or `prepare`) returned them.
     `publishing`: each analysis's results will be written, so a decision-table game starts
-    compressing its strategy files while it analyses (`start_files`)."""
+    compressing its strategy files on other threads while it analyses (`start_files`)."""
     loaded = load(game, rule_paths) if loaded is None else loaded
     keys = [json.dumps(game.module.count_fields(rules), sort_keys=True) for _, rules in loaded]
-    counts, hits, storing = {}, {}, []
-    try:
-        for index, ((rule_file, rules), key) in enumerate(zip(loaded, keys)):
-            if key not in counts:
-                with timing.stage(f"{game.name} count"), memory.huge_pages_while_counting():
-                    counts[key], hits[key] = counted(game, rules, run, storing)
-                    memory.release()
-            if hits[key] is not None:
-                run.from_cache[game.name, rule_file.name] = hits[key]
-            # This frame keeps neither the analysis nor (after the last rule set that needs it) the count:
-            # both go when the caller lets go of the analysis.
-            yield rule_file, _analysed(game, rule_file, rules,
-                                       counts[key] if key in keys[index + 1:] else counts.pop(key), run, publishing)
-    except BaseException:
-        wait(storing)                   # a cache file being written is finished (or its temporary file removed)
-        raise
-    with timing.stage(f"{game.name} count cache written"):
-        for future in storing:
-            future.result()
+    counts, hits = {}, {}
+    for index, ((rule_file, rules), key) in enumerate(zip(loaded, keys)):
+        if key not in counts:
+            with timing.stage(f"{game.name} count"):
+                counts[key], hits[key] = counted(game, rules, run)
+                memory.release()
+        if hits[key] is not None:
+            run.from_cache[game.name, rule_file.name] = hits[key]
+        # This frame keeps neither the analysis nor (after the last rule set that needs it) the count:
+        # both go when the caller lets go of the analysis.
+        yield rule_file, _analysed(game, rule_file, rules,
+                                   counts[key] if key in keys[index + 1:] else counts.pop(key), run, publishing)
 
 
 def _analysed(game: Game, rule_file, rules, count, run: Run, publishing: bool):
@@ -229,23 +204,19 @@ class Staged:
 
 def stage(game: Game, rule_file, analysis, run: Run) -> Staged:
     """Everything of an analysis's results folder that needs the analysis: its files and figures (drawn
-    in a child process, if there is a core for it, while the files are made and verified)."""
-    where = f"{game.name} {rule_file.name}"
-    with timing.stage(f"{where} outputs"):
+    by `run.drawer`, if there is one, while the files are made and verified)."""
+    with timing.stage(f"{game.name} {rule_file.name} outputs"):
         outputs = game.module.outputs(analysis)
         drawing = Drawing(outputs.report, run.drawer)      # the figures first: drawn while the rest is made
         try:
             folder = result_folder(game, rule_file, run)
-            with timing.stage("summary.json"):
-                summary = _made(outputs.summary)
-                folder.add("summary.json", json_bytes(summary))
+            summary = _made(outputs.summary)
+            folder.add("summary.json", json_bytes(summary))
             for name, data in outputs.files.items():
-                with timing.stage(name):
-                    folder.add(name, _made(data))
-            with timing.stage(WORKBOOK_NAME):
-                sheets = _made(outputs.sheets)
-                if sheets:
-                    folder.add(WORKBOOK_NAME, par_workbook(sheets, rule_file))
+                folder.add(name, _made(data))
+            sheets = _made(outputs.sheets)
+            if sheets:
+                folder.add(WORKBOOK_NAME, par_workbook(sheets, rule_file))
             memory.release()
         except BaseException:
             drawing.close()
@@ -262,20 +233,8 @@ def _made(value):
 
 
 def finish(staged: Staged, run: Run) -> Path:
-    """Verify the staged folder, add its report, and swap it in."""
-    with timing.stage(_publish_stage(staged)):
-        return to_the_end(finishing(staged, run))
-
-
-def _publish_stage(staged: Staged) -> str:
-    return f"{staged.game.name} {staged.folder.rules.name} publish"
-
-
-def finishing(staged: Staged, run: Run):
-    """`finish` as a generator, in two steps: the first verifies the staged folder, then yields while its
-    figures may still be drawing (the caller may analyse the next rule set meanwhile); the second waits for
-    them, adds the report and swaps the folder in, and returns it.  Closed before the end, it removes the
-    staging folder and stops the drawing (`ResultFolder.publishing`)."""
+    """Verify the staged folder, add its report (its figures waited for), and swap it in; on any failure
+    the staging folder is removed and the drawing stopped."""
     folder = staged.folder
 
     def verified_report(staging: Path):
@@ -283,18 +242,18 @@ def finishing(staged: Staged, run: Run):
             memory.release()              # what the analysis let go of, before the files are read back
             verification = verify.verify_folder(staging, run.checks, run.progress, staged=True, counts=staged.count,
                                                 columns=staged.strategy_columns)
-            staged.strategy_columns = None       # not held while the next rule set is analysed
+            staged.strategy_columns = None
             memory.release()
         if not verification.passed:
             failures = "; ".join(c.line() for c in verification.checks if not c.passed)
             raise InvariantError(f"verification failed before publishing {folder.target}: {failures}")
-        yield
         with timing.stage("figures"):
             svgs = staged.drawing.result()
         with timing.stage("report"):
             return report.build(staged.report, folder, staged.summary, verification, svgs)
     try:
-        return (yield from folder.publishing(verified_report))
+        with timing.stage(f"{staged.game.name} {folder.rules.name} publish"):
+            return folder.publish(verified_report)
     finally:
         staged.drawing.close()
 
@@ -312,65 +271,20 @@ def par_workbook(sheets: list, rule_file) -> bytes:
 
 
 def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
-    """Analyse and publish one game's rule files, already loaded and checked by `prepare`.
-
-    Each analysis is let go once its files and figures are made, before its folder is
-    verified (the verification reads the files and the count, not the analysis) and before
-    the next rule set is analysed, unless the run keeps analyses.  A verified folder is
-    completed (its figures waited for, its report added, swapped in) only once the next
-    rule set has been analysed, so that the figures are drawn meanwhile; if that analysis
-    fails, the folder is completed all the same, and an interrupt removes it (its staging
-    folder) as it removes one being written.
-    """
-    published, last = [], None       # last: the previous rule set's folder, verified, its figures perhaps drawing
+    """Analyse and publish one game's rule files, already loaded and checked by `prepare`, one after the
+    other.  Each analysis is let go once its files and figures are made, before its folder is verified
+    (the verification reads the files and the count, not the analysis), unless the run keeps analyses."""
+    published = []
     try:
         for rule_file, analysis in analyse(game, None, run, loaded, publishing=True):
-            if last is not None:          # (its figures were drawn while this analysis ran)
-                ending, last = last, None
-                published.append(_completed(*ending))
             staged = stage(game, rule_file, analysis, run)
             kept = analysis if run.keep_analyses else None
             del analysis
-            where, steps = _publish_stage(staged), finishing(staged, run)
-            del staged                    # held by its steps until the folder is swapped in (its files' bytes went as
-                                          # they were staged: ResultFolder.publishing; its arrays once verified)
-            with timing.stage(where):
-                next(steps)
-            last = (Published(game, rule_file, kept, None), steps, where)
-        if last is not None:
-            ending, last = last, None
-            published.append(_completed(*ending))
+            published.append(Published(game, rule_file, kept, finish(staged, run)))
+            del staged, kept              # not held (with its count) while the next rule set is counted and analysed
         return published
-    except Exception:
-        if last is not None:              # the next rule set failed: the folder verified before it is still published
-            ending, last = last, None
-            _completed(*ending)
-        raise
     finally:
-        if last is not None:              # interrupted: its staging folder removed, its drawing stopped
-            last[1].close()
         timing.write()
-
-
-def _completed(published: Published, steps, where: str) -> Published:
-    """`published` with its folder, once the rest of its `finishing` has run: figures, report, swap."""
-    with timing.stage(f"{where}, completed"):
-        return dataclasses.replace(published, folder=to_the_end(steps))
-
-
-@contextmanager
-def drawing_process(run: Run):
-    """While the block runs, `run.drawer` is a child process that draws the figures (`drawing.Drawer`), when a
-    second core makes it worth it: the one the run was given (the command line starts it before importing this
-    module: `analyzer.cli.run_games`), else one started here, before any counting, while this process is small."""
-    if run.drawer is not None:
-        yield run
-        return
-    with drawing.drawing_process() as run.drawer:
-        try:
-            yield run
-        finally:
-            run.drawer = None
 
 
 def run_games(jobs: list, run: Run, options=None, done=None) -> list[Published]:
@@ -382,15 +296,14 @@ def run_games(jobs: list, run: Run, options=None, done=None) -> list[Published]:
     """
     prepared = prepare(jobs, run)
     published = []
-    with drawing_process(run):
-        for game, loaded in prepared:
-            started = time.perf_counter()
-            if options is not None:
-                run.options = options(game)
-            ours = publish_prepared(game, loaded, run)
-            if done is not None:
-                done(game, ours, time.perf_counter() - started)
-            published += ours
+    for game, loaded in prepared:
+        started = time.perf_counter()
+        if options is not None:
+            run.options = options(game)
+        ours = publish_prepared(game, loaded, run)
+        if done is not None:
+            done(game, ours, time.perf_counter() - started)
+        published += ours
     return published
 
 

@@ -3,8 +3,8 @@
 Off unless the environment variable ANALYZER_TIMINGS names a file when this module is
 first imported: then `stage(name)` times its block (wall clock, `time.perf_counter`; the CPU
 time of the thread that ran it, which tells working from waiting for other threads or for a
-core; the process's resident memory when it ends and its peak so far; the page faults it
-took) and `write()` saves every stage recorded so far to that file as JSON.  Off, `stage`
+core; the process's peak resident memory so far) and `write()` saves every stage recorded so
+far to that file as JSON.  Off, `stage`
 returns one shared do-nothing context manager and `write` returns at once, so the pipeline
 can name its stages at no cost.
 
@@ -24,19 +24,18 @@ PATH = os.environ.get(ENVIRONMENT) or None
 
 _OFF = contextlib.nullcontext()
 _STARTED = time.perf_counter()
-_records: list = []          # {"stage", "start", "seconds", "cpu_s", "rss_mb", "peak_rss_mb", "page_faults"}, as they ended
+_records: list = []          # {"stage", "start", "seconds", "cpu_s", "peak_rss_mb"}, as they ended
 _open: list = []             # names of the stages running now (outermost first)
 
 
 class _Stage:
-    __slots__ = ("name", "start", "cpu", "faults")
+    __slots__ = ("name", "start", "cpu")
 
     def __init__(self, name: str):
         self.name = name
 
     def __enter__(self):
         _open.append(self.name)
-        self.faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
         self.cpu = time.thread_time()
         self.start = time.perf_counter()
         return self
@@ -44,23 +43,12 @@ class _Stage:
     def __exit__(self, *exc):
         seconds = time.perf_counter() - self.start
         cpu = time.thread_time() - self.cpu
-        usage = resource.getrusage(resource.RUSAGE_SELF)
         name = " / ".join(_open)
         _open.pop()
         _records.append({"stage": name, "start": round(self.start - _STARTED, 6), "seconds": round(seconds, 6),
-                         "cpu_s": round(cpu, 6),
-                         "rss_mb": _rss_mb(), "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),   # kB on Linux
-                         "page_faults": usage.ru_minflt - self.faults})
+                         "cpu_s": round(cpu, 6),     # ru_maxrss: kB on Linux
+                         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)})
         return False
-
-
-def _rss_mb() -> float | None:
-    """The resident memory now (Linux: /proc/self/statm), or None where it cannot be read."""
-    try:
-        with open("/proc/self/statm") as statm:
-            return round(int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 20, 1)
-    except (OSError, ValueError, IndexError):
-        return None
 
 
 def stage(name: str):

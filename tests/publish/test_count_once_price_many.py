@@ -182,22 +182,14 @@ def test_sweep_works_for_every_game(tmp_path, game):
     assert "| game | rule set |" in (folder / "comparison.md").read_text()
 
 
-def test_the_cache_is_written_on_a_background_thread_and_waited_for(tmp_path, monkeypatch):
-    """The count is stored while the analysis runs; the run returns only once the file is complete."""
+def test_a_stored_count_is_complete_for_the_next_run(tmp_path, monkeypatch):
     game = "caribbean-stud"
     path = support.reduced_deck(tmp_path, game, *SMALL[game])
-    real, threads = count_cache.store, []
-
-    def store(*args, **kwargs):
-        threads.append(threading.current_thread())
-        return real(*args, **kwargs)
-    monkeypatch.setattr(count_cache, "store", store)
     first = files_of(publish(game, path, tmp_path / "a", tmp_path / "cache"))
-    assert threads and threads[0] is not threading.main_thread()
     assert len(count_cache.cache_files(tmp_path / "cache")) == 1
     counted = Counted(monkeypatch, game)
     assert as_if_counted(files_of(publish(game, path, tmp_path / "b", tmp_path / "cache"))) == as_if_counted(first)
-    assert counted.calls == 0                          # the file the background thread wrote is complete
+    assert counted.calls == 0                          # the file stored is complete
 
 
 class FullDisk:

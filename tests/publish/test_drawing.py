@@ -10,7 +10,7 @@ import pytest
 
 from analyzer.core.errors import InvariantError
 from analyzer.figures.outputs import Figure, ReportContent
-from analyzer.publish import drawing, pipeline
+from analyzer.publish import drawing
 from analyzer.publish.drawing import Drawer, Drawing
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is what is tested")
@@ -36,26 +36,10 @@ def drawer():
 def test_the_child_draws_the_bytes_drawn_here(drawer):
     figures = content(jackpot(), jackpot("b.svg", title="other"))
     there = Drawing(figures, drawer)
-    assert drawer.busy
     here = Drawing(figures)
-    assert there.result() == here.result() and not drawer.busy
+    assert there.result() == here.result()
     assert set(here.result()) == {"figure_progressive.svg", "b.svg"} and here.result()["b.svg"].startswith("<?xml")
     assert Drawing(content(jackpot("c.svg")), drawer).result()["c.svg"] == here.result()["figure_progressive.svg"]
-
-
-def test_a_figure_drawn_before_is_not_drawn_again(drawer, monkeypatch):
-    """The same kind and data (another rule set's same side bet): its SVG text from the first drawing, the
-    child sent only what it has not drawn; the text is what drawing it here gives."""
-    sent = []
-    send = drawing._send
-    monkeypatch.setattr(drawing, "_send", lambda stream, value: sent.append([f.file for f in value]) or send(stream, value))
-    first = Drawing(content(jackpot(), jackpot("b.svg", title="other")), drawer).result()
-    again = Drawing(content(jackpot(), jackpot("c.svg", title="third")), drawer).result()
-    assert sent == [["figure_progressive.svg", "b.svg"], ["c.svg"]]
-    assert again["figure_progressive.svg"] == first["figure_progressive.svg"]
-    assert again == Drawing(content(jackpot(), jackpot("c.svg", title="third"))).result()
-    assert Drawing(content(jackpot("d.svg")), drawer).result() == {"d.svg": first["figure_progressive.svg"]}
-    assert sent[2:] == [] and not drawer.busy
 
 
 def test_lazy_values_are_made_here_and_sent(drawer):
@@ -72,28 +56,6 @@ def test_a_failure_in_the_child_is_raised_with_its_traceback_and_stops_the_child
         Drawing(content(broken), drawer).result()
     assert drawer.pid is None                     # a failed drawing stops the child: later figures are drawn here
     assert Drawing(content(jackpot()), drawer).result()["figure_progressive.svg"].startswith("<?xml")
-
-
-def _process_group(group: int) -> list[int]:
-    """The processes of a process group (Linux: /proc/PID/stat, whose fifth field is the group)."""
-    members = []
-    for stat in os.scandir("/proc"):
-        if stat.name.isdigit():
-            try:
-                with open(f"/proc/{stat.name}/stat") as status:
-                    fields = status.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[2]) == group and fields[0] != "Z":
-                members.append(int(stat.name))
-    return members
-
-
-@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads the process table in /proc")
-def test_the_child_draws_each_request_itself(drawer):
-    first = Drawing(content(jackpot()), drawer).result()
-    assert Drawing(content(jackpot("b.svg", title="other")), drawer).result()["b.svg"] != first
-    assert _process_group(drawer.pid) == [drawer.pid]      # no other process drew
 
 
 def test_a_child_ending_without_a_reply_is_an_internal_error(monkeypatch):
@@ -122,33 +84,15 @@ def test_figures_given_up_stop_the_child_and_close_reaps_it(drawer):
         os.waitpid(pid, os.WNOHANG)                 # reaped: no such child any more
 
 
-def test_a_busy_child_is_not_sent_more(drawer):
-    first = Drawing(content(jackpot()), drawer)
-    second = Drawing(content(jackpot("b.svg")), drawer)      # drawn here instead
-    assert second.result() and first.result() and not drawer.busy
-
-
 def test_no_figures_nothing_sent(drawer):
-    assert Drawing(content(), drawer).result() == {} and not drawer.busy
+    assert Drawing(content(), drawer).result() == {}
 
 
 def test_one_core_starts_no_child(monkeypatch):
     monkeypatch.setattr(drawing, "default_jobs", lambda: 1)
-    assert not drawing.forking() and drawing.start_drawer() is None
-    run = pipeline.Run(".")
-    with pipeline.drawing_process(run):
-        assert run.drawer is None
-
-
-@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: no drawing child")
-def test_a_run_has_a_drawer_for_its_duration():
-    run = pipeline.Run(".")
-    with pipeline.drawing_process(run):
-        pid = run.drawer.pid
-        assert pid and drawing.forking()
-    assert run.drawer is None
-    with pytest.raises(ChildProcessError):
-        os.waitpid(pid, os.WNOHANG)
+    assert not drawing.forking()
+    with drawing.drawing_process() as drawer:
+        assert drawer is None
 
 
 FIRST_DRAWER = """

@@ -184,13 +184,13 @@ def test_publish_refuses_what_appeared_during_the_run(tmp_path, quick_checks, mo
     from analyzer.publish import pipeline
     analysis = support.analyse_one("baccarat")
     root = tmp_path / "results"
-    real = output.ResultFolder.publishing
+    real = output.ResultFolder.publish
 
     def meanwhile(self, finish=None):
         self.target.mkdir(parents=True)
         (self.target / "mine.txt").write_text("mine")
         return real(self, finish)
-    monkeypatch.setattr(output.ResultFolder, "publishing", meanwhile)
+    monkeypatch.setattr(output.ResultFolder, "publish", meanwhile)
     with pytest.raises(InputError, match="not a results folder the analyzer wrote"):
         pipeline.publish(registry.game("baccarat"), analysis.rule_file, analysis,
                          pipeline.Run(root, ["baccarat"], quick_checks))

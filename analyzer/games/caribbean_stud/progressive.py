@@ -7,6 +7,7 @@ the files write each function as sympy's str() of its expanded form.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -16,6 +17,17 @@ from analyzer.core.exact import decimal_str, percent_str
 from analyzer.games.caribbean_stud.count import SituationCounts, hand_category_counts
 from analyzer.games.caribbean_stud.rules import Progressive
 from analyzer.poker.settlement import N_CATEGORIES
+
+
+def _import_sympy() -> None:
+    import sympy  # noqa: F401  (the module, loaded for the functions below)
+
+
+def import_sympy_meanwhile() -> None:
+    """Start importing sympy on a thread of its own, for a caller about to count: the kernels count with the GIL
+    released, so the import (~0.35 s of CPU) leaves the analysis's path; a function below that needs sympy
+    first waits for the import to end (Python's import lock)."""
+    threading.Thread(target=_import_sympy, name="import sympy", daemon=True).start()
 
 
 @cache
