@@ -22,6 +22,8 @@ from analyzer.core.exact import decimal_str, figure, fraction_str
 from analyzer.figures.protection import EDGE, Leak, load_anchors
 from analyzer.figures.tables import EXACT, Table, markdown_table
 from analyzer.formats.manifest import RULES_COPY_NAME
+from analyzer.games import registry
+from analyzer.games.interface import Protection
 from analyzer.games.registry import Game
 from analyzer.publish import pipeline
 from analyzer.publish.folder import (MOVE_AWAY, check_folder, check_out_root, json_bytes, make_folder,
@@ -281,3 +283,35 @@ def summary_lines(protected: list[Protected], game: Game) -> list[str]:
                              f"{low} .. {high}")
         lines.append(f"  wrote {p.folder} (report: {p.folder.parent / 'report.md'})")
     return lines
+
+
+def _signed(value: Fraction) -> str:
+    return f"{'+' if value >= 0 else ''}{decimal_str(value, 4)}"
+
+
+def _percent(text: str) -> str:
+    return _signed(Fraction(text) * 100) + "%"
+
+
+def docs_table(results: Path) -> str:
+    """docs/protection.md's table of leaks: the player's edge of every committed scenario folder of every
+    game and rule set under results/protection/ (a folder that lands later gets its row by being there),
+    with the published anchor beside it and exact minus published, in percentage points."""
+    cells = []
+    for game in (g for g in registry.GAMES if g.has(Protection)):
+        by_key = {(a.scenario, a.figure): a for a in load_anchors(game.protection_anchors).entries}
+        for folder in sorted(p for p in (results / "protection" / game.folder).glob("*") if p.is_dir()):
+            for row in leak_rows(read_scenarios(folder)):
+                if not row["key"].startswith(EDGE):
+                    continue
+                anchor = by_key.get((row["scenario"], row["key"]))
+                if row.get("exact"):
+                    value = _percent(row["exact"])
+                    versus = "" if anchor is None else f"{_signed((Fraction(row['exact']) - anchor.published) * 100)} pp"
+                else:
+                    value = f"{_percent(row['estimate'])} (99.9%: {' .. '.join(map(_percent, row['interval']))})"
+                    versus = "" if anchor is None else "estimate"
+                cells.append([game.name, folder.name, f"`{row['scenario']}`" + (f" `{row['key']}`" if row["key"] != EDGE else ""),
+                              value, anchor.text if anchor else "", versus])
+    return markdown_table(["game", "rule set", "scenario", "player's edge per unit", "published", "exact minus published"],
+                          cells, "lllrrr")

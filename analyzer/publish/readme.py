@@ -20,6 +20,7 @@ from analyzer.core.roots import sqrt_decimal_str, surd_decimal_str
 from analyzer.figures.tables import markdown_table, thousands
 from analyzer.games import registry
 from analyzer.games.interface import ReadmeFigures
+from analyzer.publish.protect import docs_table
 
 BLOCK = re.compile(r"(<!-- figures:(?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /figures:(?P=name) -->)", re.S)
 
@@ -182,11 +183,15 @@ def speed(benchmarks: Path) -> str:
 # blocks rendered from results/: each game's own (its face's readme_figures, given its folder), and two across games
 RENDERERS = {**{game.name: lambda results, game=game: game.module.readme_figures(results / game.folder)
                 for game in registry.GAMES if game.has(ReadmeFigures)},
-             "volatility": volatility, "basic-strategies": basic_strategies}
+             "volatility": volatility, "basic-strategies": basic_strategies, "protection": docs_table}
 
 
-# blocks rendered from benchmarks/results/, not results/; scaling (docs/scaling-out.md): each enumeration on each executor
+# blocks rendered from benchmarks/results/, not results/; scaling (docs/scaling-out.md): each enumeration on each
+# executor; protection-timings (docs/protection.md): the seen-cards, edge-sorting and collusion counts
 BENCHMARK_RENDERERS = {"speed": speed,
+                       "protection-timings": lambda benchmarks: "\n".join(
+                           rows_table(_benchmark(benchmarks, name), f"bench_{name}.py")
+                           for name in ("protection_stud", "edge_sorting", "collusion")),
                        "scaling": lambda benchmarks: rows_table(_benchmark(benchmarks, "scaling"), "bench_scaling.py")}
 
 
