@@ -64,6 +64,7 @@ def run(game: Game, rule_paths, options: dict, settings: pipeline.Run, argv=None
         check_folder(target)
         check_report(target.parent)
         jobs.append((rule_file, rules, target))
+    pipeline.check_cache(settings, [game])
     done = []
     for rule_file, rules, target in jobs:
         leak = game.module.protect(rule_file, rules, options, lambda: pipeline.count(game, rules, settings),

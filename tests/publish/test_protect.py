@@ -185,3 +185,15 @@ def test_a_folder_the_analyzer_did_not_write_is_refused(capsys, tmp_path):
     mine.mkdir(parents=True)
     (mine / "notes.txt").write_text("mine")
     refused(capsys, ["protect", "baccarat", "--edge-sort", "--out", tmp_path], str(mine), "SHA256SUMS", out=tmp_path)
+
+
+def test_the_default_cache_is_made_ready_and_kept(capsys, tmp_path, stud_rules):
+    """With the default OUT/.cache, the honest count is kept there without a word on stderr, and a second
+    scenario of the same deck reads it back."""
+    out = tmp_path / "out"
+    protect(capsys, "caribbean-stud", "--rules", stud_rules, "--dealer-cards", 1, "--out", out)
+    assert capsys.readouterr().err == ""
+    cached = [p.name for p in (out / ".cache").iterdir() if p.name != "CACHEDIR.TAG"]
+    assert len(cached) == 1
+    protect(capsys, "caribbean-stud", "--rules", stud_rules, "--dealer-cards", 2, "--out", out)
+    assert capsys.readouterr().err == ""
