@@ -7,7 +7,6 @@ best EV is positive, per round dealt (for K = 1 both policies agree): that is th
 Run: python benchmarks/bench_edge_sorting.py [--runs N]; writes benchmarks/results/edge_sorting.json.
 """
 import argparse
-import time
 from fractions import Fraction
 
 from _timing import machine, median_seconds, save

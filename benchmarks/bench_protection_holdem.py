@@ -57,7 +57,7 @@ def main():
         edge = decimal_str(100 * r.house_edge, 4)
         print(f"K={k} {rule_file.name}: median {median:6.2f} s (min {min(times):.2f}, max {max(times):.2f}), "
               f"CPU {cpu:.1f} s a run, peak {peak_mb:,.0f} MB; house edge {r.house_edge} = {edge}%, RTP {decimal_str(100 * r.rtp, 4)}%, "
-              f"P(call) {decimal_str(r.call_probability, 6)}, differs from honest {decimal_str(r.disagreement, 6)}, "
+              f"P(call) {decimal_str(r.play_probability, 6)}, differs from honest {decimal_str(r.disagreement, 6)}, "
               f"gain {decimal_str(r.gain, 6)} per ANTE, SD {r.statistics.standard_deviation(4)}"
               + (f"; nearest published (other games): {FAMILY_ANCHORS[k]}" if k in FAMILY_ANCHORS else ""), flush=True)
         rows.append({"what": f"casino hold'em: {k} seen hole cards, {rule_file.name} rules, in process",

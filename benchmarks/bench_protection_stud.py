@@ -48,7 +48,7 @@ def main():
             r, peak_mb = result["r"], resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             edge = decimal_str(100 * r.house_edge, 4)
             line = (f"K={k} {rule_file.name:8}: median {median:6.2f} s (min {min(times):.2f}, max {max(times):.2f}), "
-                    f"peak {peak_mb:,.0f} MB; house edge {edge}%, P(raise) {decimal_str(r.raise_probability, 6)}, "
+                    f"peak {peak_mb:,.0f} MB; house edge {edge}%, P(raise) {decimal_str(r.play_probability, 6)}, "
                     f"differs from honest {decimal_str(r.disagreement, 6)}, gain {decimal_str(r.gain, 6)} per ANTE, "
                     f"SD {r.statistics.standard_deviation(4)}")
             if rule_file.name == "standard":

@@ -2,7 +2,6 @@
 round settled (ANTE + CALL and the AA Bonus) for the round statistics."""
 from __future__ import annotations
 
-import math
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache

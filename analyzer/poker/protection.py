@@ -6,9 +6,112 @@ module only says what their results mean, once for both games.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
 from analyzer.core.exact import decimal_str
+from analyzer.figures.distribution import RoundOutcomes, WagerStatistics
 from analyzer.figures.protection import EDGE, Leak, LeakFigure
 from analyzer.figures.tables import EXACT, ROOT, Table
+from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES
+from analyzer.poker.statistics import COMPONENTS, MAIN, WAGERED
+
+FOLD, PLAY = 0, 1                # the decision axis of the deal counts
+
+
+@dataclass(frozen=True)
+class SeenCounts:
+    """Every deal with K dealer cards seen, counted exactly (Python integers): deals[category][fold, play][outcome]
+    by the player's final category; `disagreements` where the honest optimum decides otherwise, counted over
+    every deal `distinguished` times (Caribbean Stud: once per seen card that may be the up card)."""
+
+    k: int
+    deals: np.ndarray
+    disagreements: int
+    distinguished: int = 1
+
+    @property
+    def total(self) -> int:
+        """Every deal counted."""
+        return int(self.deals.sum())
+
+    @property
+    def disagreement_deals(self) -> int:
+        """The deals the disagreements are counted over."""
+        return self.total * self.distinguished
+
+
+@dataclass
+class SeenDealerCards:
+    """The exact figures of the exploit of K seen dealer cards, per ANTE, beside the honest optimum's (`honest.ev`);
+    `play_size` is the play bet (Stud's raise, Hold'em's CALL) per ANTE."""
+
+    counts: SeenCounts
+    paytable: object
+    play_size: Fraction
+    honest: object
+    note: str = ""
+
+    @property
+    def k(self) -> int:
+        """The dealer's cards seen."""
+        return self.counts.k
+
+    @property
+    def play_probability(self) -> Fraction:
+        """How often the exploit makes the play bet, over every deal."""
+        return Fraction(int(self.counts.deals[:, PLAY].sum()), self.counts.total)
+
+    @property
+    def ev(self) -> Fraction:
+        """The player's EV per ANTE (his edge; the house edge is -ev)."""
+        deals, net = self.counts.deals, self.paytable.net
+        played = sum(int(deals[c, PLAY, o]) * net(c, o) for c in range(N_CATEGORIES) for o in range(N_OUTCOMES))
+        return (played - int(deals[:, FOLD].sum())) / self.counts.total
+
+    @property
+    def house_edge(self) -> Fraction:
+        """The house's edge per ANTE (negative: the player's edge)."""
+        return -self.ev
+
+    @property
+    def average_wager(self) -> Fraction:
+        """ANTE + play bet x P(play), per ANTE."""
+        return 1 + self.play_size * self.play_probability
+
+    @property
+    def rtp(self) -> Fraction:
+        """Returned (stakes included) over wagered."""
+        return 1 + self.ev / self.average_wager
+
+    @property
+    def gain(self) -> Fraction:
+        """What the seen cards are worth per ANTE: the exploit's EV less the honest optimum's."""
+        return self.ev - self.honest.ev
+
+    @property
+    def disagreement(self) -> Fraction:
+        """How often the exploit decides otherwise than the honest optimum."""
+        return Fraction(self.counts.disagreements, self.counts.disagreement_deals)
+
+    @property
+    def outcomes(self) -> RoundOutcomes:
+        """Every deal as rows (main, wagered, played, side = the player's final category), as the honest analysis
+        has them."""
+        deals, net = self.counts.deals, self.paytable.net
+        wagered = 1 + self.play_size
+        rows = []
+        for c in range(N_CATEGORIES):
+            rows.append(((-1, 1, 0, c), int(deals[c, FOLD].sum())))
+            rows += [((net(c, o), wagered, 1, c), int(deals[c, PLAY, o])) for o in range(N_OUTCOMES)]
+        return RoundOutcomes(COMPONENTS, rows)
+
+    @property
+    def statistics(self) -> WagerStatistics:
+        """The round's net per ANTE against ANTE + play bet: distribution, variance, hit frequency, ..."""
+        return WagerStatistics.from_outcomes(self.outcomes, MAIN, WAGERED)
 
 
 def seen_leak(game: str, k: int, result, play: str, seen_words: str, notes=()) -> Leak:

@@ -55,7 +55,7 @@ def build(content: ReportContent, folder: ResultFolder, summary: dict, verificat
                        [[k.label, fraction_str(k.value), decimal_str(k.value), k.note] for k in content.key_figures],
                        "llll"),
         "## The rules analysed\n",
-        f"From `rules.toml` (a byte-for-byte copy of "
+        "From `rules.toml` (a byte-for-byte copy of "
         + (f"`{manifest['rule_file']['source']}`" if "source" in manifest["rule_file"] else "the rule file given")
         + ").\n",
         rules_markdown(rule_file.data),

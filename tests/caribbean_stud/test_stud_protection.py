@@ -15,7 +15,8 @@ from analyzer.games import registry
 import plain_caribbean_stud as reference
 from analyzer.games.caribbean_stud.count import count_classes
 from analyzer.games.caribbean_stud.price import price
-from analyzer.games.caribbean_stud.protection import FOLD, RAISE, seen_classes, seen_dealer_cards
+from analyzer.games.caribbean_stud.protection import seen_classes, seen_dealer_cards
+from analyzer.poker.protection import FOLD, PLAY as RAISE
 from analyzer.poker.settlement import DEALER_WINS, N_OUTCOMES
 from cython_ext import handeval, stud_leak
 
@@ -60,7 +61,7 @@ def test_every_k_equals_brute_force(tmp_path, ranks, suits, qualifier, qualifier
         support.assert_statistics_equal(result.statistics, rounds)
         total = sum(rounds.values())
         assert result.ev == sum(v * n for v, n in rounds.items()) / total
-        assert result.raise_probability == Fraction(sum(sum(d[RAISE]) for d in deals), total)
+        assert result.play_probability == Fraction(sum(sum(d[RAISE]) for d in deals), total)
 
 
 def test_deals_are_every_deal_once(tmp_path):
@@ -79,7 +80,7 @@ def test_no_seen_card_is_the_honest_analysis(stud_analyses):
     for analysis in stud_analyses.values():
         result = seen_dealer_cards(analysis.rules, analysis.table, 0)
         optimal = analysis.strategies["optimal"]
-        assert (result.ev, result.raise_probability, result.rtp) == (optimal.ev, optimal.p_play, optimal.rtp)
+        assert (result.ev, result.play_probability, result.rtp) == (optimal.ev, optimal.p_play, optimal.rtp)
         assert result.outcomes == analysis.statistics["optimal"].outcomes
         assert result.statistics.variance == analysis.statistics["optimal"].main.variance
         assert (result.gain, result.disagreement) == (0, 0)
@@ -102,7 +103,7 @@ def test_one_seen_card_on_the_full_deck(stud_analyses):
     analysis = stud_analyses["standard"]
     result = seen_dealer_cards(analysis.rules, analysis.table, 1)
     assert result.counts.total == math.comb(52, 5) * math.comb(47, 2) * math.comb(45, 3)
-    assert (result.ev, result.raise_probability, result.disagreement) == PINNED_ONE_SEEN
+    assert (result.ev, result.play_probability, result.disagreement) == PINNED_ONE_SEEN
 
 
 PINNED_ONE_SEEN = (Fraction(-2558246932, 415275635775), Fraction(81447061, 117061490), Fraction(47288447, 234122980))

@@ -12,7 +12,8 @@ from analyzer.core.execution import LocalExecutor, SerialExecutor
 from analyzer.games import registry
 import plain_casino_holdem as reference
 from analyzer.games.casino_holdem import count
-from analyzer.games.casino_holdem.protection import CALL, FOLD, deals_of_every_k, seen_dealer_cards
+from analyzer.games.casino_holdem.protection import deals_of_every_k, seen_dealer_cards
+from analyzer.poker.protection import FOLD, PLAY as CALL
 from cython_ext import handeval, holdem_enum, holdem_leak
 
 HOLDEM = registry.game("casino-holdem")
@@ -52,8 +53,8 @@ def test_every_k_equals_brute_force(tmp_path, ranks, suits, more, qualifier):
         total = sum(rounds.values())
         assert total == deals_of_every_k(len(rules.cards), k)
         assert result.ev == sum(v * n for v, n in rounds.items()) / total
-        assert result.call_probability == Fraction(sum(sum(d[CALL]) for d in deals), total)
-        assert result.rtp == 1 + result.ev / (1 + rules.call_size * result.call_probability)
+        assert result.play_probability == Fraction(sum(sum(d[CALL]) for d in deals), total)
+        assert result.rtp == 1 + result.ev / (1 + rules.call_size * result.play_probability)
 
 
 def test_seeing_more_is_worth_more(tmp_path):
@@ -70,7 +71,7 @@ def test_no_seen_card_is_the_honest_analysis(holdem_analysis):
     analysis = holdem_analysis
     result = seen_dealer_cards(analysis.rules, analysis.table, 0)
     optimal = analysis.strategies["optimal"]
-    assert (result.ev, result.call_probability, result.rtp) == (optimal.ev, optimal.p_call, optimal.rtp)
+    assert (result.ev, result.play_probability, result.rtp) == (optimal.ev, optimal.p_call, optimal.rtp)
     assert result.statistics.variance == analysis.statistics["optimal"].main.variance
     assert result.counts.total == deals_of_every_k(52, 0) == math.comb(52, 2) * math.comb(50, 3) * 1_070_190
     assert "AA Bonus" in result.note

@@ -1,5 +1,4 @@
 """A decision table's strategy files: the same bytes whenever their compression starts, the plain writer's content."""
-import gzip
 from fractions import Fraction
 from types import SimpleNamespace
 

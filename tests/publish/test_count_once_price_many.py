@@ -8,7 +8,6 @@ import os
 import io
 import json
 import re
-import threading
 from pathlib import Path
 
 import numpy as np

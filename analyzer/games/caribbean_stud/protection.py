@@ -16,113 +16,21 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
 from analyzer.core.errors import InputError, InvariantError
 from analyzer.core.exact import INT64_MAX, exact_group_sums
 from analyzer.core.execution import Chunk, Executor, Part, SerialExecutor, Totals, chunk_ranges
-from analyzer.figures.distribution import RoundOutcomes, WagerStatistics
 from analyzer.games.caribbean_stud.count import HAND, SituationCounts
 from analyzer.games.caribbean_stud.price import price
 from analyzer.games.caribbean_stud.rules import StudRules
-from analyzer.poker.decision_table import StrategyFigures
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES
-from analyzer.poker.statistics import COMPONENTS, MAIN, WAGERED
+from analyzer.poker.protection import SeenCounts, SeenDealerCards
 from cython_ext import handeval, stud_enum, stud_leak
 from cython_ext.isomorphism import canonical_keys
 
 HOLE_CARDS = HAND - 1            # K is at most the dealer's hole cards
-FOLD, RAISE = 0, 1               # the decision axis of the deal counts
-
-
-@dataclass(frozen=True)
-class SeenCounts:
-    """Every deal (P, S, R) with 1 + K dealer cards seen, counted exactly (Python integers)."""
-
-    k: int
-    deals: np.ndarray            # (categories, 2, outcomes): [player category][fold, raise][outcome]
-    disagreements: int           # deals with the up card distinguished among S where the honest optimum differs
-
-    @property
-    def total(self) -> int:
-        """Every deal (P, S, R) counted: C(n, 5) x C(n - 5, 1 + K) x C(n - 6 - K, 4 - K)."""
-        return int(self.deals.sum())
-
-    @property
-    def disagreement_deals(self) -> int:
-        """The deals with the up card distinguished: each (P, S, R) once for each of S's 1 + K cards."""
-        return self.total * (1 + self.k)
-
-
-@dataclass
-class SeenDealerCards:
-    """The exact figures of the exploit of K seen hole cards, per ANTE, beside the honest optimum's."""
-
-    rules: StudRules
-    counts: SeenCounts
-    honest: StrategyFigures      # the honest optimum (K = 0)
-
-    @property
-    def k(self) -> int:
-        """The dealer's hole cards seen besides the up card."""
-        return self.counts.k
-
-    @property
-    def raise_probability(self) -> Fraction:
-        """How often the exploit raises, over every deal."""
-        return Fraction(int(self.counts.deals[:, RAISE].sum()), self.counts.total)
-
-    @property
-    def ev(self) -> Fraction:
-        """The player's EV per ANTE (his edge; the house edge is -ev)."""
-        deals, paytable = self.counts.deals, self.rules.paytable
-        raised = sum(int(deals[c, RAISE, o]) * paytable.net(c, o) for c in range(N_CATEGORIES) for o in range(N_OUTCOMES))
-        return (raised - int(deals[:, FOLD].sum())) / self.counts.total
-
-    @property
-    def house_edge(self) -> Fraction:
-        """The house's edge per ANTE (negative: the player's edge)."""
-        return -self.ev
-
-    @property
-    def average_wager(self) -> Fraction:
-        """ANTE + raise x P(raise), per ANTE."""
-        return 1 + self.rules.raise_size * self.raise_probability
-
-    @property
-    def rtp(self) -> Fraction:
-        """Returned (stakes included) over wagered."""
-        return 1 + self.ev / self.average_wager
-
-    @property
-    def gain(self) -> Fraction:
-        """What the seen cards are worth per ANTE: the exploit's EV less the honest optimum's."""
-        return self.ev - self.honest.ev
-
-    @property
-    def disagreement(self) -> Fraction:
-        """How often the exploit decides otherwise than the honest optimum, over the deals with the up card
-        distinguished among the seen cards."""
-        return Fraction(self.counts.disagreements, self.counts.disagreement_deals)
-
-    @property
-    def outcomes(self) -> RoundOutcomes:
-        """Every deal as rows (main, wagered, played, side = the player's category), as the honest analysis has them."""
-        deals, paytable = self.counts.deals, self.rules.paytable
-        wagered = 1 + self.rules.raise_size
-        rows = []
-        for c in range(N_CATEGORIES):
-            rows.append(((-1, 1, 0, c), int(deals[c, FOLD].sum())))
-            rows += [((paytable.net(c, o), wagered, 1, c), int(deals[c, RAISE, o])) for o in range(N_OUTCOMES)]
-        return RoundOutcomes(COMPONENTS, rows)
-
-    @property
-    def statistics(self) -> WagerStatistics:
-        """The round's net per ANTE against ANTE + raise: distribution, variance, hit frequency, ..."""
-        return WagerStatistics.from_outcomes(self.outcomes, MAIN, WAGERED)
 
 
 def seen_dealer_cards(rules: StudRules, table: SituationCounts, k: int, executor: Executor | None = None,
@@ -140,7 +48,7 @@ def seen_dealer_cards(rules: StudRules, table: SituationCounts, k: int, executor
     raise_, _ = priced.optimal()
     by_honest = honest_deals(table, raise_)
     if k == 0:
-        counts = SeenCounts(0, by_honest, 0)
+        counts = SeenCounts(0, by_honest, 0, 1)
     elif k == HOLE_CARDS:
         counts = whole_hand_seen(rules, by_honest)
     else:
@@ -148,8 +56,8 @@ def seen_dealer_cards(rules: StudRules, table: SituationCounts, k: int, executor
     n = len(rules.cards)
     if counts.total != math.comb(n, HAND) * math.comb(n - HAND, 1 + k) * math.comb(n - HAND - 1 - k, HOLE_CARDS - k):
         raise InvariantError(f"Caribbean Stud with {k} seen hole cards: the counts do not cover every deal exactly once")
-    result = SeenDealerCards(rules, counts, honest)
-    if k == 0 and (result.ev, result.raise_probability) != (honest.ev, honest.p_play):
+    result = SeenDealerCards(counts, rules.paytable, rules.raise_size, honest)
+    if k == 0 and (result.ev, result.play_probability) != (honest.ev, honest.p_play):
         raise InvariantError("Caribbean Stud with no seen hole card: the figures are not the honest optimum's")
     return result
 
@@ -179,7 +87,7 @@ def whole_hand_seen(rules: StudRules, by_honest: np.ndarray) -> SeenCounts:
         deals[c, int(exploit[c, o]), o] = int(per_deal[c, o]) // HAND
     disagreements = sum(int(by_honest[c, h, o]) for c, h, o in itertools.product(
         range(N_CATEGORIES), range(2), range(N_OUTCOMES)) if h != exploit[c, o])
-    return SeenCounts(HOLE_CARDS, deals, disagreements)
+    return SeenCounts(HOLE_CARDS, deals, disagreements, 1 + HOLE_CARDS)
 
 
 def seen_classes(cards, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -230,4 +138,4 @@ def count_seen(rules: StudRules, table: SituationCounts, raise_: np.ndarray, k: 
                                       i, a, b, executor.threads_per_chunk))
                   for i, (a, b) in enumerate(ranges)], totals, shared, progress, f"caribbean stud: {k} seen hole cards")
     summed = np.array(totals["totals"].tolist(), dtype=object).sum(axis=0)
-    return SeenCounts(k, summed[:cells].reshape(N_CATEGORIES, 2, N_OUTCOMES), int(summed[cells]))
+    return SeenCounts(k, summed[:cells].reshape(N_CATEGORIES, 2, N_OUTCOMES), int(summed[cells]), 1 + k)

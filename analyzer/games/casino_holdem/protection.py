@@ -10,125 +10,30 @@ over the same deals.  The main game only (ANTE and CALL): the AA Bonus is settle
 hole cards and flop, so seeing dealer cards changes nothing of it (`AA_BONUS_NOTE`).
 
 K = 0 is the honest analysis; K = 1 and 2 are counted by `cython_ext.holdem_leak`, flop class by
-flop class, as chunks on the executor.  `reference.seen_dealer_cards` deals the same out in plain
-Python for the tests.
+flop class, as chunks on the executor.  `tests/plain_casino_holdem.seen_dealer_cards` deals the same out in
+plain Python.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
 from analyzer.core.errors import InputError, InvariantError
 from analyzer.core.exact import INT64_MAX, exact_sum
 from analyzer.core.execution import Chunk, Executor, Part, SerialExecutor, Totals, chunk_ranges, default_jobs
-from analyzer.figures.distribution import RoundOutcomes, WagerStatistics
 from analyzer.games.casino_holdem.count import SituationTable, canonical_flops, situation_classes
-from analyzer.games.casino_holdem.price import HoldemStrategy, figures, price
+from analyzer.games.casino_holdem.price import figures, price
 from analyzer.games.casino_holdem.rules import HoldemRules
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES
-from analyzer.poker.statistics import COMPONENTS, MAIN, WAGERED, grouped_counts
+from analyzer.poker.protection import FOLD, PLAY as CALL, SeenCounts, SeenDealerCards
+from analyzer.poker.statistics import grouped_counts
 from cython_ext import handeval, holdem_enum, holdem_leak
 
 HOLE, FLOP = 2, 3
 SEEN_LIMIT = HOLE                # K is at most the dealer's hole cards
-FOLD, CALL = 0, 1                # the decision axis of the deal counts
 AA_BONUS_NOTE = ("The AA Bonus is settled on the player's hole cards and the flop alone: seeing the dealer's "
                  "cards leaves it unchanged (these figures are the main game's, ANTE and CALL).")
-
-
-@dataclass(frozen=True)
-class SeenCounts:
-    """Every deal (H, F, S, completion) with K dealer hole cards seen, counted exactly (Python integers)."""
-
-    k: int
-    deals: np.ndarray            # (categories, 2, outcomes): [player's final category][fold, call][outcome]
-    disagreements: int           # deals where the honest optimum decides otherwise
-
-    @property
-    def total(self) -> int:
-        """Every deal counted: C(n, 2) x C(n - 2, 3) x C(n - 5, K) x C(n - 5 - K, 2) x C(n - 7 - K, 2 - K)."""
-        return int(self.deals.sum())
-
-    @property
-    def disagreement_deals(self) -> int:
-        """The deals the disagreements are counted over: every deal."""
-        return self.total
-
-
-@dataclass
-class SeenDealerCards:
-    """The exact figures of the exploit of K seen hole cards, per ANTE, beside the honest optimum's."""
-
-    rules: HoldemRules
-    counts: SeenCounts
-    honest: HoldemStrategy       # the honest optimum (K = 0)
-    note: str = AA_BONUS_NOTE
-
-    @property
-    def k(self) -> int:
-        """The dealer's hole cards seen."""
-        return self.counts.k
-
-    @property
-    def call_probability(self) -> Fraction:
-        """How often the exploit calls, over every deal."""
-        return Fraction(int(self.counts.deals[:, CALL].sum()), self.counts.total)
-
-    @property
-    def raise_probability(self) -> Fraction:
-        """How often the exploit makes the play bet (the CALL): the name Caribbean Stud's figures use."""
-        return self.call_probability
-
-    @property
-    def ev(self) -> Fraction:
-        """The player's EV per ANTE (his edge; the house edge is -ev)."""
-        deals, paytable = self.counts.deals, self.rules.paytable
-        called = sum(int(deals[c, CALL, o]) * paytable.net(c, o) for c in range(N_CATEGORIES) for o in range(N_OUTCOMES))
-        return (called - int(deals[:, FOLD].sum())) / self.counts.total
-
-    @property
-    def house_edge(self) -> Fraction:
-        """The house's edge per ANTE (negative: the player's edge)."""
-        return -self.ev
-
-    @property
-    def average_wager(self) -> Fraction:
-        """ANTE + CALL x P(call), per ANTE."""
-        return 1 + self.rules.call_size * self.call_probability
-
-    @property
-    def rtp(self) -> Fraction:
-        """Returned (stakes included) over wagered."""
-        return 1 + self.ev / self.average_wager
-
-    @property
-    def gain(self) -> Fraction:
-        """What the seen cards are worth per ANTE: the exploit's EV less the honest optimum's."""
-        return self.ev - self.honest.ev
-
-    @property
-    def disagreement(self) -> Fraction:
-        """How often the exploit decides otherwise than the honest optimum, over every deal."""
-        return Fraction(self.counts.disagreements, self.counts.disagreement_deals)
-
-    @property
-    def outcomes(self) -> RoundOutcomes:
-        """Every deal as rows (main, wagered, played, side = the player's final category)."""
-        deals, paytable = self.counts.deals, self.rules.paytable
-        wagered = 1 + self.rules.call_size
-        rows = []
-        for c in range(N_CATEGORIES):
-            rows.append(((-1, 1, 0, c), int(deals[c, FOLD].sum())))
-            rows += [((paytable.net(c, o), wagered, 1, c), int(deals[c, CALL, o])) for o in range(N_OUTCOMES)]
-        return RoundOutcomes(COMPONENTS, rows)
-
-    @property
-    def statistics(self) -> WagerStatistics:
-        """The round's net per ANTE against ANTE + CALL: distribution, variance, hit frequency, ..."""
-        return WagerStatistics.from_outcomes(self.outcomes, MAIN, WAGERED)
 
 
 def deals_of_every_k(n: int, k: int) -> int:
@@ -157,8 +62,8 @@ def seen_dealer_cards(rules: HoldemRules, table: SituationTable, k: int, executo
         counts = count_seen(rules, table, call, k, by_honest.sum(axis=1), executor, progress)
     if counts.total != deals_of_every_k(len(rules.cards), k):
         raise InvariantError(f"Casino Hold'em with {k} seen hole cards: the counts do not cover every deal exactly once")
-    result = SeenDealerCards(rules, counts, honest)
-    if k == 0 and (result.ev, result.call_probability) != (honest.ev, honest.p_call):
+    result = SeenDealerCards(counts, rules.paytable, rules.call_size, honest, AA_BONUS_NOTE)
+    if k == 0 and (result.ev, result.play_probability) != (honest.ev, honest.p_call):
         raise InvariantError("Casino Hold'em with no seen hole card: the figures are not the honest optimum's")
     return result
 
