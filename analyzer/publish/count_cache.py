@@ -1,18 +1,10 @@
 """The count cache: paytable-free integer counts kept between runs, signed, in a folder of the tool's own.
 
-The expensive enumerations (Casino Hold'em's 1.29 million x 40 continuation counts, Caribbean
-Stud's 5.6 million situation classes) produce integer arrays that do not depend on the paytable.
-They are kept under a key that hashes exactly the rule fields that change them (`cache_key`), so
-another paytable on the same deck and qualifier is priced without enumerating.
-
-One file per entry, ``<prefix>-<key[:16]>.tgacache``: the line ``TGACACHE 4``, one line of canonical
-JSON (the key, the caller's meta, each array's name, dtype, shape and byte length) padded with spaces
-to a multiple of `ALIGN` bytes, each array's bytes from a multiple of `ALIGN`, zeros between, and
-last 32 bytes, the HMAC-SHA256 of everything before them keyed by a secret kept outside the folder
-(`signing_key`).  A file is trusted only when that HMAC matches; it is read through a private
-memory map (no copy: its arrays are writable, copy on write).  The folder holds `TAG_NAME`
-(CACHEDIR.TAG); the tool deletes only the names it makes.  Format, folder and threat model:
-docs/count-cache.md.
+Counts are kept under a key hashing exactly the rule fields that change them (`cache_key`), one file
+``<prefix>-<key[:16]>.tgacache`` each: a header line, the arrays (each from a multiple of `ALIGN`) and
+an HMAC-SHA256 keyed by a secret kept outside the folder (`signing_key`).  A file is trusted only when
+its HMAC matches, and read through a private memory map.  The folder holds CACHEDIR.TAG; the tool
+deletes only the names it makes.  Format, folder and threat model: docs/count-cache.md.
 """
 from __future__ import annotations
 
@@ -26,12 +18,12 @@ import re
 import secrets
 import sys
 import tempfile
-from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
+from analyzer.formats.manifest import SHA256
 from analyzer.publish.folder import _alive
 
 MAGIC = b"TGACACHE"
@@ -61,11 +53,8 @@ class _Damaged(Exception):
 # --- keys --------------------------------------------------------------------------------
 
 def canonical(value):
-    """A JSON-ready canonical form of a key field, exact: no float ever enters a key.
-
-    Fractions (and Decimals, ints inside them) become "p/q" strings in lowest terms; tuples
-    and lists become lists; sets become sorted lists; dict keys must be strings; NumPy
-    integers become ints.  Floats are refused: a binary float is not the rule it meant.
+    """A JSON-ready canonical form of a key field, exact: Fractions as "p/q", tuples as lists, NumPy integers
+    as ints; floats are refused (a binary float is not the rule it meant).
 
     >>> canonical({"payout": Fraction(3, 2), "cards": (1, 2)})
     {'cards': [1, 2], 'payout': '3/2'}
@@ -74,23 +63,16 @@ def canonical(value):
         return value
     if isinstance(value, (int, np.integer)):
         return int(value)
-    if isinstance(value, (Fraction, Decimal)):
-        if isinstance(value, Decimal) and not value.is_finite():
-            raise ValueError(f"{value} is not a finite number")
-        exact = Fraction(value)
-        return f"{exact.numerator}/{exact.denominator}"
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
     if isinstance(value, (float, np.floating)):
         raise TypeError(f"{value!r} is a float: give cache key fields as ints, Fractions or strings")
     if isinstance(value, (list, tuple)):
         return [canonical(item) for item in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted((canonical(item) for item in value), key=_dumps)
     if isinstance(value, dict):
         if any(not isinstance(name, str) for name in value):
             raise TypeError(f"cache key field names must be strings: {sorted(map(repr, value))}")
         return {name: canonical(value[name]) for name in sorted(value)}
-    if isinstance(value, np.ndarray) and value.dtype.kind in STORABLE_KINDS:
-        return canonical(value.tolist())
     raise TypeError(f"{type(value).__name__} {value!r} cannot be part of a cache key")
 
 
@@ -99,22 +81,17 @@ def _dumps(value) -> str:
 
 
 def cache_key(kind: str, fields: dict, version: str) -> str:
-    """sha256 hex of the canonical JSON of (kind, fields, version).
-
-    `fields` holds exactly the rule fields that change the cached arrays; `version` names
-    the code that computes them (bump it when the kernel changes its output).
-
-    >>> cache_key("demo", {"deck": (1, 2), "q": Fraction(1, 2)}, "1") == cache_key("demo", {"q": Fraction(2, 4), "deck": [1, 2]}, "1")
-    True
-    """
+    """sha256 hex of the canonical JSON of (kind, fields: exactly the rule fields that change the arrays,
+    version: the code that computes them)."""
     if not isinstance(kind, str) or not kind:
         raise ValueError("kind must be a non-empty string")
     return hashlib.sha256(_dumps({"kind": kind, "fields": canonical(fields), "version": str(version)})
                           .encode("ascii")).hexdigest()
 
 
-def _is_key(key) -> bool:
-    return isinstance(key, str) and re.fullmatch("[0-9a-f]{64}", key) is not None
+def _check_key(key) -> None:
+    if not isinstance(key, str) or SHA256.match(key) is None:
+        raise ValueError(f"{key!r} is not a cache key (64 lowercase hex digits from cache_key)")
 
 
 # --- the signing key and the folder ------------------------------------------------------
@@ -125,10 +102,8 @@ def key_path() -> Path:
 
 
 def signing_key() -> bytes:
-    """The secret of `key_path()` (64 hex digits in the file), made on first use readable by the user only.
-
-    Raises Unusable naming the file when it cannot be made or read, or does not hold a key.
-    """
+    """The secret of `key_path()` (64 hex digits), made on first use readable by the user only; Unusable
+    naming the file when it cannot be made or read, or does not hold a key."""
     path = key_path()
     try:
         if not path.exists():
@@ -146,19 +121,15 @@ def signing_key() -> bytes:
     except (OSError, UnicodeDecodeError) as error:
         raise Unusable(f"its key file {path} ({KEY_ENV}) cannot be made or read "
                        f"({getattr(error, 'strerror', None) or error})") from None
-    if re.fullmatch("[0-9a-f]{64}", text) is None:
+    if SHA256.match(text) is None:
         raise Unusable(f"its key file {path} ({KEY_ENV}) does not hold a key (64 hex digits)")
     return bytes.fromhex(text)
 
 
 def open_folder(folder) -> None:
-    """Make `folder` ready to be the cache, before any work, or raise Unusable saying why.
-
-    A missing folder is made, with its CACHEDIR.TAG; an existing one must be a writable folder
-    that is empty (it is then tagged) or already tagged; a plain file, a folder holding anything
-    else, a read-only one and one that cannot be made are refused.  Temporary files of writers
-    no longer running are removed.  The signing key is made or read (`signing_key`).
-    """
+    """Make `folder` ready to be the cache, before any work, or raise Unusable saying why: a writable folder,
+    made or empty (then tagged CACHEDIR.TAG) or already tagged.  Dead writers' temporary files are removed;
+    the signing key is made or read."""
     folder = Path(folder)
     tag = folder / TAG_NAME
     try:
@@ -192,26 +163,15 @@ def cache_files(folder) -> list[Path]:
 
 # --- store -------------------------------------------------------------------------------
 
-def _head(header: dict) -> bytes:
-    """The magic line and the header line, padded with spaces so that the first array starts aligned."""
-    line = MAGIC + b" " + str(FORMAT_VERSION).encode("ascii") + b"\n" + _dumps(header).encode("ascii")
-    return line + b" " * (-(len(line) + 1) % ALIGN) + b"\n"
-
-
 def store(folder, key: str, arrays: dict, meta: dict | None = None, *, prefix: str | None = None,
           max_bytes: int = DEFAULT_MAX_BYTES) -> Path | None:
     """Write `arrays` (name -> integer or bool ndarray) and `meta` (JSON-able) under `key`; the file's path.
 
-    The file is ``<prefix>-<key[:16]>.tgacache`` (prefix: `prefix`, else ``meta["kind"]``, else
-    "cache"), written atomically (a temporary file named with this process's id, fsynced, renamed);
-    then the least recently used cache files are deleted until the folder holds at most `max_bytes`.
-    A file system that fails (a full disk, a read-only one) or a file larger than `max_bytes` is
-    not fatal: one line "count not cached: <path>: <reason>" on stderr, and None.
-    Raises TypeError for arrays of other dtypes or a meta that is not JSON-able, ValueError for a
-    malformed key.
+    Written atomically (a temporary file named with this process's id, fsynced, renamed), then `evict`.
+    A failing file system or a file over `max_bytes` costs one line "count not cached: <path>: <reason>"
+    on stderr, and None.  TypeError for arrays of other dtypes or a meta not JSON-able.
     """
-    if not _is_key(key):
-        raise ValueError(f"{key!r} is not a cache key (64 lowercase hex digits from cache_key)")
+    _check_key(key)
     meta = canonical(dict(meta or {}))
     prepared = []
     for name in sorted(arrays):
@@ -222,9 +182,10 @@ def store(folder, key: str, arrays: dict, meta: dict | None = None, *, prefix: s
         if array.dtype.kind not in STORABLE_KINDS:
             raise TypeError(f"array {name!r} has dtype {array.dtype}: only integer and bool arrays are cached")
         prepared.append((name, array))
-    head = _head({"key": key, "meta": meta, "arrays": [
-        {"name": name, "dtype": array.dtype.str, "shape": list(array.shape), "nbytes": array.nbytes}
-        for name, array in prepared]})
+    head = MAGIC + b" " + str(FORMAT_VERSION).encode("ascii") + b"\n" + _dumps({
+        "key": key, "meta": meta, "arrays": [{"name": name, "dtype": array.dtype.str, "shape": list(array.shape),
+                                              "nbytes": array.nbytes} for name, array in prepared]}).encode("ascii")
+    head += b" " * (-(len(head) + 1) % ALIGN) + b"\n"       # padded: the first array starts aligned
     text = prefix if prefix is not None else str(meta.get("kind", "cache"))
     path = Path(folder) / f"{re.sub('[^A-Za-z0-9_.]', '_', text).strip('._')[:64] or 'cache'}-{key[:16]}{SUFFIX}"
     *starts, end = _layout(len(head), [array.nbytes for _, array in prepared])
@@ -268,10 +229,8 @@ def _layout(head_bytes: int, sizes: list[int]) -> list[int]:
 
 
 def evict(folder, max_bytes: int = DEFAULT_MAX_BYTES, keep: Path | None = None) -> list[Path]:
-    """Delete least recently used cache files (by mtime) until they total <= max_bytes; `keep` is kept.
-
-    Only the names the cache makes are considered (`cache_files`).  Returns the deleted paths.
-    """
+    """Delete least recently used cache files (`cache_files`, by mtime) until they total <= max_bytes, never
+    `keep`; the deleted paths."""
     entries = []
     for path in cache_files(folder):
         try:
@@ -340,15 +299,12 @@ def _read(path: Path, key: str, secret: bytes) -> tuple[dict, dict] | None:
 
 
 def load(folder, key: str) -> tuple[dict, dict] | None:
-    """(arrays, meta) cached under `key` in `folder`, or None.
+    """(arrays, meta) cached under `key` in `folder` (arrays copy on write, meta in its JSON form), or None.
 
-    None when there is no such file; also when it fails a check (its format, its HMAC under
-    `signing_key()`, its length): then it is deleted and one line says so on stderr (the caller
-    recounts).  Arrays come back writable (copy on write), of the stored dtype and shape; meta in
-    its JSON form (Fractions as "p/q" strings).  A file read becomes the most recently used.
+    A file that fails a check (format, HMAC, length) is deleted with one line on stderr, and None.
+    A file read becomes the most recently used.
     """
-    if not _is_key(key):
-        raise ValueError(f"{key!r} is not a cache key (64 lowercase hex digits from cache_key)")
+    _check_key(key)
     for path in cache_files(folder):
         if not path.name.endswith(f"-{key[:16]}{SUFFIX}"):
             continue

@@ -1,13 +1,9 @@
 """A report's figures drawn by a child process while this one writes and verifies the other files.
 
-Drawing is matplotlib code that holds the GIL, and nothing in a results folder waits on it
-until the report is built: with a second core, a child draws while the parent writes the
-strategy files, PAR sheets and workbook and runs the verification.  The command line forks
-the child (`Drawer`) once, before it imports the pipeline and the games: its memory is
-matplotlib and the figures' data, not a copy of the analysis.  Each rule set's figures are
-sent to it as data (a figure's lazy values made here first) and their SVG text comes back;
-the same code (`plots.render_all`) draws the same bytes in either process.  Without a drawer
-(one core, no fork, a library caller) `Drawing` draws here when its result is asked for.
+Drawing holds the GIL and nothing waits on it until the report is built.  The command line forks the
+child (`Drawer`) once, before it imports the pipeline and the games, so its memory is matplotlib and
+the figures' data.  Figures are sent as data and their SVG text comes back, drawn by the same code
+(`plots.render_all`) as here.  Without a drawer (one core, no fork) `Drawing` draws here when asked.
 """
 from __future__ import annotations
 
@@ -19,6 +15,8 @@ from contextlib import contextmanager
 
 from analyzer.core.errors import InvariantError
 from analyzer.core.execution import default_jobs
+
+LOST = "the process drawing the report's figures ended without them"
 
 
 def forking() -> bool:
@@ -65,23 +63,22 @@ class Drawer:
         """The child's process id; None once stopped."""
         return None if self._process is None else self._process.pid
 
-    def draw(self, figures: list):
-        """Send these figures (their lazy values made here); the function returned waits for their SVG text
-        (InvariantError if drawing failed or the child is gone)."""
+    def draw(self, figures: list) -> None:
+        """Send these figures (their lazy values made here) to be drawn; `received` waits for them."""
         try:
             self._connection.send([_made(figure) for figure in figures])
-        except (BrokenPipeError, OSError):
-            raise InvariantError("the process drawing the report's figures ended without them") from None
+        except OSError:                         # (BrokenPipeError included)
+            raise InvariantError(LOST) from None
 
-        def received() -> dict:
-            try:
-                drawn, value = self._connection.recv()
-            except (EOFError, OSError):
-                raise InvariantError("the process drawing the report's figures ended without them") from None
-            if not drawn:
-                raise InvariantError(f"drawing the report's figures failed:\n{value}")
-            return value
-        return received
+    def received(self) -> dict:
+        """The SVG text of the figures last sent (InvariantError if drawing failed or the child is gone)."""
+        try:
+            drawn, value = self._connection.recv()
+        except (EOFError, OSError):
+            raise InvariantError(LOST) from None
+        if not drawn:
+            raise InvariantError(f"drawing the report's figures failed:\n{value}")
+        return value
 
     def close(self) -> None:
         """Stop and reap the child (idempotent)."""
@@ -107,22 +104,22 @@ class Drawing:
     """The SVG text of a report's figures (file name -> text): sent to `drawer` now, or drawn here when asked."""
 
     def __init__(self, content, drawer: Drawer | None = None):
-        self._figures, self._svgs, self._waiting = list(content.figures), None, None
+        self._figures, self._svgs, self._drawer = list(content.figures), None, None    # _drawer: drawing them
         if not self._figures:
             self._svgs = {}
         elif drawer is not None and drawer.pid is not None:
-            self._waiting, self._drawer = drawer.draw(self._figures), drawer
-            self._figures = None
+            drawer.draw(self._figures)
+            self._drawer, self._figures = drawer, None
 
     def result(self) -> dict:
         """The figures (waited for from the drawer, or drawn here now)."""
         if self._svgs is None:
-            if self._waiting is not None:
-                waiting, self._waiting = self._waiting, None
+            if self._drawer is not None:
+                drawer, self._drawer = self._drawer, None
                 try:
-                    self._svgs = waiting()
+                    self._svgs = drawer.received()
                 except BaseException:
-                    self._drawer.close()
+                    drawer.close()
                     raise
             else:
                 from analyzer.publish import plots
@@ -132,6 +129,6 @@ class Drawing:
 
     def close(self) -> None:
         """Give up on figures not received: the drawer (which would reply to them) is stopped."""
-        if self._waiting is not None:
-            self._waiting = None
+        if self._drawer is not None:
             self._drawer.close()
+            self._drawer = None

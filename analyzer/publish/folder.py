@@ -52,8 +52,8 @@ def git_commit() -> dict:
 
 
 class ResultFolder:
-    """Collects the files of one analysis and publishes them together: results/<game>/<rule set>/.
-    `add()` each file, then `publish()` once; a file's bytes are let go once staged (its sha256 kept)."""
+    """The files of one analysis, published together in results/<game>/<rule set>/: `add()` each file, then
+    `publish()` once; a file's bytes are let go once staged (its sha256 kept)."""
 
     def __init__(self, root: str | Path, game: str, folder: str, rules: RuleFile, argv: list[str] | None = None,
                  replace: bool = False, counts: dict | None = None, source: str | None = None):
@@ -99,14 +99,27 @@ class ResultFolder:
         return manifest
 
     def check_target(self) -> None:
-        """Refuse (InputError, one line) a target this run must not replace; see `check_replaceable`."""
-        check_replaceable(self.target, self.game, self.rules, self.replace)
+        """Refuse (InputError) to replace what this tool did not write (`check_ours`), another game's results,
+        or published results of another rule file (sha256) unless `replace`."""
+        target, rules = self.target, self.rules
+        manifest = check_ours(target, "a results folder", MANIFEST_NAME, read_manifest, _written)
+        if manifest is None:
+            return
+        if manifest["game"] != self.game:
+            raise InputError(f"{target} holds {manifest['game']} results, not {self.game}: {MOVE_AWAY}")
+        old = manifest["rule_file"]["sha256"]
+        if is_published(manifest) and old != rules.sha256 and not self.replace:  # an unpublished one is ours
+            source = manifest["rule_file"].get("source")
+            raise InputError(f"{target} holds results of another rule file (sha256 {old[:12]}..."
+                             + (f", from {source}" if isinstance(source, str) else "")
+                             + f"); {rules.path} (sha256 {rules.sha256[:12]}...) has the same rule set "
+                             f"{rules.name!r}: give it its own [game].rule_set, or pass --replace to "
+                             "replace them")
 
     def publish(self, finish=None) -> Path:
-        """Write every file into a staging folder, then swap it in for the target folder.  finish(staging) may
-        return more files {name: bytes or str} (a report on its verification), added before the swap.
-        InputError for a target it must not replace, OutputError when the files cannot be written; either way
-        the previous results stay as they were."""
+        """Write every file into a staging folder, add the files finish(staging) returns (the report on its
+        verification), then swap it in for the target.  InputError for a target it must not replace,
+        OutputError when the files cannot be written; either way the previous results stay."""
         target = self.target
         make_folder(target.parent)
         remove_stale(target.parent)
@@ -115,8 +128,7 @@ class ResultFolder:
                       "the previous results are unchanged") as (staging, swap):
             self._stage(staging, {})
             if finish is not None:
-                more = finish(staging)
-                self._stage(staging, more)
+                self._stage(staging, finish(staging))
             _write_file(staging / FINAL_MANIFEST, json_bytes(self.manifest()))
             swap(self.check_target)                # nothing of the user's appeared there meanwhile
             os.replace(target / FINAL_MANIFEST, target / MANIFEST_NAME)
@@ -176,23 +188,6 @@ def _limit(path: Path, name: str, default: int) -> int:
         return os.pathconf(path, name)
     except (OSError, ValueError):
         return default
-
-
-def check_replaceable(target: Path, game: str, rules: RuleFile, replace: bool = False) -> None:
-    """Refuse (InputError) to replace what this tool did not write (`check_ours`), another game's results, or
-    published results of another rule file (sha256) unless `replace`."""
-    manifest = check_ours(target, "a results folder", MANIFEST_NAME, read_manifest, _written)
-    if manifest is None:
-        return
-    if manifest["game"] != game:
-        raise InputError(f"{target} holds {manifest['game']} results, not {game}: {MOVE_AWAY}")
-    old = manifest["rule_file"]["sha256"]
-    if is_published(manifest) and old != rules.sha256 and not replace:     # an unpublished one is the tool's
-        source = manifest["rule_file"].get("source")
-        raise InputError(f"{target} holds results of another rule file (sha256 {old[:12]}..."
-                         + (f", from {source}" if isinstance(source, str) else "")
-                         + f"); {rules.path} (sha256 {rules.sha256[:12]}...) has the same rule set "
-                         f"{rules.name!r}: give it its own [game].rule_set, or pass --replace to replace them")
 
 
 def check_folder(target: Path) -> None:

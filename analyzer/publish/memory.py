@@ -1,12 +1,8 @@
 """Freed memory handed back to the system between a run's stages (glibc's `malloc_trim`).
 
-glibc's malloc keeps the heap pages that freed objects leave, so a stage's peak would sit on
-the garbage of the stages before it (the analysis's temporaries, a strategy file being
-written).  `release` returns them where one stage's temporaries are gone and the next
-begins; `one_arena` (called by the command line before it starts any thread) keeps every
-thread on the main heap, whose free pages `release` returns in full (a thread's own arena
-returns its free top only past glibc's trim threshold).  Elsewhere (another C library)
-both do nothing.  docs/performance.md gives what they measured.
+glibc keeps the pages freed objects leave, so a stage's peak would sit on the garbage of the stages
+before it.  `release` returns them; `one_arena` keeps every thread on the main heap, whose free pages
+`release` returns in full.  Without glibc both do nothing.  docs/performance.md gives what they measured.
 """
 from __future__ import annotations
 
@@ -34,7 +30,6 @@ def release() -> None:
 
 
 def one_arena() -> bool:
-    """Have every thread of this process allocate from the main heap (glibc's M_ARENA_MAX = 1), so that
-    `release` returns what any of them freed; whether it was set (False without glibc).  For a
-    program's entry point, before it starts threads (arenas made before stay)."""
+    """Have every thread allocate from the main heap (glibc's M_ARENA_MAX = 1), so that `release` returns
+    what any freed; whether it was set.  For a program's entry point, before it starts threads."""
     return _MALLOPT is not None and _MALLOPT(_M_ARENA_MAX, 1) == 1

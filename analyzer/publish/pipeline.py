@@ -1,19 +1,9 @@
 """The one path every game follows: rule files -> count -> analyse -> outputs -> verified, published folder.
 
-Every rule file is read and checked first, and everything that could refuse the run is
-checked before any counting (`prepare`): the rule files, the limits of the files the
-results are written in (a fixed-width column that cannot hold a value), the output root,
-and each target folder (the tool replaces only what it wrote, and results of another rule
-file only with --replace).  Rule sets that share the fields their counts depend on
-(`game.count_fields`: the deck, the qualifier, the shoe and tableau) are then counted
-once, and the count is kept in the count cache (`analyzer.publish.count_cache`, under
-`<out>/.cache/` unless told otherwise), keyed by exactly those fields, the package version
-and the compiled kernels' own digests: another paytable on the same deck is priced from
-the cache without enumerating.  Each rule set is priced and analysed on that count, its
-outputs are written into a staging folder, verified there, given their report, and
-published atomically.  One rule set is analysed and published before the next is
-analysed, so that only one analysis is held at a time (a count is held while a rule set
-still needs it).
+Everything that could refuse the run is checked before any counting (`prepare`).  Rule sets sharing
+their `count_fields` are counted once, the count kept in the count cache (`count_cache`).  Each rule
+set is analysed, staged, verified, reported and published atomically before the next is analysed, so
+that only one analysis is held at a time.
 """
 from __future__ import annotations
 
@@ -43,11 +33,10 @@ RULES_SHEET = "Rules analysed"
 
 @dataclass
 class Published:
-    """One analysed rule set: where its folder was published (and its analysis, if the run kept it)."""
+    """One analysed rule set and where its folder was published."""
 
     game: Game
     rule_file: object
-    analysis: object             # None unless Run.keep_analyses
     folder: Path
 
 
@@ -64,7 +53,6 @@ class Run:
     cache: Path | None = None                       # the count cache's folder; None: count afresh, keep nothing
     from_cache: dict = field(default_factory=dict)  # (game, rule set) -> the cache key its counts were read under
     replace: bool = False                           # replace results of another rule file of the same rule set
-    keep_analyses: bool = False                     # run_game returns each analysis (held in memory)
     drawer: object = None                           # a drawing.Drawer: figures drawn by that child process, else here
 
 
@@ -96,15 +84,13 @@ def counted(game: Game, rules, run: Run) -> tuple:
         print(f"count cache: not trusting the counts of {run.cache} under key {key[:16]}: they do not fit these "
               "rules or break their totals; they are recounted", file=sys.stderr)
     table = game.module.count(rules, run.executor, run.progress)
-    arrays, meta = game.module.table_arrays(table)
-    count_cache.store(run.cache, key, arrays, meta, prefix=game.folder)
+    count_cache.store(run.cache, key, *game.module.table_arrays(table), prefix=game.folder)
     return table, None
 
 
 def check_cache(run: Run, games) -> None:
-    """Refuse (InputError naming --cache), before any work, a count cache the run cannot use; make it ready.
-
-    Checked only when one of `games` counts through the cache (`count_cache.open_folder`)."""
+    """Refuse (InputError naming --cache), before any work, a count cache the run cannot use when one of
+    `games` counts through it; make it ready (`count_cache.open_folder`)."""
     if run.cache is None or not any(game.has(CachedCount) for game in games):
         return
     try:
@@ -131,12 +117,9 @@ def result_folder(game: Game, rule_file, run: Run) -> ResultFolder:
 
 
 def prepare(jobs: list, run: Run) -> list:
-    """Everything that could refuse the run, before any work: [(game, loaded rule files)] for jobs [(game, paths)].
-
-    Refuses (InputError) a bad rule file, a value its results' files cannot hold, two rule
-    files of one game with the same rule set (one folder would silently replace the
-    other), an --out that cannot be written, and a target folder that must not be replaced.
-    """
+    """[(game, loaded rule files)] for jobs [(game, paths)], after refusing (InputError) before any work a bad
+    rule file, a value its files cannot hold, two rule files of one rule set, an --out that cannot be
+    written, a target folder that must not be replaced and an unusable count cache."""
     prepared = [(game, load(game, paths)) for game, paths in jobs]
     seen: dict = {}
     for game, loaded in prepared:
@@ -159,12 +142,11 @@ def prepare(jobs: list, run: Run) -> list:
 
 
 def analyse(game: Game, rule_paths, run: Run, loaded=None, publishing: bool = False):
-    """(rule file, analysis) of every rule file (default: the game's built-in ones), one at a time as each
-    is asked for, counting once per count key.  Every rule file is loaded (and a bad one refused)
-    before anything is counted; `loaded`: the rule files as `load` (or `prepare`) returned them.
-    `publishing`: each analysis's results will be written, so a decision-table game starts
-    compressing its strategy files on other threads while it analyses (`start_files`)."""
+    """(rule file, analysis) of every rule file (default: the game's built-in ones; `loaded`: as `load`
+    returned them), one at a time as each is asked for, counting once per count key.  `publishing`: a
+    decision-table game starts compressing its strategy files on other threads while it analyses."""
     loaded = load(game, rule_paths) if loaded is None else loaded
+    options = dict(run.options, start_files=True) if publishing and game.has(DecisionTable) else run.options
     keys = [json.dumps(game.module.count_fields(rules), sort_keys=True) for _, rules in loaded]
     counts, hits = {}, {}
     for index, ((rule_file, rules), key) in enumerate(zip(loaded, keys)):
@@ -177,11 +159,10 @@ def analyse(game: Game, rule_paths, run: Run, loaded=None, publishing: bool = Fa
         # This frame keeps neither the analysis nor (after the last rule set that needs it) the count:
         # both go when the caller lets go of the analysis.
         yield rule_file, _analysed(game, rule_file, rules,
-                                   counts[key] if key in keys[index + 1:] else counts.pop(key), run, publishing)
+                                   counts[key] if key in keys[index + 1:] else counts.pop(key), options)
 
 
-def _analysed(game: Game, rule_file, rules, count, run: Run, publishing: bool):
-    options = dict(run.options, start_files=True) if publishing and game.has(DecisionTable) else run.options
+def _analysed(game: Game, rule_file, rules, count, options: dict):
     with timing.stage(f"{game.name} {rule_file.name} analyse"):
         analysis = game.module.analyse(rule_file, rules, count, **options)
         memory.release()
@@ -273,27 +254,23 @@ def par_workbook(sheets: list, rule_file) -> bytes:
 def publish_prepared(game: Game, loaded: list, run: Run) -> list[Published]:
     """Analyse and publish one game's rule files, already loaded and checked by `prepare`, one after the
     other.  Each analysis is let go once its files and figures are made, before its folder is verified
-    (the verification reads the files and the count, not the analysis), unless the run keeps analyses."""
+    (the verification reads the files and the count, not the analysis)."""
     published = []
     try:
         for rule_file, analysis in analyse(game, None, run, loaded, publishing=True):
             staged = stage(game, rule_file, analysis, run)
-            kept = analysis if run.keep_analyses else None
             del analysis
-            published.append(Published(game, rule_file, kept, finish(staged, run)))
-            del staged, kept              # not held (with its count) while the next rule set is counted and analysed
+            published.append(Published(game, rule_file, finish(staged, run)))
+            del staged                    # not held (with its count) while the next rule set is analysed
         return published
     finally:
         timing.write()
 
 
 def run_games(jobs: list, run: Run, options=None, done=None) -> list[Published]:
-    """Analyse and publish every (game, rule paths) job (paths None: the game's built-in rule sets),
-    after `prepare` has checked everything that could refuse the run.
-
-    `options(game)`: that game's own options (`Run.options`) for its analyses (default: the run's);
-    `done(game, published, seconds)`: called as each game's folders are published (the CLI's line).
-    """
+    """Analyse and publish every (game, rule paths) job (paths None: the game's built-in rule sets), after
+    `prepare`.  `options(game)`: that game's own options for its analyses (default: the run's);
+    `done(game, published, seconds)`: called as each game's folders are published (the CLI's line)."""
     prepared = prepare(jobs, run)
     published = []
     for game, loaded in prepared:

@@ -1,9 +1,8 @@
 """Report figures as deterministic SVG text (matplotlib, no dates, fixed ids): the only module that draws.
 
-Games describe a figure as data (`analyzer.figures.outputs.Figure`: a renderer's name and
-its arguments); `render` draws it.  Figures only draw exact results converted to floats
-for plotting; no plotted number is a reported figure (those stay exact in the tables).  A
-figure whose data floats cannot hold (a payout of 1e400) is left out, and the report says so.
+Games describe a figure as data (`analyzer.figures.outputs.Figure`: a renderer's name and its
+arguments); `render` draws it, from exact results turned into floats for drawing only.  A figure
+whose data floats cannot hold (a payout of 1e400) is left out, and the report says so.
 """
 from __future__ import annotations
 
@@ -34,19 +33,11 @@ LAYOUTS_KEPT = 4096          # math-text layouts shared at most (a figure's log 
 
 
 def _share_math_layouts() -> None:
-    """Let every renderer of this process reuse a math text's layout (a log axis's tick labels are math
-    text) once any has made it.
-
-    matplotlib caches `MathTextParser.parse` per parser, and every renderer makes its own: a
-    figure saved with bbox_inches="tight" is laid out by two SVG renderers (one to find the
-    box, one to draw), each parsing every label again, and the parsing (pyparsing) was about
-    half of drawing a `net_distribution` figure.  A layout is a function of the parser's kind
-    (vector or raster) and the arguments only (the grammar and the font sets are the class's),
-    so the SVG text is the same byte for byte (tests/publish/test_plots.py draws a log-scale
-    figure both ways; every figure of results/ came out identical).  Font objects cannot cross
-    a fork (matplotlib empties its font cache in a forked child), and the layouts hold them:
-    the cache is emptied in a forked child too, and whenever it holds LAYOUTS_KEPT.  Without
-    matplotlib's private `_parse_cached` (another version), nothing changes.
+    """Let every renderer of this process reuse a math text's layout (a log axis's tick labels) once any has
+    made it: matplotlib caches layouts per renderer, and bbox_inches="tight" makes two, so parsing was half
+    of drawing a `net_distribution` figure.  A layout depends only on the parser's kind and the arguments:
+    the SVG bytes are the same (tests/publish/test_plots.py).  Layouts hold fonts, which cannot cross a
+    fork: emptied in a forked child.  Without matplotlib's private `_parse_cached`, nothing changes.
     """
     from matplotlib import mathtext
     parse = getattr(mathtext.MathTextParser._parse_cached, "__wrapped__", None)
@@ -152,11 +143,8 @@ def design_curve(points, breakpoints, target, current, xlabel: str, title: str) 
 
 
 def net_distribution(series: list[dict], title: str) -> str:
-    """One panel per wager: the probability of each distinct net result of a round (log scale), one bar each.
-
-    `series` items: {"label", "values": exact net values, "probabilities": their exact probabilities};
-    both are converted to floats here, for drawing only.
-    """
+    """One panel per wager: the probability of each distinct net result of a round (log scale), one bar each;
+    `series` items: {"label", "values": exact net values, "probabilities": their exact probabilities}."""
     plt = _pyplot()
     with plt.rc_context(STYLE):
         figure, all_axes = plt.subplots(len(series), 1, figsize=(7, 1.2 + 1.9 * len(series)), squeeze=False)

@@ -1,18 +1,14 @@
-"""Reproducible .xlsx workbooks of exact tables: the same sheets give the same bytes.
+"""Reproducible .xlsx workbooks of exact tables (`analyzer.figures.tables.Table`): same sheets, same bytes.
 
-Each sheet is a name and an `analyzer.figures.tables.Table`.  An int is a number cell below 10^15
-(held exactly), else text; a str is always text.  An exact column "EV" becomes "EV (exact)", the
-text "p/q", and "EV", a number cell rounded half away from zero to 15 significant digits, for
-sorting and charts (none outside a spreadsheet's range); a root column "SD" becomes "SD (exact)",
-"sqrt(p/q)", and its rounded root.  The document date is fixed (FIXED_CREATED): only another
-xlsxwriter or zlib changes the bytes.
+An int is a number cell below 10^15, else text.  An exact column "EV" becomes "EV (exact)", the text
+"p/q", and "EV", a number cell rounded to 15 significant digits (a root column: "sqrt(p/q)" and its
+rounded root).  The document date is fixed (FIXED_CREATED).
 """
 from __future__ import annotations
 
 import io
 import math
 import re
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from fractions import Fraction
 from typing import Iterable, Mapping
@@ -35,32 +31,18 @@ class SheetNameError(ValueError):
     """A worksheet name a spreadsheet refuses."""
 
 
-@dataclass(frozen=True, init=False)
 class Sheet:
     """A worksheet: a name and a Table (given as one, or as its columns and rows)."""
 
-    name: str
-    table: Table
-
     def __init__(self, name: str, columns, rows=None):
         check_sheet_name(name)
-        table = columns if isinstance(columns, Table) and rows is None else Table(columns, rows or ())
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "table", table)
+        self.name = name
+        self.table = columns if isinstance(columns, Table) and rows is None else Table(columns, rows or ())
 
 
 def check_sheet_name(name: str) -> None:
-    """Raise SheetNameError unless a spreadsheet accepts `name` as a worksheet name.
-
-    The rules (Excel's, enforced by xlsxwriter): 1 to 31 characters (UTF-16 units), none of
-    [ ] : * ? / \\, not beginning or ending with an apostrophe, and not "History".
-
-    >>> check_sheet_name("Net distribution")
-    >>> check_sheet_name("EV [ANTE]")
-    Traceback (most recent call last):
-    ...
-    analyzer.publish.workbook.SheetNameError: sheet name 'EV [ANTE]' contains '[': a sheet name may not contain any of [ ] : * ? / \\
-    """
+    """Raise SheetNameError unless Excel accepts `name` as a worksheet name: 1 to 31 characters (UTF-16
+    units), none of [ ] : * ? / \\, no apostrophe first or last, and not "History"."""
     if not isinstance(name, str) or not name:
         raise SheetNameError(f"a sheet name must be a non-empty string, not {name!r}")
     length = len(name.encode("utf-16-le")) // 2
@@ -77,8 +59,8 @@ def check_sheet_name(name: str) -> None:
 
 
 def spreadsheet_number(value) -> float | None:
-    """The exact value rounded half away from zero to 15 significant digits, as the nearest float
-    (which xlsxwriter writes back exactly); None outside a spreadsheet's range.  In integers throughout.
+    """The exact value rounded half away from zero to 15 significant digits (in integers), as the nearest
+    float; None outside a spreadsheet's range.
 
     >>> spreadsheet_number(Fraction(2, 3))
     0.666666666666667
@@ -91,7 +73,7 @@ def spreadsheet_number(value) -> float | None:
 
 
 def spreadsheet_root(value) -> float | None:
-    """sqrt(value) rounded half up to 15 significant digits (exactly, by integer square roots), as a float.
+    """sqrt(value) rounded half up to 15 significant digits (by integer square roots), as a float.
 
     >>> spreadsheet_root(Fraction(2)), spreadsheet_root(Fraction(1, 4)), spreadsheet_root(0)
     (1.4142135623731, 0.5, 0.0)
