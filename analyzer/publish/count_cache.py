@@ -305,9 +305,7 @@ def load(folder, key: str) -> tuple[dict, dict] | None:
     A file read becomes the most recently used.
     """
     _check_key(key)
-    for path in cache_files(folder):
-        if not path.name.endswith(f"-{key[:16]}{SUFFIX}"):
-            continue
+    for path in [path for path in cache_files(folder) if path.name.endswith(f"-{key[:16]}{SUFFIX}")]:
         try:
             loaded = _read(path, key, signing_key())
         except FileNotFoundError:       # evicted by another process meanwhile
