@@ -228,10 +228,11 @@ def finish(staged: Staged, run: Run) -> Path:
         if not verification.passed:
             failures = "; ".join(c.line() for c in verification.checks if not c.passed)
             raise InvariantError(f"verification failed before publishing {folder.target}: {failures}")
-        with timing.stage("figures"):
-            svgs = staged.drawing.result()
+        def figures():
+            with timing.stage("figures"):
+                return staged.drawing.result()
         with timing.stage("report"):
-            return report.build(staged.report, folder, staged.summary, verification, svgs)
+            return report.build(staged.report, folder, staged.summary, verification, figures)
     try:
         with timing.stage(f"{staged.game.name} {folder.rules.name} publish"):
             return folder.publish(verified_report)

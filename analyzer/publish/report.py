@@ -9,8 +9,6 @@ from __future__ import annotations
 import html
 import re
 
-from markdown_it import MarkdownIt
-
 from analyzer.core.exact import decimal_str, fraction_str
 from analyzer.figures.outputs import ReportContent
 from analyzer.figures.tables import demote, markdown_table
@@ -35,16 +33,17 @@ def summary_figures(summary: dict, path: str = "") -> list[list[str]]:
             for row in summary_figures(value, f"{path}.{key}" if path else key)]
 
 
-def build(content: ReportContent, folder: ResultFolder, summary: dict, verification, svgs: dict) -> dict:
+def build(content: ReportContent, folder: ResultFolder, summary: dict, verification, figures) -> dict:
     """report.md, report.html and the figure files of a results folder, from the analysis in memory: `folder`
-    holds every other file, `verification` is the FolderReport on the staged folder, `svgs` the figures (None for
-    one left out: its values lie beyond floats)."""
+    holds every other file, `verification` is the FolderReport on the staged folder, `figures()` the figures' SVG
+    text (None for one left out: its values lie beyond floats), asked for once the rest of the page is rendered
+    (a drawing child draws them meanwhile)."""
     manifest = folder.manifest()
     rule_file = folder.rules
     git = manifest["git"]
     commit = git["commit"] or "unknown"
     where = f"results/{folder.target.parent.name}/{manifest['rule_set']}"
-    parts = [
+    head = [
         f"# Exact analysis report: {rule_file.title}\n",
         f"> Exact combinatorial analysis, rule set `{manifest['rule_set']}`. Every figure is an exact "
         f"fraction (its decimal derived from it). Package {manifest['package']['name']} "
@@ -62,33 +61,35 @@ def build(content: ReportContent, folder: ResultFolder, summary: dict, verificat
         "## Method\n", content.method,
         "## Strategy\n", content.strategy,
     ]
-    if content.figures:
-        parts.append("## Figures\n")
-        for figure in content.figures:
-            parts.append(f"![{figure.caption}]({figure.file})\n\n*Figure: {figure.caption}*\n"
-                         if svgs[figure.file] is not None else
-                         f"*Figure left out: {figure.caption}. Its values lie beyond what floating point draws; "
-                         "every figure of this report is exact.*\n")
-    parts += ["## PAR sheet\n", demote(content.par_sheet),
-              "## Every figure of summary.json\n",
-              markdown_table(["figure", "exact", "decimal"], summary_figures(summary), "lll"),
-              "## Verification\n",
-              "Checked on the complete results folder before it was published (`analyzer verify` "
-              "repeats these checks on the published folder):\n",
-              "\n".join(f"- **{'PASS' if c.passed else 'FAIL'}** {c.name}: {c.detail}" for c in verification.checks)
-              + "\n",
-              "## Provenance\n",
-              *([f"The counts were read from the count cache (key `{manifest['counts']['key']}`), not enumerated "
-                 "by this run: `analyzer verify` recounts them.\n"] if "counts" in manifest else []),
-              f"Regenerate with `analyzer {manifest['game']} --rules {where}/rules.toml` from git commit "
-              f"`{commit}`; the result is byte-identical. Files of this folder (sha256):\n",
-              markdown_table(["file", "sha256"], [[name, f"`{digest}`"] for name, digest in manifest["files"].items()],
-                             "ll"),
-              "\nThe report itself and the manifest are listed in `manifest.json`.\n"]
-    markdown = "\n".join(parts)
+    tail = ["## PAR sheet\n", demote(content.par_sheet),
+            "## Every figure of summary.json\n",
+            markdown_table(["figure", "exact", "decimal"], summary_figures(summary), "lll"),
+            "## Verification\n",
+            "Checked on the complete results folder before it was published (`analyzer verify` "
+            "repeats these checks on the published folder):\n",
+            "\n".join(f"- **{'PASS' if c.passed else 'FAIL'}** {c.name}: {c.detail}" for c in verification.checks)
+            + "\n",
+            "## Provenance\n",
+            *([f"The counts were read from the count cache (key `{manifest['counts']['key']}`), not enumerated "
+               "by this run: `analyzer verify` recounts them.\n"] if "counts" in manifest else []),
+            f"Regenerate with `analyzer {manifest['game']} --rules {where}/rules.toml` from git commit "
+            f"`{commit}`; the result is byte-identical. Files of this folder (sha256):\n",
+            markdown_table(["file", "sha256"], [[name, f"`{digest}`"] for name, digest in manifest["files"].items()],
+                           "ll"),
+            "\nThe report itself and the manifest are listed in `manifest.json`.\n"]
+    # Each section starts with a heading, so rendering them apart gives the page rendering them together would.
+    head_html, tail_html = body_html("\n".join(head)), body_html("\n".join(tail))
+    svgs = figures()
+    middle = ["## Figures\n"] if content.figures else []
+    for figure in content.figures:
+        middle.append(f"![{figure.caption}]({figure.file})\n\n*Figure: {figure.caption}*\n"
+                      if svgs[figure.file] is not None else
+                      f"*Figure left out: {figure.caption}. Its values lie beyond what floating point draws; "
+                      "every figure of this report is exact.*\n")
     files = {name: svg for name, svg in svgs.items() if svg is not None}
-    files["report.md"] = markdown
-    files["report.html"] = to_html(markdown, svgs, f"Exact analysis report: {rule_file.title}")
+    files["report.md"] = "\n".join(head + middle + tail)
+    files["report.html"] = page(head_html + body_html("\n".join(middle), svgs) + tail_html,
+                                f"Exact analysis report: {rule_file.title}")
     return files
 
 
@@ -108,12 +109,23 @@ def _inline_svg(renderer, tokens, index, options, env) -> str:
     return re.sub(r"^<\?xml[^>]*>\s*(<!DOCTYPE[^>]*>\s*)?", "", svg)
 
 
-def to_html(markdown: str, svgs: dict, title: str) -> str:
-    """A self-contained HTML page of the report's Markdown, its figures (`svgs`, by file name) inline.
+def body_html(markdown: str, svgs: dict | None = None) -> str:
+    """The HTML of Markdown (CommonMark with tables), its images the figures of `svgs` (by file name) inline.
     Raw HTML in the Markdown is escaped: the page holds only what the renderer makes and the figures."""
+    from markdown_it import MarkdownIt       # imported when a report is rendered, not with the pipeline
     renderer = MarkdownIt("commonmark", {"html": False}).enable("table")
     renderer.add_render_rule("image", _inline_svg)
     # a * between letters or digits is a product (sympy's 47*J/46486281, J**2), never emphasis
     markdown = re.sub(r"(?<=\w)\*+(?=\w)", lambda run: "\\*" * len(run[0]), markdown)
+    return renderer.render(markdown, {"svgs": svgs or {}})
+
+
+def page(body: str, title: str) -> str:
+    """A self-contained HTML page of a rendered body."""
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-            f"<style>{CSS}</style></head><body>\n{renderer.render(markdown, {'svgs': svgs})}</body></html>\n")
+            f"<style>{CSS}</style></head><body>\n{body}</body></html>\n")
+
+
+def to_html(markdown: str, svgs: dict, title: str) -> str:
+    """A self-contained HTML page of Markdown, its figures (`svgs`, by file name) inline."""
+    return page(body_html(markdown, svgs), title)

@@ -48,9 +48,18 @@ def _fraction(value) -> Fraction:
 
 
 def value_at_jackpot(expression, jackpot_value) -> Fraction:
-    """A function of J at one jackpot, exactly."""
+    """A function of J at one jackpot, exactly: its polynomial's coefficients by Horner's rule."""
+    value, at = Fraction(0), Fraction(jackpot_value)
+    for coefficient in _coefficients(expression):
+        value = value * at + coefficient
+    return value
+
+
+@cache
+def _coefficients(expression) -> tuple[Fraction, ...]:
+    """A polynomial in J's coefficients, the highest power's first."""
     import sympy
-    return _fraction(sympy.sympify(expression).subs(jackpot(), sympy.Rational(Fraction(jackpot_value))))
+    return tuple(_fraction(c) for c in sympy.Poly(sympy.sympify(expression), jackpot()).all_coeffs())
 
 
 @dataclass
