@@ -1,19 +1,8 @@
 """The exact statistics of one round: a joint distribution of its results and a wager's PAR figures.
 
 `RoundOutcomes` holds rows of (values of named components, count) and gives exact moments;
-`WagerStatistics` turns a net and a wagered component into a PAR sheet's figures.  Every
-figure is an exact Fraction; a standard deviation is the exact variance under the root, its
-decimal rendered by integer square roots.  A die deciding a toy game (fold on 1-2, else raise):
-
->>> from fractions import Fraction
->>> die = RoundOutcomes(("net", "wagered"), {(-1, 1): 2, (0, 3): 1, (3, 3): 2, (4, 3): 1})
->>> die.total, die.mean("net"), die.variance("net"), die.covariance("net", "wagered")
-(6, Fraction(4, 3), Fraction(38, 9), Fraction(14, 9))
->>> stats = WagerStatistics.from_outcomes(die, "net", "wagered")
->>> stats.rtp, stats.hit_frequency, stats.push_probability, stats.largest_win.value
-(Fraction(11, 7), Fraction(1, 2), Fraction(1, 6), Fraction(4, 1))
->>> stats.standard_deviation(6), stats.ratio_variance
-('2.054805', Fraction(1206, 2401))
+`WagerStatistics` turns a net and a wagered component into a PAR sheet's figures, every one an
+exact Fraction (a standard deviation: the exact variance under the root, rendered by integer roots).
 """
 from __future__ import annotations
 
@@ -50,14 +39,9 @@ SETTLING_TOLERANCES = {"0.1": Fraction(1, 1000), "0.01": Fraction(1, 10000)}
 class RoundOutcomes:
     """The exact joint distribution of one round's named components, as counted rows (immutable).
 
-    `rows` maps a tuple of exact values (never float) to a count, or is an iterable of
-    (values, count) pairs; equal rows merge, zero counts drop, rows sort ascending.  Each
-    component is kept as integer numerators over its least common denominator.  Moments are
-    population moments.  ValueError for bad names, rows or counts; TypeError for a float.
-
-    >>> coin = RoundOutcomes(("net",), [((1,), 1), ((-1,), 1)])
-    >>> coin.total, coin.mean("net"), coin.variance("net")
-    (2, Fraction(0, 1), Fraction(1, 1))
+    `rows`: {tuple of exact values (never float): count} or (values, count) pairs; equal rows merge, zero
+    counts drop, rows sort ascending.  Each component is kept as integer numerators over its least common
+    denominator; moments are population moments.
     """
 
     __slots__ = ("_names", "_denominators", "_counts", "_total", "_rows")
@@ -73,8 +57,6 @@ class RoundOutcomes:
                 raise ValueError(f"row {values}: a count must be a non-negative int, not {count!r}")
             if count:
                 counted.append((tuple(to_fraction(value) for value in values), count))
-        if not counted:
-            raise ValueError("no round is counted")
         denominators = tuple(math.lcm(*(values[i].denominator for values, _ in counted)) for i in range(len(names)))
         self._set(names, denominators, ((tuple(v.numerator * (d // v.denominator) for v, d in zip(values, denominators)),
                                          count) for values, count in counted))
@@ -101,11 +83,7 @@ class RoundOutcomes:
 
     @classmethod
     def single(cls, name: str, counts: Mapping) -> "RoundOutcomes":
-        """Outcomes of one component from {value: count}.
-
-        >>> RoundOutcomes.single("net", {1: 3, -1: 5}).mean("net")
-        Fraction(-1, 4)
-        """
+        """Outcomes of one component from {value: count}."""
         return cls((name,), {(value,): count for value, count in counts.items()})
 
     @property
@@ -145,10 +123,6 @@ class RoundOutcomes:
         except ValueError:
             raise KeyError(f"no component {name!r}; the components are {self._names}") from None
 
-    def sum(self, name: str) -> Fraction:
-        """The sum of component `name` over all counted rounds."""
-        return self.mean(name) * self._total
-
     def mean(self, name: str) -> Fraction:
         """E[name] over the counted rounds."""
         return self.moments(name, name)[0]
@@ -162,11 +136,7 @@ class RoundOutcomes:
         return self.moments(name, name)[2]
 
     def moments(self, a: str, b: str) -> tuple[Fraction, Fraction, Fraction, Fraction, Fraction]:
-        """(E[a], E[b], Var(a), Var(b), Cov(a, b)) from one pass of integer sums.
-
-        >>> RoundOutcomes(("net", "wagered"), {(-1, 1): 2, (0, 3): 1, (3, 3): 2, (4, 3): 1}).moments("net", "wagered")
-        (Fraction(4, 3), Fraction(7, 3), Fraction(38, 9), Fraction(8, 9), Fraction(14, 9))
-        """
+        """(E[a], E[b], Var(a), Var(b), Cov(a, b)) from one pass of integer sums."""
         i, j = self.index(a), self.index(b)
         sx = sy = sxx = syy = sxy = 0
         for key, count in self._counts.items():
@@ -178,11 +148,7 @@ class RoundOutcomes:
                 Fraction(n * syy - sy * sy, (n * dy) ** 2), Fraction(n * sxy - sx * sy, n * n * dx * dy))
 
     def marginal(self, names: Sequence[str]) -> "RoundOutcomes":
-        """The joint distribution of the components `names` alone (in that order), rows merged.
-
-        >>> RoundOutcomes(("a", "b"), {(1, 0): 2, (1, 5): 3, (2, 5): 1}).marginal(["a"]).rows
-        mappingproxy({(Fraction(1, 1),): 5, (Fraction(2, 1),): 1})
-        """
+        """The joint distribution of the components `names` alone (in that order), rows merged."""
         if isinstance(names, str):
             raise TypeError("marginal takes a sequence of component names, not one string")
         positions = [self.index(name) for name in names]
@@ -193,24 +159,12 @@ class RoundOutcomes:
 
     def distribution(self, name: str) -> list[tuple[Fraction, int]]:
         """[(value, count)] of component `name`, ascending by value."""
-        i = self.index(name)
-        counts: dict[int, int] = {}
-        for key, count in self._counts.items():
-            counts[key[i]] = counts.get(key[i], 0) + count
-        denominator = self._denominators[i]
-        return [(Fraction(n, denominator), counts[n]) for n in sorted(counts)]
+        return [(values[0], count) for values, count in self.marginal([name]).rows.items()]
 
     def combine(self, name: str, coefficients: Mapping[str, object], constant=0,
                 keep: Sequence[str] | None = None) -> "RoundOutcomes":
         """The outcomes with a new last component `name` = constant + sum(coefficient * component), after
-        the components in `keep` (default: all); rows that become equal merge.  E.g. combined play:
-
-        >>> play = RoundOutcomes(("main", "aa"), {(1, -1): 3, (-1, 7): 1})
-        >>> play.combine("net", {"main": 1, "aa": 2}, keep=[]).rows
-        mappingproxy({(Fraction(-1, 1),): 3, (Fraction(13, 1),): 1})
-
-        Raises ValueError if `name` is already a component kept, KeyError for an unknown one.
-        """
+        the components in `keep` (default: all); rows that become equal merge."""
         if isinstance(keep, str):
             raise TypeError("keep is a sequence of component names, not one string")
         keep = self._names if keep is None else tuple(keep)
@@ -233,13 +187,8 @@ class RoundOutcomes:
              for (key, count), value in zip(self._counts.items(), combined)))
 
     def extend(self, name: str, arguments: Sequence[str], value_of) -> "RoundOutcomes":
-        """The outcomes with a new component `name` = value_of(*the row's values of `arguments`), last.
-
-        `value_of` is called once per distinct combination of its (Fraction) arguments.
-
-        >>> RoundOutcomes(("s",), {(0,): 3, (1,): 1}).extend("x", ["s"], lambda s: 7 if s else -1).mean("x")
-        Fraction(1, 1)
-        """
+        """The outcomes with a new last component `name` = value_of(*the row's values of `arguments`), called
+        once per distinct combination of its (Fraction) arguments."""
         if name in self._names:
             raise ValueError(f"component {name!r} already exists")
         positions = [self.index(argument) for argument in arguments]
@@ -301,9 +250,7 @@ class WagerStatistics:
         """The statistics of component `net` against the total wagered `wagered` (None: every round stakes 1,
         as in Baccarat).  ValueError unless every counted round wagers a positive amount."""
         if wagered is None:
-            wagered_name = "stake"
-            while wagered_name == net:
-                wagered_name += "_"
+            wagered_name = "stake_" if net == "stake" else "stake"
             outcomes = outcomes.marginal([net]).combine(wagered_name, {}, constant=1)
         else:
             wagered_name = wagered
@@ -372,7 +319,8 @@ class WagerStatistics:
 
     def half_width_squared(self, rounds: int, z: Fraction = Z95) -> Fraction:
         """The square of z * sigma_R / sqrt(rounds): z^2 sigma_R^2 / rounds, exactly."""
-        _check_rounds(rounds)
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+            raise ValueError(f"a number of rounds must be a positive int, not {rounds!r}")
         return to_fraction(z) ** 2 * self.ratio_variance / rounds
 
     def interval(self, rounds: int, z: Fraction = Z95, places: int = DECIMAL_PLACES) -> tuple[str, str, str]:
@@ -398,13 +346,9 @@ class WagerStatistics:
         context=False the texts every entry shares (`summary_context`)."""
         largest = self.largest_win
         summary = {
-            "convention": CONVENTION,
             "net_component": self.net,
             "wagered_component": self.wagered,
             "rounds_counted": str(self.rounds),
-            "net_distribution": [{"net": figure(v.value, places), "count": str(v.count),
-                                  "probability": figure(v.probability, places)} for v in self.distribution]
-            if detail else None,                                   # left out below: not rendered
             "ev_per_initial_bet": figure(self.mean, places),
             "house_edge_per_initial_bet": figure(self.house_edge_per_initial_bet, places),
             "variance": figure(self.variance, places),
@@ -419,32 +363,24 @@ class WagerStatistics:
             "house_edge_per_unit_wagered": figure(self.house_edge, places),
             "sd_per_unit_wagered": _root(self.variance / self.mean_wagered ** 2, places),
             "ratio_variance": figure(self.ratio_variance, places),
-            "z": {level: decimal_str(z, 45) for level, z in CONFIDENCE_LEVELS.items()},
-            "settling_rule": SETTLING_RULE,
-            "settling_intervals": [
-                dict(zip(("rounds", "confidence", "half_width", "low", "high"),
-                         (str(rounds), level, *self.interval(rounds, z, places))))
-                for rounds in SETTLING_ROUNDS for level, z in CONFIDENCE_LEVELS.items()] if detail else None,
             "rounds_to_settle": [
                 {"tolerance_percentage_points": label, "confidence": "95%",
                  "rounds": str(self.rounds_to_settle(epsilon, Z95))}
                 for label, epsilon in SETTLING_TOLERANCES.items()],
         }
         if not detail:
-            del summary["net_distribution"], summary["settling_intervals"]
-        if not context or not detail:
-            for key in summary_context():
-                summary.pop(key, None)
-        return summary
+            return summary
+        summary["net_distribution"] = [{"net": figure(v.value, places), "count": str(v.count),
+                                        "probability": figure(v.probability, places)} for v in self.distribution]
+        summary["settling_intervals"] = [
+            dict(zip(("rounds", "confidence", "half_width", "low", "high"),
+                     (str(rounds), level, *self.interval(rounds, z, places))))
+            for rounds in SETTLING_ROUNDS for level, z in CONFIDENCE_LEVELS.items()]
+        return {**summary_context(), **summary} if context else summary
 
 
 def _root(value: Fraction, places: int) -> dict:
     return {"sqrt_of": fraction_str(value), "decimal": sqrt_decimal_str(value, places)}
-
-
-def _check_rounds(rounds: int) -> None:
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise ValueError(f"a number of rounds must be a positive int, not {rounds!r}")
 
 
 def summary_context() -> dict:

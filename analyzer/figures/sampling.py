@@ -59,13 +59,9 @@ class Tally:
                 "low": mean - Z_999 * se, "high": mean + Z_999 * se, "passed": abs(z) <= Z_999}
 
     def compare_variance(self, variance: Fraction, distribution) -> dict:
-        """z-score of the sample variance about the exact mean against a claimed exact variance.
-
-        `distribution`: the wager's exact [(net value, probability)] (repeated values add).  Rare
-        values' part is taken at its exact expectation, so one rare big win cannot fail an honest
-        result; the rest's standard error follows from the exact distribution.  Passes when
-        |z| <= Z_999; fails outright on a net value the distribution does not have.
-        """
+        """z-score of the sample variance about the exact mean against a claimed exact variance, given the
+        wager's exact [(net value, probability)]: rare values' part is taken at its exact expectation (one
+        rare big win cannot fail an honest result); fails outright on a net value the distribution lacks."""
         n = self.rounds
         exact = Fraction(variance)
         merged: dict = {}
@@ -108,18 +104,13 @@ class Target:
 
 
 def batches(rounds: int):
-    while rounds > 0:
-        size = min(BATCH, rounds)
-        yield size
-        rounds -= size
+    for start in range(0, rounds, BATCH):
+        yield min(BATCH, rounds - start)
 
 
 def tally_rounds(deal_batch, settle_batch, rounds: int, tallies: dict, bar=None) -> None:
-    """Deal `rounds` rounds a batch at a time and add each bet's nets to tallies[bet].
-
-    deal_batch(size) runs on this thread (one draw sequence); settle_batch(dealt) -> {bet: nets} on
-    worker threads; nets are added in dealing order, so the tallies are those of one thread.
-    """
+    """Deal `rounds` rounds a batch at a time (deal_batch(size), on this thread) and add each bet's nets
+    (settle_batch(dealt) -> {bet: nets}, on worker threads) to tallies[bet] in dealing order."""
     jobs = default_jobs()
     pending = deque()
 

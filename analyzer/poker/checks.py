@@ -1,6 +1,7 @@
 """Verification shared by the poker games: a strategy file's decisions and totals, from its own rows."""
 from __future__ import annotations
 
+import itertools
 import random
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
@@ -103,14 +104,11 @@ def spot_check(report, strategy, cards, group_sizes: tuple, direct_ev, samples: 
     continuation, must equal the strategy file's."""
     rng = random.Random(seed)
     action = strategy.actions[1]
+    ends = list(itertools.pairwise(itertools.accumulate(group_sizes, initial=0)))
     deals = []
     for _ in range(samples):
         dealt = rng.sample(cards, sum(group_sizes))
-        groups, start = [], 0
-        for size in group_sizes:
-            groups.append(dealt[start:start + size])
-            start += size
-        deals.append((dealt, groups))
+        deals.append((dealt, [dealt[a:b] for a, b in ends]))
     # The direct dealing runs in compiled code without the GIL: the situations share the cores.
     with ThreadPoolExecutor(default_jobs()) as pool:
         direct = list(pool.map(lambda deal: direct_ev(*deal[1]), deals))

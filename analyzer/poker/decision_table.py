@@ -1,8 +1,5 @@
-"""The decision table of a poker game: every situation class, its weight, and the exact EV of playing.
-
-The EV of playing a class is an integer numerator over one denominator for the whole table
-(continuations x the paytable's scale); folding is -denominator.  Every play/fold strategy
-is priced exactly here, the same way for both games.
+"""The decision table of a poker game: every situation class, its weight, and the exact EV of playing (an
+integer numerator over one denominator for the table; folding is -denominator), and each strategy's price.
 """
 from __future__ import annotations
 
@@ -24,10 +21,9 @@ DOT_COUNTS = (np.uint8, np.uint16, np.uint32, np.int64)   # the count dtypes cyt
 def play_ev_numerators(counts_by_outcome, nets: np.ndarray, category=None, row_total: int | None = None) -> np.ndarray:
     """EV numerators of playing each class: sum over outcomes of count x net (exact).
 
-    counts_by_outcome: (m, categories, outcomes) (Casino Hold'em) or (m, outcomes) with `category`
-    the class's fixed category (Caribbean Stud); nets: (categories, outcomes) integers.  `row_total`: what
-    every class's counts add up to, when known; then largest |net| x row_total bounds every numerator (the
-    bound checked before counting).  int64 when a bound proves every numerator fits, else Python integers.
+    counts_by_outcome: (m, categories, outcomes) (Casino Hold'em) or (m, outcomes) with `category` the
+    class's fixed category (Caribbean Stud); nets: (categories, outcomes) integers.  int64 when a bound proves
+    every numerator fits (with `row_total`, what every class's counts add up to: largest |net| x row_total).
     """
     largest = max(abs(int(x)) for x in np.asarray(nets).ravel())
     counts = np.asarray(counts_by_outcome)
@@ -77,18 +73,13 @@ MARGIN_BINS = 120
 
 def float_margins(ev_play: np.ndarray, denominator: int) -> np.ndarray:
     """EV of playing minus EV of folding per class in ANTEs, as floats for a plot only (never a figure)."""
-    margins = ev_play / denominator
-    margins += 1
-    return margins
+    return ev_play / denominator + 1
 
 
 def margin_histogram(ev_play: np.ndarray, denominator: int, weights: np.ndarray, total: int):
     """(heights, edges) of the play-minus-fold margin over the classes weighted by situations, in
     `np.histogram`'s 120 bins (a bin's height its classes' exact weight over `total`), for the report's plot.
-
-    Each bin begins at an EV numerator (`margin_thresholds`), so the compiled pass sums the classes by
-    their integer EVs with no float per class; `margin_bin_sums` is its NumPy reference and fallback.
-    """
+    The compiled pass bins the integer EVs by `margin_thresholds`; `margin_bin_sums` is its NumPy fallback."""
     edges = margin_edges(ev_play, denominator)
     if ev_play.dtype == np.int64 and weights.dtype == np.uint8 and total <= INT64_MAX and len(ev_play):
         thresholds = margin_thresholds(int(ev_play.min()), int(ev_play.max()), denominator, edges)
@@ -112,10 +103,9 @@ def margin_thresholds(low: int, high: int, denominator: int, edges: np.ndarray) 
     bisection over every edge at once, in Python integers): a class's bin is how many lie at or below its EV."""
     inner = edges[1:-1]
     lo, hi = np.full(len(inner), low, dtype=object), np.full(len(inner), high + 1, dtype=object)
-    while (lo < hi).any():
+    while (searching := lo < hi).any():
         mid = np.minimum((lo + hi) // 2, high)               # below hi wherever lo < hi
         reached = float_margins(mid.astype(np.int64), denominator) >= inner
-        searching = lo < hi
         hi = np.where(searching & reached, mid, hi)
         lo = np.where(searching & ~reached, mid + 1, lo)
     return np.array([t for t in hi.tolist() if t <= high], dtype=np.int64)
@@ -166,8 +156,7 @@ class StrategyFigures:
 @dataclass(frozen=True)
 class SignSums:
     """Per group of classes a strategy decides alike (Caribbean Stud's rank patterns): the weight and the
-    gain (weight x (EV play - EV fold)) of its classes whose gain is < 0, = 0, > 0, each (g, 3) exact
-    integers.  Every figure of such a strategy, and of the optimal one, is a sum of these."""
+    gain (weight x (EV play - EV fold)) of its classes whose gain is < 0, = 0, > 0, each (g, 3) exact integers."""
 
     weights: np.ndarray
     gains: np.ndarray
@@ -189,8 +178,7 @@ class SignSums:
 
     @functools.cached_property
     def totals(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per group, the weight and the gain of all its classes (exact in int64 when the parts are: the
-        gains' two parts have opposite signs)."""
+        """Per group, the weight and the gain of all its classes (exact in int64 when the parts are)."""
         return self.weights.sum(axis=1), self.gains.sum(axis=1)
 
 
@@ -254,8 +242,7 @@ class DecisionTable:
         return gain
 
     def figures(self, name: str, description: str, play: np.ndarray) -> StrategyFigures:
-        """The exact figures of playing where `play` holds: the EV is the played classes' gains plus all the
-        weight x the fold numerator (one masked sum of `gain`)."""
+        """The exact figures of playing where `play` holds (one masked sum of `gain`)."""
         gain = self.gain
         return self.figures_of_sums(exact_masked_sum(self.weights, play, self.weight_bound),
                                     exact_masked_sum(gain, play, self.gain_bound if gain.dtype != object else None),
@@ -263,7 +250,7 @@ class DecisionTable:
 
     def figures_of_groups(self, sums: "SignSums", play: np.ndarray, name: str = "", description: str = "",
                           classes: np.ndarray | None = None) -> StrategyFigures:
-        """The exact figures of playing the groups where `play` holds, from `SignSums` (`classes`: its
+        """The exact figures of playing the groups where `play` holds, from `SignSums` (`classes`: the
         decisions per class, if known)."""
         weights, gains = sums.totals
         return self.figures_of_sums(exact_masked_sum(weights, play), exact_masked_sum(gains, play), name, description,

@@ -54,9 +54,10 @@ FIVE_HIGH = RANKS.index("5")          # the lowest straight's high card (A 2 3 4
 STRAIGHTS = [{(high - i) % 13 for i in range(5)} for high in range(FIVE_HIGH, 13)]
 
 
-def qualifier_ranks(qualifier: dict, file: str, key: str = "qualifier") -> list[int]:
-    """The rank indices of a qualifier's `ranks`, read strictly (a category's defining ranks, then at most
-    QUALIFIER_RANKS' kickers, descending where the hand reads so); RuleError naming the key otherwise."""
+def qualifier_value(qualifier: dict, file: str, key: str = "qualifier") -> int:
+    """The smallest hand value that qualifies, from {category, ranks}: ranks as letters, read strictly (a
+    category's defining ranks, then at most QUALIFIER_RANKS' kickers, descending where the hand reads so);
+    RuleError naming the key otherwise."""
     category = qualifier["category"]
     entries = qualifier["ranks"]
     where = f"{key}.ranks"
@@ -92,12 +93,7 @@ def qualifier_ranks(qualifier: dict, file: str, key: str = "qualifier") -> list[
         raise RuleError(file, where, f"{entries!r}: no {words} is {RANKS[ranks[0]]}-high (the lowest is 5-high)")
     if category in ("high_card", "flush") and len(ranks) == 5 and set(ranks) in STRAIGHTS:
         raise RuleError(file, where, f"{entries!r}: five ranks in sequence are a straight, not {words}")
-    return ranks
-
-
-def qualifier_value(qualifier: dict, file: str, key: str = "qualifier") -> int:
-    """The smallest hand value that qualifies, from {category, ranks} (ranks as letters, read strictly)."""
-    return handeval.threshold_value(CATEGORIES.index(qualifier["category"]), qualifier_ranks(qualifier, file, key))
+    return handeval.threshold_value(CATEGORIES.index(category), ranks)
 
 
 def qualifier_words(qualifier: dict) -> str:

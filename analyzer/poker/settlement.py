@@ -1,7 +1,5 @@
-"""How a played poker hand is settled against the dealer (both games): outcome codes, the net of each.
-
-The outcome codes are those of the kernels (`cython_ext/_types.pxd`); a test checks they agree.
-"""
+"""How a played poker hand is settled against the dealer (both games): outcome codes (the kernels' own,
+`cython_ext/_types.pxd`; a test checks they agree), the net of each."""
 from __future__ import annotations
 
 import math
@@ -20,11 +18,7 @@ N_CATEGORIES = len(CATEGORIES)
 
 
 def outcome(player, dealer, qualifier) -> int:
-    """The outcome of a played hand (comparable hand values): a dealer below `qualifier` does not qualify.
-
-    >>> outcome((1, 5), (0, 12, 11), (1, 2)), outcome((1, 5), (1, 5), (1, 2))
-    (0, 2)
-    """
+    """The outcome of a played hand (comparable hand values): a dealer below `qualifier` does not qualify."""
     if dealer < qualifier:
         return NOT_QUALIFIED
     if player > dealer:

@@ -1,11 +1,7 @@
 """The exact distribution of one poker round under a play/fold strategy, from a counted table (both games).
 
-`round_outcomes` turns per-class weights and final category x outcome counts into
-`RoundOutcomes` over every deal, with components "main" (net per ANTE), "wagered",
-"played" (0/1) and "side" (the class of a side bet fixed per class: Hold'em's AA Bonus,
-Stud's progressive).  Grouped sums are exact: counts and weights are non-negative, so no
-partial sum exceeds weight.max() x max(count bound x cells, 1) x rows; int64 is used only
-when that bound fits, Python integers otherwise.
+`round_outcomes` gives `RoundOutcomes` over every deal with components "main" (net per ANTE), "wagered",
+"played" (0/1) and "side" (a side bet's class, fixed per class: Hold'em's AA Bonus, Stud's progressive).
 """
 from __future__ import annotations
 
@@ -28,14 +24,9 @@ COMPONENTS = (MAIN, WAGERED, PLAYED, SIDE)
 def grouped_counts(counts: np.ndarray, weights: np.ndarray, groups: np.ndarray, n_groups: int,
                    mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Exact sums by group of weight x counts over the rows where `mask` holds (default all), and of the
-    weight alone over the other rows: (n_groups, *counts.shape[1:]) and (n_groups,), int64 (by the
-    compiled kernel) when the module's bound proves they fit, else Python integers.
-
-    >>> inside, outside = grouped_counts(np.array([[1, 2], [3, 4], [5, 6]]), np.array([1, 2, 3]), np.array([0, 1, 0]),
-    ...                                  2, np.array([True, True, False]))
-    >>> inside.tolist(), outside.tolist()
-    ([[1, 2], [6, 8]], [3, 0])
-    """
+    weight alone over the other rows: (n_groups, *counts.shape[1:]) and (n_groups,).  int64 (by the compiled
+    kernel) when weight.max() x max(count bound x cells, 1) x rows fits (no partial sum of non-negative
+    values exceeds it), else Python integers."""
     counts, weights, groups = np.asarray(counts), np.asarray(weights), np.asarray(groups)
     m = len(weights)
     cells = int(np.prod(counts.shape[1:], dtype=np.int64))
@@ -50,14 +41,11 @@ def grouped_counts(counts: np.ndarray, weights: np.ndarray, groups: np.ndarray, 
     bound = largest_weight * max(largest_count * cells, 1) * m
     if bound > INT64_MAX or counts.dtype == object or weights.dtype == object:
         inside = np.ones(m, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
-        rows, others = np.flatnonzero(inside), np.flatnonzero(~inside)
-        flat = counts.reshape(m, cells)
+        products = counts.reshape(m, cells)[inside].astype(object) * weights[inside].astype(object)[:, None]
         out = np.zeros((n_groups, cells), dtype=object)
         for column in range(cells):
-            values = np.array([int(weights[i]) * int(flat[i, column]) for i in rows.tolist()], dtype=object)
-            out[:, column] = exact_group_sums(groups[rows], values, n_groups)
-        rest = exact_group_sums(groups[others], np.array([int(w) for w in weights[others]], dtype=object), n_groups)
-        return out.reshape(shape), rest
+            out[:, column] = exact_group_sums(groups[inside], products[:, column], n_groups)
+        return out.reshape(shape), exact_group_sums(groups[~inside], weights[~inside].astype(object), n_groups)
     out, rest = np.zeros((n_groups, cells), dtype=np.int64), np.zeros(n_groups, dtype=np.int64)
     mask = None if mask is None else np.asarray(mask, dtype=bool).view(np.uint8)
     group_sums.add_weighted_rows(_kernel_input(counts.reshape(m, cells), KERNEL_COUNTS),
@@ -80,26 +68,19 @@ NEAR = 4         # a mask differing from one already summed in at most 1/NEAR of
 
 def masked_counts(counts: np.ndarray, weights: np.ndarray, groups: np.ndarray, n_groups: int, mask: np.ndarray,
                   summed: list | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """`grouped_counts(...)`, moved from the nearest int64 sums in `summed` when the masks differ in few rows.
-
-    `summed`: [(packed mask, sums, weights outside)] of the masks already summed here (the new one is
-    added).  Rows leaving the mask are moved out first, then those entering it in, so every partial
-    sum stays within grouped_counts' bound; Python-integer sums are always made afresh.
-    """
+    """`grouped_counts(...)`, moved from the nearest int64 sums in `summed` ([(packed mask, sums, weights
+    outside)], the new one added) when the masks differ in few rows: rows leaving first, so every partial
+    sum stays within grouped_counts' bound."""
     mask = np.asarray(mask, dtype=bool)
-    packed = np.packbits(mask)
-    near = None
-    if summed:
-        distances = [group_sums.differing_bits(packed, other) for other, _, _ in summed]
-        best = int(np.argmin(distances))
-        if distances[best] <= len(mask) // NEAR and summed[best][1].dtype == np.int64:
-            near = summed[best], distances[best]
-    if near is None:
+    packed, m = np.packbits(mask), len(mask)
+    distances = [group_sums.differing_bits(packed, other) for other, _, _ in summed or ()]
+    best = int(np.argmin(distances)) if distances else None
+    if best is None or distances[best] > m // NEAR or summed[best][1].dtype != np.int64:
         inside, outside = grouped_counts(counts, weights, groups, n_groups, mask)
-    elif near[1] == 0:
-        return near[0][1], near[0][2]
+    elif distances[best] == 0:
+        return summed[best][1], summed[best][2]
     else:
-        (other, inside, outside), m = near[0], len(mask)
+        other, inside, outside = summed[best]
         inside, outside = inside.copy(), outside.copy()
         group_sums.move_changed_rows(_kernel_input(np.asarray(counts).reshape(m, -1), KERNEL_COUNTS),
                                      _kernel_input(np.asarray(weights), KERNEL_WEIGHTS),
@@ -111,11 +92,7 @@ def masked_counts(counts: np.ndarray, weights: np.ndarray, groups: np.ndarray, n
 
 
 def joint_classes(side: np.ndarray, n_side: int, category: np.ndarray, n_categories: int) -> np.ndarray:
-    """side x n_categories + category, one group per row (uint8 when the groups fit it).
-
-    >>> joint_classes(np.array([0, 2], dtype=np.uint8), 3, np.array([4, 9], dtype=np.uint8), 10).tolist()
-    [4, 29]
-    """
+    """side x n_categories + category, one group per row (uint8 when the groups fit it)."""
     groups = _classes(side, n_side, "side class", _small(n_side * n_categories))
     groups *= n_categories
     groups += _classes(category, n_categories, "category", groups.dtype)
@@ -132,12 +109,8 @@ def _classes(values: np.ndarray, n: int, name: str, dtype) -> np.ndarray:
 
 @dataclass(frozen=True)
 class SideClasses:
-    """The groups of one table's round statistics and the masks summed by them (`masked_counts`): a cache entry.
-
-    `groups`: side x n_categories + fixed category (`joint`), or the side class alone.  `holds`
-    checks the classes asked for row by row, unless they are the read-only arrays the groups
-    were made of (`made_of`).
-    """
+    """A cache entry: the groups of one table's round statistics (side x n_categories + fixed category when
+    `joint`, else the side class) and the masks summed by them (`masked_counts`)."""
 
     groups: np.ndarray
     n_side: int
@@ -184,12 +157,10 @@ def _small(n: int):
 def side_classes(side: np.ndarray, n_side: int, category: np.ndarray | None, n_categories: int,
                  cache: dict | None) -> SideClasses:
     """The `SideClasses` of these classes: the one kept in `cache` when it holds them, else made (and kept there)."""
-    kept = None if cache is None else cache.setdefault("round_outcomes", [])
-    for entry in kept or ():
-        if entry.holds(side, n_side, category, n_categories):
-            return entry
-    entry = SideClasses.of(side, n_side, category, n_categories)
-    if kept is not None:
+    kept = [] if cache is None else cache.setdefault("round_outcomes", [])
+    entry = next((entry for entry in kept if entry.holds(side, n_side, category, n_categories)), None)
+    if entry is None:
+        entry = SideClasses.of(side, n_side, category, n_categories)
         kept.append(entry)
     return entry
 
@@ -198,13 +169,7 @@ def played_counts(weights: np.ndarray, counts: np.ndarray, play: np.ndarray, n_c
                   category: np.ndarray | None = None, side: np.ndarray | None = None, n_side: int = 1,
                   cache: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(played, folded weight): exact weight x counts of the played classes, (n_side, n_categories, outcomes),
-    and the folded weight, (n_side,).  Arguments as `round_outcomes`; with one `cache` a mask is summed once.
-
-    >>> played, folded = played_counts(np.array([1, 2]), np.array([[3, 1], [0, 6]]), np.array([True, False]), 2,
-    ...                                category=np.array([1, 0]))
-    >>> played.tolist(), folded.tolist()
-    ([[[0, 0], [3, 1]]], [2])
-    """
+    and the folded weight, (n_side,).  Arguments as `round_outcomes`; with one `cache` a mask is summed once."""
     weights, counts, play = np.asarray(weights), np.asarray(counts), np.asarray(play, dtype=bool)
     if counts.ndim == 2 and category is None:
         raise ValueError("(m, outcomes) counts need each class's fixed category")
@@ -220,18 +185,11 @@ def played_counts(weights: np.ndarray, counts: np.ndarray, play: np.ndarray, n_c
 
 def played_weights(played: np.ndarray, continuations: int) -> list[int]:
     """Per side class, the played weight from `played_counts`' sums (each class's counts add up to
-    `continuations`; checked).
-
-    >>> played_weights(np.array([[[3, 1]], [[0, 8]]]), 4)
-    [1, 2]
-    """
-    weights = []
-    for side in played:
-        weight, rest = divmod(sum(int(x) for x in np.asarray(side).ravel()), continuations)
-        if rest:
-            raise InvariantError("a class's counts do not add up to its continuations")
-        weights.append(weight)
-    return weights
+    `continuations`; checked)."""
+    sums = [sum(int(x) for x in np.asarray(side).ravel()) for side in played]
+    if any(total % continuations for total in sums):
+        raise InvariantError("a class's counts do not add up to its continuations")
+    return [total // continuations for total in sums]
 
 
 def round_outcomes(weights: np.ndarray, counts: np.ndarray, continuations: int, play: np.ndarray,
@@ -242,46 +200,23 @@ def round_outcomes(weights: np.ndarray, counts: np.ndarray, continuations: int, 
     counts: (m, categories, outcomes) (Casino Hold'em), or (m, outcomes) with `category` the class's
     fixed category (Caribbean Stud).  `side`: each class's side class in 0..n_side-1.  `cache`: a dict
     kept with the counts (the table's `derived`) where the grouped sums are kept.
-
-    >>> from analyzer.poker.settlement import Paytable
-    >>> pays = Paytable(Fraction(2), (Fraction(1),) * 10, (Fraction(1),) * 10, (Fraction(0),) * 10, (Fraction(1),) * 10)
-    >>> counts = np.array([[3, 1, 0, 2], [0, 0, 6, 0]])      # two classes, outcomes NQ / win / tie / lose
-    >>> rows = round_outcomes(np.array([1, 2]), counts, 6, np.array([True, False]), pays, category=np.array([1, 0]))
-    >>> [(tuple(int(v) for v in values), n) for values, n in rows.rows.items()]
-    [((-3, 3, 1, 0), 2), ((-1, 1, 0, 0), 12), ((1, 3, 1, 0), 3), ((3, 3, 1, 0), 1)]
     """
     n_categories = len(paytable.ante_wins)
     played, folded_weight = played_counts(weights, counts, play, n_categories, category=category, side=side,
                                           n_side=n_side, cache=cache)
     nets = paytable.nets()
     wagered_play = 1 + paytable.play_size
-    rows = []
-    for s in range(n_side):
-        rows.append(((-1, 1, 0, s), int(folded_weight[s]) * continuations))
-        for c in range(n_categories):
-            for o in range(played.shape[2]):
-                rows.append(((nets[c][o], wagered_play, 1, s), int(played[s, c, o])))
+    rows = [((-1, 1, 0, s), int(folded_weight[s]) * continuations) for s in range(n_side)]
+    rows += [((nets[c][o], wagered_play, 1, s), int(played[s, c, o])) for s, c, o in np.ndindex(played.shape)]
     return RoundOutcomes(COMPONENTS, rows)
 
 
 def with_side_bet(outcomes: RoundOutcomes, name: str, net_of: Callable[[int, bool], object]) -> RoundOutcomes:
-    """The outcomes with a component `name` = net_of(side class, played), an exact number per unit staked.
-
-    >>> base = RoundOutcomes(COMPONENTS, {(-1, 1, 0, 0): 3, (2, 3, 1, 1): 1})
-    >>> with_side_bet(base, "aa", lambda s, played: 7 if played and s == 1 else -1).mean("aa")
-    Fraction(1, 1)
-    """
+    """The outcomes with a component `name` = net_of(side class, played), an exact number per unit staked."""
     return outcomes.extend(name, (SIDE, PLAYED), lambda side, played: net_of(int(side), bool(played)))
 
 
 COMBINED, WAGERED_COMBINED = "combined", "wagered_combined"
-
-
-def combined_play(outcomes: RoundOutcomes, side: str, stake) -> RoundOutcomes:
-    """Main and side bet together, the side bet staked `stake` x ANTE: "combined" = main + stake x side and
-    "wagered_combined" = wagered + stake."""
-    joint = outcomes.combine(COMBINED, {MAIN: 1, side: stake}, keep=[WAGERED])
-    return joint.combine(WAGERED_COMBINED, {WAGERED: 1}, constant=stake, keep=[COMBINED])
 
 
 @dataclass(frozen=True)
@@ -304,6 +239,9 @@ class PlayStatistics:
         if side is None:
             return cls(outcomes, main)
         stake = Fraction(stake)
-        combined = WagerStatistics.from_outcomes(combined_play(outcomes, side, stake), COMBINED, WAGERED_COMBINED)
+        # main and side bet together, the side bet staked `stake` x ANTE
+        joint = outcomes.combine(COMBINED, {MAIN: 1, side: stake}, keep=[WAGERED])
+        joint = joint.combine(WAGERED_COMBINED, {WAGERED: 1}, constant=stake, keep=[COMBINED])
+        combined = WagerStatistics.from_outcomes(joint, COMBINED, WAGERED_COMBINED)
         return cls(outcomes, main, WagerStatistics.from_outcomes(outcomes, side, None), combined, stake,
                    outcomes.covariance(MAIN, side))
