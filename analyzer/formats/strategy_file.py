@@ -122,7 +122,7 @@ class _ColumnReader:
         self.header = self.error = None
         self.rows, self.layout = 0, []     # (name, dtype, width, bytes) of every column
         self.arrays = {}                   # kept column name -> its (width, rows) array
-        self.column = self.offset = self.filled = 0   # the column being filled, where it starts, its bytes so far
+        self.column = self.filled = 0      # the column being filled, its bytes so far
         self.body = 0                      # bytes after the header line
 
     def feed(self, piece) -> None:
@@ -147,8 +147,7 @@ class _ColumnReader:
                 self.agrees[name] = _agrees(self.matching[name], self.filled, view[:take])
             view, self.filled = view[take:], self.filled + take
             if self.filled == size:
-                self.column, self.offset, self.filled = self.column + 1, self.offset + size, 0
-                self._allocate()
+                self.column, self.filled = self.column + 1, 0
 
     def _read_header(self, final: bool) -> int | None:
         """Parse the two text lines once they are in (`final`: the stream has ended): the bytes they take, or
@@ -175,17 +174,14 @@ class _ColumnReader:
         self.header = header
         self.layout = [(c["name"], DTYPES[c["dtype"]], c["width"], self.rows * c["width"] * DTYPES[c["dtype"]].itemsize)
                        for c in described]
-        self._allocate()
-        return header_end + 1
-
-    def _allocate(self) -> None:
-        """Make the array of the column about to be filled, if it is kept and the stream can hold it."""
-        if self.column < len(self.layout):
-            name, dtype, width, size = self.layout[self.column]
+        end = 0
+        for name, dtype, width, size in self.layout:     # the arrays of the kept columns the stream can hold
+            end += size
             if name in self.matching:
                 self.agrees[name] = self._comparable(name, dtype, width)
-            elif self._kept(name) and self.offset + size <= self.bound:
+            elif self._kept(name) and end <= self.bound:
                 self.arrays[name] = np.empty((width, self.rows), dtype=dtype)
+        return header_end + 1
 
     def _comparable(self, name: str, dtype: np.dtype, width: int) -> bool:
         """Whether the caller's array for a kept column can be compared with it byte for byte (`_agrees`)."""
@@ -214,13 +210,10 @@ class _ColumnReader:
                 raise StrategyFileError(f"{self.source}: truncated in column {name!r}")
             offset += size
             if name in self.matching:
-                if self._kept(name):        # (an empty column at the end is never reached: nothing to compare)
-                    agrees = self.agrees[name] if name in self.agrees else self._comparable(name, dtype, width)
-                    columns[name] = self.matching[name] if agrees else None
+                if self._kept(name):
+                    columns[name] = self.matching[name] if self.agrees[name] else None
             elif self._kept(name):
-                array = self.arrays.pop(name, None)
-                if array is None:                     # an empty column the stream never reached
-                    array = np.empty((width, self.rows), dtype=dtype)
+                array = self.arrays.pop(name)
                 array.flags.writeable = False
                 columns[name] = array.T if width > 1 else array.reshape(-1)
         if offset != self.body:

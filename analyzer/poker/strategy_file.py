@@ -75,13 +75,8 @@ class KeyColumn:
         """Whether these are `keys`' rows, in the same order, compared a chunk of rows at a time."""
         with self._lock:
             if self._held is not keys and self._column is not keys:
-                if self._packed is not None:
-                    same = are_packed_keys(self._packed, keys)
-                else:
-                    same = self._column.shape == keys.shape and all(
-                        np.array_equal(self._column[start:start + KEY_CHUNK], keys[start:start + KEY_CHUNK])
-                        for start in range(0, len(keys), KEY_CHUNK))
-                if not same:
+                if not (are_packed_keys(self._packed, keys) if self._packed is not None
+                        else same_rows(self._column, keys)):
                     return False
                 self._held = keys
             return True
@@ -99,8 +94,7 @@ def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
             same, decisions = strategy.keys.holds(keys), strategy.decisions
         elif path.is_file():
             _, columns = strategy_file.decode(path.read_bytes(), str(path), ("key", "decision"))
-            decisions = columns["decision"]
-            same = columns["key"].shape == keys.shape and bool((columns["key"] == keys).all())
+            decisions, same = columns["decision"], same_rows(columns["key"], keys)
         else:
             continue
         if not same:
@@ -110,6 +104,12 @@ def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
 
 
 KEY_CHUNK = 1 << 16        # key rows packed or compared at a time: small temporaries, no fresh pages
+
+
+def same_rows(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two key columns hold the same rows in the same order, compared a chunk of rows at a time."""
+    return a is b or a.shape == b.shape and all(np.array_equal(a[start:start + KEY_CHUNK], b[start:start + KEY_CHUNK])
+                                               for start in range(0, len(a), KEY_CHUNK))
 
 
 def are_packed_keys(packed: np.ndarray, keys: np.ndarray) -> bool:

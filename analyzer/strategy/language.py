@@ -71,8 +71,7 @@ class Flag(Kind):
     def toml(self, value):
         return "true" if value else "false"
 
-    def word(self, value):
-        return "true" if value else "false"
+    word = toml
 
     def values(self):
         return range(2)
@@ -302,12 +301,9 @@ def strategy_card_markdown(strategy: Strategy) -> str:
     out = [f"# {strategy.title}", "",
            "Go down the list: the first rule that fits your cards decides.", ""]
     out += [f"{i}. {line}" for i, line in enumerate(strategy.lines(), 1)]
-    used = []
-    for rule in strategy.rules:
-        for condition in rule.conditions:
-            feature = strategy.features.features[condition.feature]
-            if feature.term and feature not in used:
-                used.append(feature)
+    features = strategy.features.features
+    named = dict.fromkeys(condition.feature for rule in strategy.rules for condition in rule.conditions)  # in order
+    used = [features[name] for name in named if features[name].term]
     if used:
         out += ["", "Terms:", ""] + [f"- *{f.term}*: {f.meaning}." for f in used]
     return "\n".join(out) + "\n"
