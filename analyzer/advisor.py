@@ -27,6 +27,7 @@ from analyzer.games.interface import DecisionTable, LiveShoe, SeenCards
 from analyzer.poker.seen import play_ev
 from analyzer.poker.strategy_file import EITHER, STRATEGY_FILES, KeyColumn, packed_keys, same_rows
 
+
 class StrategyError(InputError):
     """A strategy file that must not be used: damaged, truncated, of another version, or mismatched."""
 
@@ -173,7 +174,8 @@ def load_folder_strategies(folder: str | Path, staged: bool = False, expected: d
     for name, future in reading.items():
         header, columns = future.result()
         if not isinstance(optimal, PokerStrategy) or _kind(paths[name], header) is not PokerStrategy:
-            raise StrategyError(f"{paths[name]}: not the decisions of a poker game beside its {optimal_path.name}")
+            raise StrategyError(f"{paths[name]}: not the decisions of a poker game beside its "
+                                f"{optimal_path.name}")
         loaded[name] = _made(paths[name], PokerDecisions, header, columns, (optimal, optimal_keys))
     return loaded
 

@@ -121,13 +121,14 @@ def decode(data: bytes, source: str = "strategy file", columns=None,
     header, rows, layout, used = found
     keep = None if columns is None else set(columns)
     matching = {name: array for name, array in (matching or {}).items() if keep is None or name in keep}
-    arrays, agrees = {}, {}     # kept column -> its (width, rows) array; compared column -> all bytes agreed so far
-    end, bound = 0, MAX_DEFLATE_RATIO * len(data)       # the most the stream can inflate to: no column is larger
+    arrays, agrees = {}, {}     # kept column -> its (width, rows) array; compared one -> every byte agreed so far
+    end, bound = 0, MAX_DEFLATE_RATIO * len(data)       # the most the stream inflates to: no column is larger
     for name, dtype, width, size in layout:
         end += size
         if name in matching:
             expected = matching[name]                   # comparable byte for byte (`_agrees`)?
-            agrees[name] = (expected.dtype == dtype and expected.shape == ((rows, width) if width > 1 else (rows,))
+            shape = (rows, width) if width > 1 else (rows,)
+            agrees[name] = (expected.dtype == dtype and expected.shape == shape
                             and (dtype.itemsize == 1 or expected.flags.c_contiguous and width == 1))
         elif (keep is None or name in keep) and end <= bound:
             arrays[name] = np.empty((width, rows), dtype=dtype)

@@ -69,7 +69,7 @@ def rule_costs(strategy: Strategy, values: dict, decisions: DecisionTable,
     """
     rules, n = strategy.rules, len(decisions) if groups is None else len(groups)
     actions = [r.action for r in rules] + [strategy.default]
-    plays = np.array([strategy.features.actions.index(a) == 1 for a in actions])      # by rule (the default last)
+    plays = np.array([strategy.features.actions.index(a) == 1 for a in actions])     # by rule, the default last
     weight_sums = gain_sums = np.zeros(6 * len(actions), dtype=np.int64)
     read = {condition.feature for rule in rules for condition in rule.conditions}   # only these are sliced
     for start in range(0, n, CHUNK_ROWS):                     # a chunk of classes at a time: small masks

@@ -75,9 +75,9 @@ def three_strategy_markdown(rows: list[TableRow]) -> str:
             return ""
         value = ours - to_fraction(published.strip().rstrip("%")) / 100
         return ("+" if value > 0 else "") + decimal_str(value * 100, 4) + " pp"
-    body = [[r.label, percent_str(r.figures.p_call, 2), percent_str(r.figures.house_edge, 4),
-             percent_str(r.main_rtp, 4), r.published_main or "(not in rule file)", diff(r.main_rtp, r.published_main),
-             percent_str(r.aa_rtp, 4), r.published_aa or "(not in rule file)", diff(r.aa_rtp, r.published_aa)]
+    body = [[r.label, percent_str(r.figures.p_call, 2), percent_str(r.figures.house_edge, 4)]
+            + [cell for ours, published in ((r.main_rtp, r.published_main), (r.aa_rtp, r.published_aa))
+               for cell in (percent_str(ours, 4), published or "(not in rule file)", diff(ours, published))]
             for r in rows]
     return markdown_table(["strategy", "calls", "house edge / ANTE", "main RTP", "published", "ours - published",
                            "AA Bonus RTP", "published", "ours - published"], body, "lrrrrrrrr")
