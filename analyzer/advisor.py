@@ -319,7 +319,9 @@ class PokerStrategy(PokerDecisions):
         """The answer for cards as integers, one list per group (checked against the file's deck)."""
         self.check_deck(groups)
         canonical = canonical_groups(groups)
-        key = int.from_bytes(bytes(c for group in canonical for c in group), "big")
+        key = 0
+        for card in (c for group in canonical for c in group):
+            key = key << 8 | card
         row = int(np.searchsorted(self.packed, np.uint64(key)))
         if row >= len(self.packed) or int(self.packed[row]) != key:
             raise StrategyError(f"situation {key:#x} is not in the {self.game} strategy file "
