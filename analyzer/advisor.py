@@ -25,10 +25,7 @@ from analyzer.formats.manifest import MANIFEST_NAME, ManifestError, is_published
 from analyzer.games import registry
 from analyzer.games.interface import DecisionTable, LiveShoe, SeenCards
 from analyzer.poker.seen import play_ev
-from analyzer.poker.strategy_file import EITHER, STRATEGY_FILES, KeyColumn, packed_keys
-
-STRATEGY_NAME = "strategy.bin.gz"
-BASIC_STRATEGY_NAME = "strategy_basic.bin.gz"
+from analyzer.poker.strategy_file import EITHER, STRATEGY_FILES, KeyColumn, packed_keys, same_rows
 
 
 class StrategyError(InputError):
@@ -108,16 +105,14 @@ def strategy_path(results: str | Path, game: str, rule_set: str, basic: bool = F
         raise InputError(f"no results for {game} rule set {rule_set!r} under {results}{hint}")
     if basic and not info.has(DecisionTable):
         raise InputError(f"{game} has no basic strategy card: every bet's EV is computed for the shoe")
-    return folder / (BASIC_STRATEGY_NAME if basic else STRATEGY_NAME)
+    return folder / STRATEGY_FILES["basic" if basic else "optimal"]
 
 
 def load_strategy(path: str | Path, check_manifest: bool = True, staged: bool = False):
     """Read and check a strategy file; a PokerStrategy or a ShoeStrategy.  StrategyError when it is damaged,
     of another version, lacks a header field, does not match its folder's manifest, or that folder was
     never published (staged=True: the pipeline checking its own staging folder)."""
-    path = Path(path)
-    header, columns = _read_checked(path, check_manifest, staged)
-    return _made(path, header.get("game"), _kind(path, header), header, columns)
+    return _loaded(Path(path), check_manifest, staged)[0]
 
 
 def _read_checked(path: Path, check_manifest: bool, staged: bool, columns=None, expected=None) -> tuple[dict, dict]:
@@ -144,8 +139,15 @@ def _read_checked(path: Path, check_manifest: bool, staged: bool, columns=None, 
     return header, decoded
 
 
-def _made(path: Path, game, kind, header: dict, columns: dict, *more):
+def _loaded(path: Path, check_manifest: bool, staged: bool, expected=None) -> tuple:
+    """(the strategy, its key column or None) of a strategy file, made on the thread that read it."""
+    header, columns = _read_checked(path, check_manifest, staged, expected=expected)
+    return _made(path, _kind(path, header), header, columns), columns.get("key")
+
+
+def _made(path: Path, kind, header: dict, columns: dict, *more):
     """kind(header, columns, *more), its header faults as StrategyError naming the file."""
+    game = header.get("game")
     try:
         return kind(header, columns, *more)
     except (KeyError, TypeError, ValueError, ArithmeticError) as error:
@@ -161,26 +163,21 @@ def load_folder_strategies(folder: str | Path, staged: bool = False, expected: d
     the folder has it, sharing the optimal file's keys when they are the same bytes}.  `expected`: as
     `_read_checked` takes it."""
     paths = {name: Path(folder) / file for name, file in STRATEGY_FILES.items()}
-    paths = {name: path for name, path in paths.items() if name != "optimal" and path.is_file()}
-    optimal_path = Path(folder) / STRATEGY_FILES["optimal"]
+    optimal_path = paths.pop("optimal")
+    paths = {name: path for name, path in paths.items() if path.is_file()}
     with ThreadPoolExecutor(1 + len(paths), thread_name_prefix="load-strategy") as pool:
-        optimal = pool.submit(_read_optimal, optimal_path, staged, expected)
-        reading = {name: pool.submit(_read_checked, path, True, staged, DECIDING, expected)
+        optimal = pool.submit(_loaded, optimal_path, True, staged, expected)
+        reading = {name: pool.submit(_read_checked, path, True, staged, PokerDecisions.COLUMNS, expected)
                    for name, path in paths.items()}
     optimal, optimal_keys = optimal.result()
     loaded = {"optimal": optimal}
     for name, future in reading.items():
         header, columns = future.result()
         if not isinstance(optimal, PokerStrategy) or _kind(paths[name], header) is not PokerStrategy:
-            raise StrategyError(f"{paths[name]}: not the decisions of a poker game beside its {STRATEGY_NAME}")
-        loaded[name] = _made(paths[name], header.get("game"), PokerDecisions, header, columns, (optimal, optimal_keys))
+            raise StrategyError(f"{paths[name]}: not the decisions of a poker game beside its "
+                                f"{optimal_path.name}")
+        loaded[name] = _made(paths[name], PokerDecisions, header, columns, (optimal, optimal_keys))
     return loaded
-
-
-def _read_optimal(path: Path, staged: bool, expected=None) -> tuple:
-    """(the strategy, its key column or None) of a folder's strategy.bin.gz, made on the thread that read it."""
-    header, columns = _read_checked(path, True, staged, expected=expected)
-    return _made(path, header.get("game"), _kind(path, header), header, columns), columns.get("key")
 
 
 def _kind(path: Path, header: dict):
@@ -246,16 +243,12 @@ def deck_of_cards(present: np.ndarray) -> tuple:
     return tuple(sorted(r * 4 + s for r in ranks for s in range(suits)))
 
 
-#: The columns a strategy file's decisions are read from (`PokerDecisions`).
-DECIDING = ("key", "decision")
-
-
 class PokerDecisions:
     """A poker strategy file's situation keys and decision codes, checked: keys sorted and unique, codes 0, 1
     or 2, the deck read off the keys.  `same_keys`: (a PokerDecisions, its key column), whose keys and
     deck are shared when this file's key column is the same bytes."""
 
-    COLUMNS = DECIDING                  # the columns it needs
+    COLUMNS = ("key", "decision")       # the columns it needs (all a file of decisions is read for)
 
     def __init__(self, header: dict, columns: dict, same_keys: tuple | None = None):
         self.header = header
@@ -275,7 +268,7 @@ class PokerDecisions:
         if columns["key"].ndim != 2 or columns["key"].shape[1] != width or width > 8:
             raise StrategyHeaderError(f"its key column is not {width} bytes wide (the groups' cards)")
         self.decisions = columns["decision"]
-        if same_keys is not None and _same_bytes(columns["key"], same_keys[1]):
+        if same_keys is not None and same_rows(columns["key"], same_keys[1]):
             self.keys, self.deck = same_keys[0].keys, same_keys[0].deck
         else:
             self.keys = KeyColumn(columns["key"])
@@ -290,11 +283,6 @@ class PokerDecisions:
     def packed(self) -> np.ndarray:
         """The keys packed (`analyzer.formats.strategy_file.pack_keys`), what a lookup searches: made on first use."""
         return self.keys.packed
-
-
-def _same_bytes(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two key columns hold the same bytes, compared a plane at a time."""
-    return a is b or (a.shape == b.shape and all(np.array_equal(a[:, j], b[:, j]) for j in range(a.shape[1])))
 
 
 class PokerStrategy(PokerDecisions):
@@ -320,13 +308,6 @@ class PokerStrategy(PokerDecisions):
                     raise CardError(f"card {card_str(card)} is not in the deck of the {self.game} rule set "
                                     f"{self.rule_set!r} ({self.deck_text})")
 
-    def _row(self, packed_key: int) -> int:
-        row = int(np.searchsorted(self.packed, np.uint64(packed_key)))
-        if row >= len(self.packed) or int(self.packed[row]) != packed_key:
-            raise StrategyError(f"situation {packed_key:#x} is not in the {self.game} strategy file "
-                                f"(a damaged file, or cards outside its deck)")
-        return row
-
     def decide(self, *card_texts: str) -> Decision:
         """The answer for concrete cards, one text per group: e.g. decide("Ah Kd", "Qs 7h 2c")."""
         if len(card_texts) != len(self.groups):
@@ -341,7 +322,10 @@ class PokerStrategy(PokerDecisions):
         key = 0
         for card in (c for group in canonical for c in group):
             key = key << 8 | card
-        row = self._row(key)
+        row = int(np.searchsorted(self.packed, np.uint64(key)))
+        if row >= len(self.packed) or int(self.packed[row]) != key:
+            raise StrategyError(f"situation {key:#x} is not in the {self.game} strategy file "
+                                f"(a damaged file, or cards outside its deck)")
         code = int(self.decisions[row])
         return Decision("either" if code == EITHER else self.actions[code],
                         {self.actions[1]: Fraction(int(self.ev_play[row]), self.denominator),

@@ -7,6 +7,7 @@ column, each ending on a byte boundary, so a column several files hold is deflat
 """
 from __future__ import annotations
 
+import itertools
 import json
 import struct
 import sys
@@ -104,128 +105,85 @@ def decode(data: bytes, source: str = "strategy file", columns=None,
     `matching`: {name: an array the caller holds}; such a column is compared as it inflates and
     comes back as that very array when every byte agrees, else as None.
     """
-    reader = _ColumnReader(source, columns, MAX_DEFLATE_RATIO * len(data), matching)
-    for piece in inflated(data, source):
-        reader.feed(piece)
-    return reader.finish()
-
-
-class _ColumnReader:
-    """Splits a strategy file's decompressed stream, piece by piece, into its header and its columns."""
-
-    def __init__(self, source: str, keep, bound: int, matching: dict | None = None):
-        self.source, self.keep = source, None if keep is None else set(keep)
-        self.matching = dict(matching or {})  # column name -> the array it is compared with
-        self.agrees = {}                   # compared column name -> whether every byte so far agreed
-        self.bound = bound                 # the most the stream can inflate to: no column is made larger
-        self.head = bytearray()            # the stream until its two text lines are in
-        self.header = self.error = None
-        self.rows, self.layout = 0, []     # (name, dtype, width, bytes) of every column
-        self.arrays = {}                   # kept column name -> its (width, rows) array
-        self.column = self.offset = self.filled = 0   # the column being filled, where it starts, its bytes so far
-        self.body = 0                      # bytes after the header line
-
-    def feed(self, piece) -> None:
-        if self.error is not None:
-            return
-        if self.header is None:
-            before = len(self.head)
-            self.head += piece
-            used = self._read_header(final=False)
-            if used is None:
-                return
-            piece, self.head = memoryview(piece)[used - before:], bytearray()
-        self.body += len(piece)
+    pieces = inflated(data, source)
+    head = bytearray()                                  # the stream until its two text lines are in
+    try:
+        for piece in pieces:
+            head += piece
+            if (found := _header(head, source, final=False)) is not None:
+                break
+        else:
+            found = _header(head, source, final=True)
+    except StrategyFileError:
+        for _ in pieces:        # a header's fault is raised once the stream is known complete (or not)
+            pass
+        raise
+    header, rows, layout, used = found
+    keep = None if columns is None else set(columns)
+    matching = {name: array for name, array in (matching or {}).items() if keep is None or name in keep}
+    arrays, agrees = {}, {}     # kept column -> its (width, rows) array; compared one -> every byte agreed so far
+    end, bound = 0, MAX_DEFLATE_RATIO * len(data)       # the most the stream inflates to: no column is larger
+    for name, dtype, width, size in layout:
+        end += size
+        if name in matching:
+            expected = matching[name]                   # comparable byte for byte (`_agrees`)?
+            shape = (rows, width) if width > 1 else (rows,)
+            agrees[name] = (expected.dtype == dtype and expected.shape == shape
+                            and (dtype.itemsize == 1 or expected.flags.c_contiguous and width == 1))
+        elif (keep is None or name in keep) and end <= bound:
+            arrays[name] = np.empty((width, rows), dtype=dtype)
+    column = filled = body = 0          # the column being filled, its bytes so far; the bytes after the header
+    for piece in itertools.chain([memoryview(head)[used:]], pieces):
+        body += len(piece)
         view = memoryview(piece)
-        while len(view) and self.column < len(self.layout):
-            name, dtype, width, size = self.layout[self.column]
-            take = min(size - self.filled, len(view))
-            if name in self.arrays:
-                target = self.arrays[name].reshape(-1).view(np.uint8)
-                target[self.filled:self.filled + take] = np.frombuffer(view[:take], dtype=np.uint8)
-            elif self.agrees.get(name):
-                self.agrees[name] = _agrees(self.matching[name], self.filled, view[:take])
-            view, self.filled = view[take:], self.filled + take
-            if self.filled == size:
-                self.column, self.offset, self.filled = self.column + 1, self.offset + size, 0
-                self._allocate()
+        while len(view) and column < len(layout):
+            name, _, _, size = layout[column]
+            take = min(size - filled, len(view))
+            if name in arrays:
+                target = arrays[name].reshape(-1).view(np.uint8)
+                target[filled:filled + take] = np.frombuffer(view[:take], dtype=np.uint8)
+            elif agrees.get(name):
+                agrees[name] = _agrees(matching[name], filled, view[:take])
+            view, filled = view[take:], filled + take
+            if filled == size:
+                column, filled = column + 1, 0
+    offset, decoded = 0, {}
+    for name, dtype, width, size in layout:
+        if offset + size > body:
+            raise StrategyFileError(f"{source}: truncated in column {name!r}")
+        offset += size
+        if name in matching:
+            decoded[name] = matching[name] if agrees[name] else None
+        elif name in arrays:
+            array = arrays.pop(name)
+            array.flags.writeable = False
+            decoded[name] = array.T if width > 1 else array.reshape(-1)
+    if offset != body:
+        raise StrategyFileError(f"{source}: {body - offset} unexpected bytes after the last column")
+    return header, decoded
 
-    def _read_header(self, final: bool) -> int | None:
-        """Parse the two text lines once they are in (`final`: the stream has ended): the bytes they take, or
-        None (not all in yet, or a fault, remembered in `error`)."""
-        magic_end = self.head.find(b"\n")
-        if magic_end < 0 and not final:
-            return None
-        magic = self.head[:magic_end if magic_end >= 0 else len(MAGIC) + 8].decode("ascii", "replace").split(" ")
-        if len(magic) != 2 or magic[0] != MAGIC:
-            return self._fail(f"{self.source}: not a strategy file (no {MAGIC} line)")
-        if magic[1] != str(VERSION):
-            return self._fail(f"{self.source}: format version {magic[1]}, this reader reads version {VERSION}")
-        header_end = self.head.find(b"\n", magic_end + 1)
-        if header_end < 0:
-            return self._fail(f"{self.source}: damaged header (no header line)") if final else None
-        try:
-            header = json.loads(bytes(self.head[magic_end + 1:header_end]))
-        except (ValueError, RecursionError):
-            return self._fail(f"{self.source}: damaged header (not JSON)")
-        try:
-            self.rows, described = _layout(header, self.source)
-        except StrategyFileError as error:
-            return self._fail(str(error))
-        self.header = header
-        self.layout = [(c["name"], DTYPES[c["dtype"]], c["width"], self.rows * c["width"] * DTYPES[c["dtype"]].itemsize)
-                       for c in described]
-        self._allocate()
-        return header_end + 1
 
-    def _allocate(self) -> None:
-        """Make the array of the column about to be filled, if it is kept and the stream can hold it."""
-        if self.column < len(self.layout):
-            name, dtype, width, size = self.layout[self.column]
-            if name in self.matching:
-                self.agrees[name] = self._comparable(name, dtype, width)
-            elif self._kept(name) and self.offset + size <= self.bound:
-                self.arrays[name] = np.empty((width, self.rows), dtype=dtype)
-
-    def _comparable(self, name: str, dtype: np.dtype, width: int) -> bool:
-        """Whether the caller's array for a kept column can be compared with it byte for byte (`_agrees`)."""
-        expected = self.matching[name]
-        return (self._kept(name) and expected.dtype == dtype
-                and expected.shape == ((self.rows, width) if width > 1 else (self.rows,))
-                and (dtype.itemsize == 1 or expected.flags.c_contiguous and width == 1))
-
-    def _kept(self, name: str) -> bool:
-        return self.keep is None or name in self.keep
-
-    def _fail(self, message: str) -> None:
-        """Remember the header's fault (raised once the stream is known to be complete); the rest is ignored."""
-        self.error, self.head = message, bytearray()
+def _header(head: bytearray, source: str, final: bool) -> tuple | None:
+    """(header, rows, layout, bytes taken) from the stream's two text lines, or None while they are not all in
+    (`final`: the stream has ended); StrategyFileError for a fault."""
+    magic_end = head.find(b"\n")
+    if magic_end < 0 and not final:
         return None
-
-    def finish(self) -> tuple[dict, dict[str, np.ndarray]]:
-        """The header and the kept columns, once the whole stream has been fed."""
-        if self.header is None and self.error is None:
-            self._read_header(final=True)
-        if self.error is not None:
-            raise StrategyFileError(self.error)
-        offset, columns = 0, {}
-        for name, dtype, width, size in self.layout:
-            if offset + size > self.body:
-                raise StrategyFileError(f"{self.source}: truncated in column {name!r}")
-            offset += size
-            if name in self.matching:
-                if self._kept(name):        # (an empty column at the end is never reached: nothing to compare)
-                    agrees = self.agrees[name] if name in self.agrees else self._comparable(name, dtype, width)
-                    columns[name] = self.matching[name] if agrees else None
-            elif self._kept(name):
-                array = self.arrays.pop(name, None)
-                if array is None:                     # an empty column the stream never reached
-                    array = np.empty((width, self.rows), dtype=dtype)
-                array.flags.writeable = False
-                columns[name] = array.T if width > 1 else array.reshape(-1)
-        if offset != self.body:
-            raise StrategyFileError(f"{self.source}: {self.body - offset} unexpected bytes after the last column")
-        return self.header, columns
+    magic = head[:magic_end if magic_end >= 0 else len(MAGIC) + 8].decode("ascii", "replace").split(" ")
+    if len(magic) != 2 or magic[0] != MAGIC:
+        raise StrategyFileError(f"{source}: not a strategy file (no {MAGIC} line)")
+    if magic[1] != str(VERSION):
+        raise StrategyFileError(f"{source}: format version {magic[1]}, this reader reads version {VERSION}")
+    header_end = head.find(b"\n", magic_end + 1)
+    if header_end < 0:
+        if final:
+            raise StrategyFileError(f"{source}: damaged header (no header line)")
+        return None
+    try:
+        header = json.loads(bytes(head[magic_end + 1:header_end]))
+    except (ValueError, RecursionError):
+        raise StrategyFileError(f"{source}: damaged header (not JSON)") from None
+    return (header, *_layout(header, source), header_end + 1)
 
 
 def _agrees(expected: np.ndarray, offset: int, piece) -> bool:
@@ -279,7 +237,8 @@ def inflated(data, source: str = "gzip stream"):
 
 
 def _layout(header, source: str) -> tuple[int, list]:
-    """(rows, columns) of a header, checked: StrategyFileError naming the field that is wrong."""
+    """(rows, (name, dtype, width, bytes) of every column) of a header, checked: StrategyFileError naming the
+    field that is wrong."""
     if not isinstance(header, dict):
         raise StrategyFileError(f"{source}: damaged header (not a JSON object)")
     for field, expected in (("format", FORMAT), ("version", VERSION)):
@@ -306,4 +265,5 @@ def _layout(header, source: str) -> tuple[int, list]:
         width = column.get("width")
         if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= 64:
             raise StrategyFileError(f"{source}: column {column['name']!r} has width {width!r}, not 1..64")
-    return rows, described
+    return rows, [(c["name"], DTYPES[c["dtype"]], c["width"], rows * c["width"] * DTYPES[c["dtype"]].itemsize)
+                  for c in described]

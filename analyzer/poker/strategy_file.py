@@ -39,17 +39,12 @@ def packed_keys(keys: np.ndarray) -> tuple[np.ndarray, bool, np.ndarray]:
 
 def key_order(keys: np.ndarray) -> tuple[bool, np.ndarray]:
     """(whether the key rows strictly increase, which byte values occur), packing KEY_CHUNK rows at a time."""
-    keys = np.asarray(keys, dtype=np.uint8)
-    if keys.ndim != 2:
-        raise ValueError("key rows: a two-dimensional array")
-    buffer, present = np.empty(min(len(keys), KEY_CHUNK), dtype=np.uint64), np.zeros(256, dtype=np.uint8)
-    increasing, last = True, None
+    increasing, last, present = True, -1, np.zeros(256, dtype=bool)
     for start in range(0, len(keys), KEY_CHUNK):
-        rows = keys[start:start + KEY_CHUNK]
-        packed = buffer[:len(rows)]
-        increasing &= pack_key_bytes(rows, packed, present) and (last is None or int(packed[0]) > last)
-        last = int(packed[-1])
-    return bool(increasing), present.astype(bool)
+        packed, rising, seen = packed_keys(keys[start:start + KEY_CHUNK])
+        increasing &= rising and int(packed[0]) > last
+        last, present = int(packed[-1]), present | seen
+    return bool(increasing), present
 
 
 class KeyColumn:
@@ -75,13 +70,8 @@ class KeyColumn:
         """Whether these are `keys`' rows, in the same order, compared a chunk of rows at a time."""
         with self._lock:
             if self._held is not keys and self._column is not keys:
-                if self._packed is not None:
-                    same = are_packed_keys(self._packed, keys)
-                else:
-                    same = self._column.shape == keys.shape and all(
-                        np.array_equal(self._column[start:start + KEY_CHUNK], keys[start:start + KEY_CHUNK])
-                        for start in range(0, len(keys), KEY_CHUNK))
-                if not same:
+                if not (are_packed_keys(self._packed, keys) if self._packed is not None
+                        else same_rows(self._column, keys)):
                     return False
                 self._held = keys
             return True
@@ -99,8 +89,7 @@ def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
             same, decisions = strategy.keys.holds(keys), strategy.decisions
         elif path.is_file():
             _, columns = strategy_file.decode(path.read_bytes(), str(path), ("key", "decision"))
-            decisions = columns["decision"]
-            same = columns["key"].shape == keys.shape and bool((columns["key"] == keys).all())
+            decisions, same = columns["decision"], same_rows(columns["key"], keys)
         else:
             continue
         if not same:
@@ -110,6 +99,12 @@ def played_masks(folder, keys: np.ndarray, loaded: dict | None = None) -> dict:
 
 
 KEY_CHUNK = 1 << 16        # key rows packed or compared at a time: small temporaries, no fresh pages
+
+
+def same_rows(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two key columns hold the same rows in the same order, compared a chunk of rows at a time."""
+    return a is b or a.shape == b.shape and all(
+        np.array_equal(a[i:i + KEY_CHUNK], b[i:i + KEY_CHUNK]) for i in range(0, len(a), KEY_CHUNK))
 
 
 def are_packed_keys(packed: np.ndarray, keys: np.ndarray) -> bool:
@@ -142,8 +137,7 @@ def check_ev_column(rule_file, paytable: Paytable, outcomes: int, contributions:
     """
     nets, scale = paytable.net_matrix()
     largest = max(abs(int(x)) for x in nets.ravel())
-    denominator = scale * outcomes
-    needed = max(largest * outcomes, denominator)
+    needed = max(largest, scale) * outcomes
     if needed <= INT64_MAX:
         return
     values = {key: Fraction(value) for key, value in contributions.items()}
@@ -186,11 +180,19 @@ class DecisionTableFiles:
 
     def __init__(self, *, game: str, rule_file, groups: list, actions: list, ev_column: str, key_text: str,
                  keys: np.ndarray, table: DecisionTable, shared: dict | None = None):
-        self._spec = dict(game=game, groups=groups, actions=actions, ev_column=ev_column, key_text=key_text)
-        self._rule_file, self._keys, self._table = rule_file, keys, table
+        actions = list(actions)
+        self._header = {
+            "game": game, "rule_set": rule_file.name, "rule_sha256": rule_file.sha256,
+            "key": key_text, "groups": [{"name": name, "cards": size} for name, size in groups],
+            "actions": actions, "ev_column": ev_column,
+            "decision_codes": {str(FOLD): actions[0], str(PLAY): actions[1], str(EITHER): "either (equal EVs)"},
+            "denominator": table.denominator, "ev_fold": table.fold_numerator, "ev_unit": "ANTE",
+            "weight": "raw situations the class stands for", "situations": str(table.total_weight),
+        }
+        self._rule_file, self._keys, self._table, self._ev_column = rule_file, keys, table, ev_column
         # column name -> (its array, future of its segment): the keys and weights with other tables, the EVs here
         self._shared, self._own = {} if shared is None else shared, {}
-        self._header = self._arrays = None
+        self._arrays = None
         self._codes, self._started = {}, {}                 # file name -> its decision codes, its columns' futures
         self._made = set()                                  # files whose bytes were made (their segments let go)
 
@@ -223,15 +225,21 @@ class DecisionTableFiles:
 
     def columns(self) -> dict:
         """The columns every file of this table holds (keys, weights, EVs), as written: what reading the files
-        back compares them with."""
-        if self._header is None:
-            self._begin()
+        back compares them with.  InputError when an EV numerator does not fit the 64-bit column."""
+        table = self._table
+        if self._arrays is None:
+            if table.ev_play.dtype == object or table.denominator > INT64_MAX:
+                raise InputError(f"rule file {self._rule_file.path}: the paytable's EV numerators exceed the "
+                                 "strategy file's 64-bit column (use smaller or coarser payouts)")
+            self._arrays = {"key": np.ascontiguousarray(self._keys),
+                            "weight": table.weights.astype(np.uint8, copy=False),
+                            self._ev_column: table.ev_play.astype("<i8", copy=False)}
         return dict(self._arrays)
 
     def _start(self, name: str) -> None:
         codes = self._codes[name]
         codes = optimal_decisions(self._table) if codes is None else codes
-        arrays, ev_column = self.columns(), self._spec["ev_column"]
+        arrays, ev_column = self.columns(), self._ev_column
         columns = {"key": arrays["key"], "weight": arrays["weight"], "decision": codes.astype(np.uint8, copy=False),
                    ev_column: arrays[ev_column]}
         futures = {column: self._segment(column, array, EV_LEVEL if column == ev_column else LEVEL)
@@ -246,20 +254,3 @@ class DecisionTableFiles:
         if held is None or held[0] is not array:
             held = segments[column] = array, _deflating().submit(strategy_file.deflate, array, level)
         return held[1]
-
-    def _begin(self) -> None:
-        table, rule_file, spec = self._table, self._rule_file, self._spec
-        if table.ev_play.dtype == object or table.denominator > INT64_MAX:
-            raise InputError(f"rule file {rule_file.path}: the paytable's EV numerators exceed the strategy "
-                             "file's 64-bit column (use smaller or coarser payouts)")
-        actions = list(spec["actions"])
-        self._header = {
-            "game": spec["game"], "rule_set": rule_file.name, "rule_sha256": rule_file.sha256,
-            "key": spec["key_text"], "groups": [{"name": name, "cards": size} for name, size in spec["groups"]],
-            "actions": actions, "ev_column": spec["ev_column"],
-            "decision_codes": {str(FOLD): actions[0], str(PLAY): actions[1], str(EITHER): "either (equal EVs)"},
-            "denominator": table.denominator, "ev_fold": table.fold_numerator, "ev_unit": "ANTE",
-            "weight": "raw situations the class stands for", "situations": str(table.total_weight),
-        }
-        self._arrays = {"key": np.ascontiguousarray(self._keys), "weight": table.weights.astype(np.uint8, copy=False),
-                        spec["ev_column"]: table.ev_play.astype("<i8", copy=False)}

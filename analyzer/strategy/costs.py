@@ -68,9 +68,9 @@ def rule_costs(strategy: Strategy, values: dict, decisions: DecisionTable,
     summed by groups every feature decides alike (`SignSums`); `values` are then per group.
     """
     rules, n = strategy.rules, len(decisions) if groups is None else len(groups)
-    codes = [strategy.features.actions.index(r.action) for r in rules] + [strategy.features.actions.index(strategy.default)]
-    plays = np.array([code == 1 for code in codes])           # by rule (the default last)
-    weight_sums = gain_sums = np.zeros(6 * len(codes), dtype=np.int64)
+    actions = [r.action for r in rules] + [strategy.default]
+    plays = np.array([strategy.features.actions.index(a) == 1 for a in actions])     # by rule, the default last
+    weight_sums = gain_sums = np.zeros(6 * len(actions), dtype=np.int64)
     read = {condition.feature for rule in rules for condition in rule.conditions}   # only these are sliced
     for start in range(0, n, CHUNK_ROWS):                     # a chunk of classes at a time: small masks
         rows = slice(start, min(n, start + CHUNK_ROWS))
@@ -81,16 +81,16 @@ def rule_costs(strategy: Strategy, values: dict, decisions: DecisionTable,
         else:
             weights, gains = _group_sums_by_rule(first, second, plays, groups.take(rows))
         weight_sums, gain_sums = weight_sums + weights, gain_sums + gains
-    weight_sums = weight_sums.reshape(len(codes), 2, 3).tolist()
-    gain_sums = gain_sums.reshape(len(codes), 2, 3).tolist()
+    weight_sums = weight_sums.reshape(len(actions), 2, 3).tolist()
+    gain_sums = gain_sums.reshape(len(actions), 2, 3).tolist()
 
     def total(sums, rule, next_plays=(0, 1), signs=(0, 1, 2)):
         return sum(int(sums[rule][a][b]) for a in next_plays for b in signs)
-    played = [i for i in range(len(codes)) if plays[i]]
+    played = np.flatnonzero(plays).tolist()
     base_weight, base_gain = sum(total(weight_sums, i) for i in played), sum(total(gain_sums, i) for i in played)
     base = decisions.figures_of_sums(base_weight, base_gain)
     out = []
-    for index, (words, action) in enumerate(zip(strategy.lines(), [r.action for r in rules] + [strategy.default])):
+    for index, (words, action) in enumerate(zip(strategy.lines(), actions)):
         ev_if = rtp_if = None
         if index < len(rules):
             # the list without this rule: its classes take the next rule that holds (the default if none)

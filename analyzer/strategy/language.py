@@ -71,8 +71,7 @@ class Flag(Kind):
     def toml(self, value):
         return "true" if value else "false"
 
-    def word(self, value):
-        return "true" if value else "false"
+    word = toml
 
     def values(self):
         return range(2)
@@ -172,14 +171,8 @@ def computed_in_chunks(compute_rows: Callable[[np.ndarray], dict], keys: np.ndar
     keys = np.ascontiguousarray(keys, dtype=np.uint8)
     if len(keys) <= rows:
         return compute_rows(keys)
-    out = None
-    for start in range(0, len(keys), rows):
-        part = compute_rows(keys[start:start + rows])
-        if out is None:
-            out = {name: np.empty(len(keys), dtype=values.dtype) for name, values in part.items()}
-        for name, values in part.items():
-            out[name][start:start + len(values)] = values
-    return out
+    parts = [compute_rows(keys[start:start + rows]) for start in range(0, len(keys), rows)]
+    return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
 
 
 # --- conditions, rules, strategies -----------------------------------------------------------
@@ -302,12 +295,9 @@ def strategy_card_markdown(strategy: Strategy) -> str:
     out = [f"# {strategy.title}", "",
            "Go down the list: the first rule that fits your cards decides.", ""]
     out += [f"{i}. {line}" for i, line in enumerate(strategy.lines(), 1)]
-    used = []
-    for rule in strategy.rules:
-        for condition in rule.conditions:
-            feature = strategy.features.features[condition.feature]
-            if feature.term and feature not in used:
-                used.append(feature)
+    features = strategy.features.features
+    named = dict.fromkeys(condition.feature for rule in strategy.rules for condition in rule.conditions)
+    used = [features[name] for name in named if features[name].term]
     if used:
         out += ["", "Terms:", ""] + [f"- *{f.term}*: {f.meaning}." for f in used]
     return "\n".join(out) + "\n"

@@ -26,10 +26,6 @@ class Cells:
     values: dict            # feature name -> int array, one entry per cell
     margin: np.ndarray      # int64: sum over the cell's classes of weight x (EV first action - EV second)
     scale: int              # margin / scale = contribution to the EV per ANTE
-    inverse: np.ndarray     # class -> cell
-
-    def __len__(self):
-        return len(self.margin)
 
 
 def make_cells(values: dict, margin: np.ndarray, scale: int) -> Cells:
@@ -37,12 +33,11 @@ def make_cells(values: dict, margin: np.ndarray, scale: int) -> Cells:
     names = sorted(values)
     stacked = np.stack([values[name].astype(np.int16) for name in names], axis=1)
     unique, inverse = np.unique(stacked, axis=0, return_inverse=True)
-    inverse = inverse.ravel()
     if int(np.abs(margin).max()) * len(margin) >= 2**63:
         raise OverflowError("margins too large to sum in 64 bits")
     summed = np.zeros(len(unique), dtype=np.int64)
-    np.add.at(summed, inverse, margin.astype(np.int64))
-    return Cells({name: unique[:, i].copy() for i, name in enumerate(names)}, summed, scale, inverse)
+    np.add.at(summed, inverse.ravel(), margin.astype(np.int64))
+    return Cells({name: unique[:, i].copy() for i, name in enumerate(names)}, summed, scale)
 
 
 # --- candidate conditions, by feature ---------------------------------------------------------
@@ -65,13 +60,10 @@ def feature_atoms(features: FeatureSet, name: str, observed: np.ndarray) -> Feat
     ops = [op for op in kind.ops if op in feature.templates] if not isinstance(kind, Flag) else ["eq"]
     conditions = []
     preferred = ("eq", "min", "max", "between", "ne")               # equal tests keep the first spelling
+    tested = {"eq": values, "ne": values, "min": values[1:], "max": values[:-1]}   # the values each op tests
     for op in sorted(ops, key=lambda o: preferred.index(o) if o in preferred else len(preferred)):
-        if op == "eq" or op == "ne":
-            conditions += [Condition(name, op, v) for v in values if v != feature.missing]
-        elif op == "min":
-            conditions += [Condition(name, op, v) for v in values[1:] if v != feature.missing]
-        elif op == "max":
-            conditions += [Condition(name, op, v) for v in values[:-1] if v != feature.missing]
+        if op in tested:
+            conditions += [Condition(name, op, v) for v in tested[op] if v != feature.missing]
         elif op == "between":
             inner = [v for v in values[1:-1] if v != feature.missing]    # a range touching an end is min/max
             conditions += [Condition(name, op, (lo, hi)) for i, lo in enumerate(inner) for hi in inner[i + 1:]]
@@ -80,8 +72,7 @@ def feature_atoms(features: FeatureSet, name: str, observed: np.ndarray) -> Feat
     every = np.arange(offset, offset + bins)
     probe = {name: every}
     matrix = np.array([c.holds(probe, features) for c in conditions], dtype=np.float64)
-    distinct, first = np.unique(matrix, axis=0, return_index=True)     # equal tests: keep the first spelling
-    first = np.sort(first)
+    first = np.sort(np.unique(matrix, axis=0, return_index=True)[1])     # equal tests: keep the first spelling
     return FeatureAtoms(name, [conditions[i] for i in first], matrix[first], offset, bins)
 
 
@@ -97,11 +88,11 @@ class Candidate:
 class RuleSearch:
     """Best rules to insert into a rule list, over the cells of one game."""
 
-    def __init__(self, features: FeatureSet, cells: Cells, use: list[str] | None = None,
-                 max_conditions: int = 3, beam: int = 10, penalty: float = 2e-6):
+    def __init__(self, features: FeatureSet, cells: Cells, max_conditions: int = 3, beam: int = 10,
+                 penalty: float = 2e-6):
         self.features, self.cells = features, cells
-        self.use = use or [name for name in features.features if name in cells.values]
-        self.atoms = {name: feature_atoms(features, name, cells.values[name]) for name in self.use}
+        self.atoms = {name: feature_atoms(features, name, cells.values[name])
+                      for name in features.features if name in cells.values}
         self.bins = {name: (cells.values[name] - a.offset).astype(np.intp) for name, a in self.atoms.items()}
         self._drop_near_tautologies()
         self.margin = cells.margin / cells.scale                    # floats for ranking only
@@ -119,9 +110,6 @@ class RuleSearch:
             atoms.matrix = atoms.matrix[keep]
 
     # decisions of a list on cells
-    def first_rule(self, strategy: Strategy) -> np.ndarray:
-        return strategy.first_rule(self.cells.values)
-
     def takes_first_action(self, strategy: Strategy) -> np.ndarray:
         return strategy.decide(self.cells.values) == self.features.actions.index(self.first_action)
 
@@ -182,7 +170,7 @@ class RuleSearch:
 
     def best_insertion(self, strategy: Strategy) -> tuple[float, int, Rule] | None:
         """(gain, position, rule) of the best single rule to insert anywhere into the list."""
-        which = self.first_rule(strategy)
+        which = strategy.first_rule(self.cells.values)
         first = self.takes_first_action(strategy)
         best = None
         for position in range(len(strategy.rules) + 1):
@@ -241,13 +229,14 @@ def _derive_from(search: RuleSearch, strategy: Strategy, max_rules: int, log=Non
 def refit(search: RuleSearch, strategy: Strategy, log=None, passes: int = 3,
           pinned: frozenset = frozenset()) -> Strategy:
     """Replace any rule (but the pinned ones) by the best rule anywhere while that improves the list's value."""
-    penalty = search.penalty
+    def penalised(strategy: Strategy) -> float:
+        return search.value(strategy) - search.penalty * sum(len(r.conditions) for r in strategy.rules)
     for _ in range(passes):
         improved = False
         for index in range(len(strategy.rules)):
             if strategy.rules[index] in pinned:
                 continue
-            current = search.value(strategy) - penalty * sum(len(r.conditions) for r in strategy.rules)
+            current = penalised(strategy)
             rules = list(strategy.rules)
             removed = rules.pop(index)
             without = with_rules(strategy, rules)
@@ -257,7 +246,7 @@ def refit(search: RuleSearch, strategy: Strategy, log=None, passes: int = 3,
             score, position, rule = found
             rules.insert(position, rule)
             candidate = with_rules(strategy, rules)
-            value = search.value(candidate) - penalty * sum(len(r.conditions) for r in candidate.rules)
+            value = penalised(candidate)
             if value > current + 1e-12 and (rule, position) != (removed, index):
                 strategy, improved = candidate, True
                 if log:

@@ -48,18 +48,6 @@ class TableRow:
     published_main: str | None         # as printed by the operator, or None when the rule file lacks it
     published_aa: str | None
 
-    @property
-    def main_minus_published(self) -> Fraction | None:
-        return None if self.published_main is None else self.main_rtp - _percent(self.published_main)
-
-    @property
-    def aa_minus_published(self) -> Fraction | None:
-        return None if self.published_aa is None else self.aa_rtp - _percent(self.published_aa)
-
-
-def _percent(text: str) -> Fraction:
-    return to_fraction(text.strip().rstrip("%")) / 100
-
 
 def three_strategy_table(priced: Priced, strategy: Strategy, published: dict | None = None,
                          priced_figures: dict | None = None) -> list[TableRow]:
@@ -81,11 +69,15 @@ def three_strategy_table(priced: Priced, strategy: Strategy, published: dict | N
 
 
 def three_strategy_markdown(rows: list[TableRow]) -> str:
-    def diff(value):
-        return "" if value is None else ("+" if value > 0 else "") + decimal_str(value * 100, 4) + " pp"
-    body = [[r.label, percent_str(r.figures.p_call, 2), percent_str(r.figures.house_edge, 4),
-             percent_str(r.main_rtp, 4), r.published_main or "(not in rule file)", diff(r.main_minus_published),
-             percent_str(r.aa_rtp, 4), r.published_aa or "(not in rule file)", diff(r.aa_minus_published)]
+    def diff(ours: Fraction, published: str | None) -> str:
+        """Ours minus the published percentage, in percentage points ("" when none is published)."""
+        if published is None:
+            return ""
+        value = ours - to_fraction(published.strip().rstrip("%")) / 100
+        return ("+" if value > 0 else "") + decimal_str(value * 100, 4) + " pp"
+    body = [[r.label, percent_str(r.figures.p_call, 2), percent_str(r.figures.house_edge, 4)]
+            + [cell for ours, published in ((r.main_rtp, r.published_main), (r.aa_rtp, r.published_aa))
+               for cell in (percent_str(ours, 4), published or "(not in rule file)", diff(ours, published))]
             for r in rows]
     return markdown_table(["strategy", "calls", "house edge / ANTE", "main RTP", "published", "ours - published",
                            "AA Bonus RTP", "published", "ours - published"], body, "lrrrrrrrr")
@@ -101,19 +93,14 @@ def basic_strategy_markdown(priced: Priced, strategy: Strategy, rows: list | Non
     basic = known.get("basic") or basic_figures(priced, strategy)
     optimal = known.get("optimal") or figures(priced, "optimal", "", priced.optimal_call()[0])
     rows = three_strategy_table(priced, strategy, priced_figures=known) if rows is None else rows
-    gap_rtp = optimal.rtp - basic.rtp
+    side_by_side = [[label] + [percent_str(value, 6) for value in (ours, best, ours - best)]
+                    for label, ours, best in (("house edge per ANTE", basic.house_edge, optimal.house_edge),
+                                              ("main RTP (returned / wagered)", basic.rtp, optimal.rtp),
+                                              ("AA Bonus RTP", basic.aa_rtp, optimal.aa_rtp),
+                                              ("probability of calling", basic.p_call, optimal.p_call))]
     out = [strategy_card_markdown(strategy), "",
            "## Exact figures against optimal play\n",
-           markdown_table(["", "basic strategy", "optimal", "basic - optimal"], [
-               ["house edge per ANTE", percent_str(basic.house_edge, 6), percent_str(optimal.house_edge, 6),
-                percent_str(basic.house_edge - optimal.house_edge, 6)],
-               ["main RTP (returned / wagered)", percent_str(basic.rtp, 6),
-                percent_str(optimal.rtp, 6), percent_str(-gap_rtp, 6)],
-               ["AA Bonus RTP", percent_str(basic.aa_rtp, 6), percent_str(optimal.aa_rtp, 6),
-                percent_str(basic.aa_rtp - optimal.aa_rtp, 6)],
-               ["probability of calling", percent_str(basic.p_call, 6), percent_str(optimal.p_call, 6),
-                percent_str(basic.p_call - optimal.p_call, 6)],
-           ], "lrrr"),
+           markdown_table(["", "basic strategy", "optimal", "basic - optimal"], side_by_side, "lrrr"),
            f"\nExact house edge of the basic strategy: {fraction_str(basic.house_edge)} per ANTE.\n",
            "## What each rule costs\n",
            "Each situation is decided by the first rule that fits it. *EV lost* is what the rule gives up "
