@@ -1,6 +1,4 @@
 """`python -m analyzer` runs the command line."""
-import sys
-
 from analyzer.cli import main
 
-sys.exit(main())
+raise SystemExit(main())

@@ -49,10 +49,6 @@ RULES_HELP = ("TOML rule file describing a variant (deck, paytables, qualifier, 
               "default: the operator's built-in rules")
 
 
-class BadInput(InputError):
-    """Input the user can fix; reported as one line, exit 2."""
-
-
 def _exact_number(text: str):
     try:
         value = to_fraction(text)
@@ -63,7 +59,8 @@ def _exact_number(text: str):
     return value
 
 
-def _whole(text: str, minimum: int = 0, what: str = "a whole number") -> int:
+def whole_number(text: str, minimum: int = 0, what: str = "a whole number") -> int:
+    """A count or a seed: a whole number (ASCII digits) >= `minimum`."""
     if not text.strip().isascii() or not text.strip().lstrip("-").isdigit():
         raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
     value = int(text)
@@ -72,14 +69,9 @@ def _whole(text: str, minimum: int = 0, what: str = "a whole number") -> int:
     return value
 
 
-def non_negative(text: str) -> int:
-    """A count or a seed: a whole number >= 0 (ASCII digits)."""
-    return _whole(text)
-
-
 def monte_carlo_rounds(text: str) -> int:
     """0 (skip the Monte Carlo) or at least MIN_MONTE_CARLO_ROUNDS rounds."""
-    value = _whole(text)
+    value = whole_number(text)
     if 0 < value < MIN_MONTE_CARLO_ROUNDS:
         raise argparse.ArgumentTypeError(f"{text!r}: give 0 to skip the Monte Carlo, or at least "
                                          f"{MIN_MONTE_CARLO_ROUNDS} rounds (its variance needs them)")
@@ -88,16 +80,16 @@ def monte_carlo_rounds(text: str) -> int:
 
 def deals_count(text: str) -> int:
     """--deals: at least 2 sampled deals (an estimate's variance needs them)."""
-    return _whole(text, 2, "a number of deals")
+    return whole_number(text, 2, "a number of deals")
 
 
-OPTION_TYPES = {"exact": _exact_number, "whole": non_negative, "deals": deals_count}
+OPTION_TYPES = {"exact": _exact_number, "whole": whole_number, "deals": deals_count}
 
 
 def jobs_count(text: str) -> int:
     """--jobs: 1 .. 4 x the cores."""
     from analyzer.core.execution import default_jobs, max_jobs
-    value = _whole(text, 1, "a number of worker processes")
+    value = whole_number(text, 1, "a number of worker processes")
     if value > max_jobs():
         raise argparse.ArgumentTypeError(f"{text!r}: at most {max_jobs()} (4 per core, {default_jobs()} cores here)")
     return value
@@ -122,9 +114,7 @@ def out_folder(text: str) -> str:
 
 def folder_name(text: str) -> str:
     """A rule-set or sweep name: it names a folder, so no path of any kind."""
-    def problem(message):
-        return argparse.ArgumentTypeError(message)
-    return check_folder_name(text, problem)
+    return check_folder_name(text, argparse.ArgumentTypeError)
 
 
 def add_option(parser: argparse.ArgumentParser, option: registry.Option) -> None:
@@ -145,29 +135,21 @@ def add_jobs(parser: argparse.ArgumentParser) -> None:
                             "(workers need this package installed; pip install '.[cluster]')")
 
 
-def add_advise_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rule-set", default="operator", type=folder_name,
-                        help="rule set (results subfolder; default operator)")
-    parser.add_argument("--results", default="results", metavar="DIR", help="results root (default ./results)")
-    parser.add_argument("--strategy", metavar="FILE", help="a strategy file to use instead of --results/--rule-set")
-    parser.add_argument("--basic", action="store_true",
-                        help="play the basic strategy card (strategy_basic.bin.gz) instead of the optimal table")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-
-
 def add_common(parser: argparse.ArgumentParser) -> None:
+    """The options of an analysis that publishes results folders: executor, --out, checks, count cache."""
+    add_jobs(parser)
     parser.add_argument("--out", default="results", metavar="DIR", type=out_folder,
                         help="results root folder (default: ./results); checked before any work")
     parser.add_argument("--replace", action="store_true",
                         help="replace results of the same rule set computed from another rule file (without it "
                              "such a folder is refused; folders the analyzer did not write are never replaced)")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
-    parser.add_argument("--check-samples", type=non_negative, default=200, metavar="N",
+    parser.add_argument("--check-samples", type=whole_number, default=200, metavar="N",
                         help="situations re-enumerated by direct dealing before publishing (default 200)")
     parser.add_argument("--check-rounds", type=monte_carlo_rounds, metavar="N",
                         help=f"Monte Carlo rounds played before publishing (default: the game's, ~20 s; 0 skips, "
                              f"else at least {MIN_MONTE_CARLO_ROUNDS})")
-    parser.add_argument("--seed", type=non_negative, default=1,
+    parser.add_argument("--seed", type=whole_number, default=1,
                         help="seed of the pre-publication checks, >= 0 (default 1)")
     add_cache(parser)
 
@@ -180,6 +162,14 @@ def add_cache(parser: argparse.ArgumentParser) -> None:
                             "folder of its own (CACHEDIR.TAG), files signed with the key in $ANALYZER_CACHE_KEY "
                             "or ~/.config/table-game-analyzer/count-cache.key, at most 2 GiB; docs/count-cache.md")
     cache.add_argument("--no-cache", action="store_true", help="count afresh and keep nothing")
+
+
+def add_light(parser: argparse.ArgumentParser, out_help: str) -> None:
+    """--out, --quiet, the count cache and the executor of a command that counts but publishes no results folder."""
+    parser.add_argument("--out", default="results", metavar="DIR", type=out_folder, help=out_help)
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    add_cache(parser)
+    add_jobs(parser)
 
 
 def _once(action_class):
@@ -196,11 +186,11 @@ def _once(action_class):
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (exit 2) that point at --help, and every option taken once (its
-    subcommands' parsers are of this class too)."""
+    """argparse with one-line errors (exit 2) that point at --help, every option taken once, and descriptions
+    and epilogs printed as written (its subcommands' parsers are of this class too)."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, *args, formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs):
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)
         for name in (None, "store", "store_const", "store_true", "store_false"):
             self.register("action", name, _once(self._registry_get("action", name)))
         self.given = set()                   # the options of the command line being parsed, by destination
@@ -214,13 +204,12 @@ class Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="analyzer", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(prog="analyzer", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     for game in registry.GAMES:
-        sub = commands.add_parser(game.name, help=game.help, description=game.description, epilog=game.epilog,
-                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+        sub = commands.add_parser(game.name, help=game.help, description=game.description, epilog=game.epilog)
         sub.add_argument("--rules", metavar="FILE", help=RULES_HELP + game.rules_help)
         for option in game.options:
             add_option(sub, option)
@@ -229,12 +218,10 @@ def build_parser() -> argparse.ArgumentParser:
             for option in game.query_options:
                 add_option(query, option)
             sub.add_argument("--json", action="store_true", help="with a live-shoe question: print one JSON object")
-        add_jobs(sub)
         add_common(sub)
 
     advise = commands.add_parser(
         "advise", help="the strategy advisor: best decision and exact EVs for one concrete deal",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Answer 'what now?' for a concrete deal from the strategy files in --results "
                     "(default ./results; written by the analyses).  The file is checked against its "
                     "manifest first, and must be of the rule set asked for.  With --json the answer is one "
@@ -263,11 +250,16 @@ def build_parser() -> argparse.ArgumentParser:
                 add_option(shoe, option)
         else:
             continue
-        add_advise_common(sub)
+        sub.add_argument("--rule-set", default="operator", type=folder_name,
+                         help="rule set (results subfolder; default operator)")
+        sub.add_argument("--results", default="results", metavar="DIR", help="results root (default ./results)")
+        sub.add_argument("--strategy", metavar="FILE", help="a strategy file to use instead of --results/--rule-set")
+        sub.add_argument("--basic", action="store_true",
+                         help="play the basic strategy card (strategy_basic.bin.gz) instead of the optimal table")
+        sub.add_argument("--json", action="store_true", help="print one JSON object")
 
     protect = commands.add_parser(
         "protect", help="game protection: what a leak is worth (seen dealer cards, colluders, edge sorting)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="What one information leak is worth to the player under a rule file, exactly where every deal "
                     "can be enumerated (seen dealer cards, edge-sorted Baccarat), estimated with 99.9% intervals "
                     "where deals are sampled (colluding seats).  Printed, and written to "
@@ -291,15 +283,10 @@ def build_parser() -> argparse.ArgumentParser:
         for option in game.protect_options:
             add_option(sub, option)
         sub.add_argument("--json", action="store_true", help="print one JSON object: {rule set: figures}")
-        sub.add_argument("--out", default="results", metavar="DIR", type=out_folder,
-                         help="results root (default ./results): OUT/protection/...; checked before any work")
-        sub.add_argument("--quiet", action="store_true", help="no progress bars")
-        add_cache(sub)
-        add_jobs(sub)
+        add_light(sub, "results root (default ./results): OUT/protection/...; checked before any work")
 
     audit = commands.add_parser(
         "audit", help="judge a log of decisions played: honest-optimal, explained only by a leak, or neither",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Read a log of hands played (CSV: round, player, the cards each player saw, the dealer's "
                     "cards as revealed, the decision taken; docs/audit-log.md) and mark each decision, by exact EVs "
                     "counted over every completion of what was not seen: honest-optimal; explained only by a leak "
@@ -323,15 +310,13 @@ def build_parser() -> argparse.ArgumentParser:
                     "person can play) the committed one was derived by, with the same parameters; prints the "
                     "rule list as TOML (the search's progress on stderr), or writes it to --write.",
         epilog="examples:\n  analyzer derive-basic casino-holdem\n"
-               "  analyzer derive-basic caribbean-stud --rules standard.toml --write basic.toml",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+               "  analyzer derive-basic caribbean-stud --rules standard.toml --write basic.toml")
     derive.add_argument("game", choices=registry.names(DerivableBasic), help="the game")
     derive.add_argument("--rules", metavar="FILE", help=RULES_HELP)
     derive.add_argument("--write", metavar="FILE", help="write the rule list here (default: print it)")
 
     check = commands.add_parser(
         "verify", help="re-check results by independent means (hashes, totals, re-enumeration, Monte Carlo)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Pass/fail re-check of results folders: every file's sha256 against its manifest and "
                     "the rule file; the summary's figures recomputed from the strategy file; a seeded random "
                     "sample of situations re-counted by dealing every continuation explicitly; the round "
@@ -343,12 +328,12 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n  analyzer verify\n  analyzer verify results/casino_holdem/operator --rounds 200000")
     check.add_argument("paths", nargs="*", default=["results"], metavar="PATH",
                        help="results root or results/<game>/<rule set> folders (default: results)")
-    check.add_argument("--samples", type=non_negative, default=200, metavar="N",
+    check.add_argument("--samples", type=whole_number, default=200, metavar="N",
                        help="situations to re-enumerate per game (default 200)")
     check.add_argument("--rounds", type=monte_carlo_rounds, metavar="N",
                        help=f"Monte Carlo rounds per game (default: about a minute for all games; 0 skips, else at "
                             f"least {MIN_MONTE_CARLO_ROUNDS})")
-    check.add_argument("--seed", type=non_negative, default=1,
+    check.add_argument("--seed", type=whole_number, default=1,
                        help="random seed of the samples and the Monte Carlo, >= 0")
     check.add_argument("--no-recount", action="store_true",
                        help="skip re-deriving the round statistics (variance, hit frequency, net distribution) "
@@ -356,14 +341,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--quiet", action="store_true", help="no progress bars")
 
     every = commands.add_parser("all", help="every analysis on every built-in rule set (the main job)",
+                                formatter_class=argparse.HelpFormatter,
                                 description="Run every game's analysis on each of its built-in rule "
                                             "sets and write all results under --out.")
-    add_jobs(every)
     add_common(every)
 
     sweep = commands.add_parser(
         "sweep", help="analyse many rule files (e.g. a paytable grid) and write one comparison table",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Analyse each rule file (any game; the file's [game] says which) with the same "
                     "executor and the count cache (rule files on one deck and qualifier are counted once), then "
                     "write --out/sweeps/NAME/comparison.md, .csv and .xlsx with every rule set's key figures "
@@ -376,13 +360,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="name of the comparison (folder under --out/sweeps)")
     sweep.add_argument("--publish", action="store_true",
                        help="also write each rule set's results folder (verified, with reports and strategy files)")
-    add_jobs(sweep)
     add_common(sweep)
 
     design = commands.add_parser(
         "design", help="vary one payout: exact breakpoints, house edge and RTP as functions of it, and the "
                        "payout that meets a target",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Vary one payout KEY of a rule file (theta).  Under optimal play the EV is convex and "
                     "piecewise linear in theta (each situation class plays the better of folding and a + b theta); "
                     "for a fixed-strategy wager (a side bet, a Baccarat bet) it is linear.  Reports, exactly: every "
@@ -411,11 +393,7 @@ def build_parser() -> argparse.ArgumentParser:
     design.add_argument("--jackpot", type=_positive_number, metavar="J",
                         help="caribbean-stud progressive amounts: the jackpot at which the RTP is taken (default "
                              "the rule file's first jackpot level)")
-    design.add_argument("--out", default="results", metavar="DIR", type=out_folder,
-                        help="results root (default ./results); checked before any work")
-    design.add_argument("--quiet", action="store_true", help="no progress bars")
-    add_cache(design)
-    add_jobs(design)
+    add_light(design, "results root (default ./results); checked before any work")
     return parser
 
 
@@ -433,8 +411,6 @@ def _positive_number(text: str):
     return value
 
 
-
-
 def progress_bar(quiet: bool):
     """A factory for tqdm bars on stderr (or silent ones); tqdm is imported when a bar is first made."""
     def make(**kwargs):
@@ -443,21 +419,16 @@ def progress_bar(quiet: bool):
     return make
 
 
-def pipeline_run(args, argv, drawer=None):
-    """The pipeline's settings from the command line (one executor for the whole command; `drawer`: the
-    `drawing.Drawer` that draws its figures, if one was started)."""
+def pipeline_run(args, argv=None, drawer=None):
+    """The pipeline's settings from the command line (one executor for the whole command); with `argv`, those of
+    an analysis that publishes results folders (`drawer`: the `drawing.Drawer` that draws its figures, if any)."""
     from analyzer.publish.options import CheckOptions
     from analyzer.publish.pipeline import Run
-    return Run(out_root=args.out, argv=argv, checks=CheckOptions(args.check_samples, args.check_rounds, args.seed),
-               executor=executor_of(args), progress=progress_bar(args.quiet), cache=cache_folder(args),
-               replace=args.replace, drawer=drawer)
-
-
-def pipeline_run_light(args):
-    """The pipeline's settings for a command that counts but publishes no results folder."""
-    from analyzer.publish.pipeline import Run
+    publishing = {} if argv is None else dict(
+        argv=argv, checks=CheckOptions(args.check_samples, args.check_rounds, args.seed), replace=args.replace,
+        drawer=drawer)
     return Run(out_root=args.out, executor=executor_of(args), progress=progress_bar(args.quiet),
-               cache=cache_folder(args))
+               cache=cache_folder(args), **publishing)
 
 
 def cache_folder(args):
@@ -470,20 +441,13 @@ def cache_folder(args):
 
 def game_options(game: registry.Game, args) -> dict:
     """The game's own options that were given, as keyword arguments of its analysis."""
-    out = {}
-    for option in game.options:
-        dest = option.flag.lstrip("-").replace("-", "_")
-        if getattr(args, dest, None) is not None:
-            out[dest] = getattr(args, dest)
-    return out
+    dests = (option.flag.lstrip("-").replace("-", "_") for option in game.options)
+    return {dest: getattr(args, dest) for dest in dests if getattr(args, dest, None) is not None}
 
 
 def run_games(jobs: list, args, argv) -> None:
     """Analyse and publish [(game, rule paths or None)], everything checked before any work; one line per game.
-
-    The drawing child is forked first, before the pipeline and the games are imported and the executor is
-    made: its import of matplotlib then runs on the second core while this process imports them, not
-    alongside the counting (~0.1 s less wall for caribbean-stud and baccarat on two cores)."""
+    The drawing child is forked first, so its import of matplotlib overlaps this process's imports."""
     from analyzer.publish import drawing
 
     def done(game, published, seconds):
@@ -501,16 +465,16 @@ def live_shoe(game: registry.Game, args) -> None:
     keeps = {"rules", "json", "quiet", *(option.flag.lstrip("-") for option in game.query_options)}
     ignored = [dest for dest, value in vars(args).items() if dest not in keeps and value != defaults.get(dest)]
     if ignored:
-        raise BadInput(f"--{ignored[0].replace('_', '-')} does not apply to a live-shoe question "
-                       f"({' or '.join(o.flag for o in game.query_options)}: each bet's EV is printed, nothing "
-                       "is counted or written)")
+        raise InputError(f"--{ignored[0].replace('_', '-')} does not apply to a live-shoe question "
+                         f"({' or '.join(o.flag for o in game.query_options)}: each bet's EV is printed, nothing "
+                         "is counted or written)")
     _, rules = game.load_rules(args.rules)
     answer = game.module.live_shoe(rules, remove=args.remove, counts=args.counts)
     if args.json:
+        best, second = sorted(answer["ev"].values(), reverse=True)[:2]
         print(json.dumps({"decision": answer["best_bet"], "shoe": answer["shoe"],
                           "ev": {bet: fraction_str(ev) for bet, ev in answer["ev"].items()},
-                          "margin": fraction_str(sorted(answer["ev"].values())[-1]
-                                                 - sorted(answer["ev"].values())[-2])}, sort_keys=True))
+                          "margin": fraction_str(best - second)}, sort_keys=True))
         return
     print(f"shoe: {answer['cards']} cards, by value 0..9: {answer['shoe']}")
     for bet, ev in answer["ev"].items():
@@ -521,14 +485,13 @@ def live_shoe(game: registry.Game, args) -> None:
 def advise(args) -> None:
     from analyzer import advisor
     game = registry.game(args.game)
-    path = args.strategy or advisor.strategy_path(args.results, args.game, args.rule_set,
-                                                  basic=getattr(args, "basic", False))
+    path = args.strategy or advisor.strategy_path(args.results, args.game, args.rule_set, basic=args.basic)
     strategy = advisor.load_strategy(path)
     if strategy.game != args.game:
-        raise BadInput(f"{path} is a {strategy.game} strategy file, not {args.game}")
+        raise InputError(f"{path} is a {strategy.game} strategy file, not {args.game}")
     if not args.strategy and strategy.rule_set != args.rule_set:
-        raise BadInput(f"{path} is of rule set {strategy.rule_set!r} (its header and manifest say), not "
-                       f"{args.rule_set!r}: a results folder moved or copied to another rule set's place")
+        raise InputError(f"{path} is of rule set {strategy.rule_set!r} (its header and manifest say), not "
+                         f"{args.rule_set!r}: a results folder moved or copied to another rule set's place")
     if getattr(args, "seen", None) is not None:
         answer = advisor.decide_seen(strategy, path, [getattr(args, flag) for flag, _ in game.advise_groups], args.seen)
     elif game.has(DecisionTable):
@@ -563,7 +526,7 @@ def protect(args, argv) -> None:
     game = registry.game(args.game)
     options = {o.flag.lstrip("-").replace("-", "_"): getattr(args, o.flag.lstrip("-").replace("-", "_"))
                for o in (*game.protect_scenarios, *game.protect_options)}
-    done = protection.run(game, [args.rules] if args.rules else None, options, pipeline_run_light(args), argv)
+    done = protection.run(game, [args.rules] if args.rules else None, options, pipeline_run(args), argv)
     if args.json:
         print(json.dumps(protection.as_json(done, game), sort_keys=True))
     else:
@@ -640,16 +603,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"sweep: wrote {folder}/comparison.md")
         elif args.command == "design":
             from analyzer.publish import design
-            game = registry.game(args.game)
-            run = pipeline_run_light(args)
             kind, target = ("house_edge", args.target_house_edge) if args.target_house_edge is not None \
                 else ("rtp", args.target_rtp)
             lo, hi = args.range or (None, None)
-            answer = design.solve(game, args.rules, args.vary, run, target, kind, lo, hi, args.step, args.jackpot)
+            answer = design.solve(registry.game(args.game), args.rules, args.vary, pipeline_run(args), target, kind,
+                                  lo, hi, args.step, args.jackpot)
             folder = design.write(answer)
-            for line in design.summary_lines(answer):
-                print(line)
-            print(f"design: wrote {folder}/design.md")
+            print("\n".join([*design.summary_lines(answer), f"design: wrote {folder}/design.md"]))
         elif args.command == "verify":
             from analyzer.publish import verify
             from analyzer.publish.options import CheckOptions
@@ -660,18 +620,15 @@ def main(argv: list[str] | None = None) -> int:
             if any(getattr(args, o.flag.lstrip("-").replace("-", "_")) is not None for o in game.query_options):
                 live_shoe(game, args)
             elif game.query_options and args.json:
-                raise BadInput("--json answers a live-shoe question: give "
-                               + " or ".join(o.flag for o in game.query_options) + " with it")
+                raise InputError("--json answers a live-shoe question: give "
+                                 + " or ".join(o.flag for o in game.query_options) + " with it")
             else:
                 run_games([(game, [args.rules] if args.rules else None)], args, argv)
-    except InputError as error:
+    except (InputError, OutputError) as error:
         print(f"analyzer: error: {one_line(error)}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return EXIT_BAD_INPUT if isinstance(error, InputError) else EXIT_FAILURE
     except InvariantError as error:
         print(f"analyzer: internal check failed: {one_line(error)}", file=sys.stderr)
-        return EXIT_FAILURE
-    except OutputError as error:
-        print(f"analyzer: error: {one_line(error)}", file=sys.stderr)
         return EXIT_FAILURE
     except OSError as error:                               # the machine, not the input: one line, exit 1
         where = f" ({error.filename})" if error.filename else ""
@@ -688,7 +645,3 @@ def main(argv: list[str] | None = None) -> int:
         if previous_sigterm is not None:
             signal.signal(signal.SIGTERM, previous_sigterm)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -74,22 +74,11 @@ class Totals:
                     raise OverflowError(f"total {part.name!r} would overflow {total.dtype}")
             view += part.values.astype(total.dtype, copy=False)
 
-    def adopt(self, name: str, array: np.ndarray) -> None:
-        """Take a copy of a whole total as computed elsewhere (added to any total already here)."""
-        if name in self.arrays:
-            self.add([Part(name, array)])
-        else:
-            self.arrays[name] = np.array(array, dtype=self.shapes[name][1])
-
     def __getitem__(self, name):
         if name not in self.arrays:
             shape, dtype = self.shapes[name]
             self.arrays[name] = np.zeros(shape, dtype=dtype)
         return self.arrays[name]
-
-    def every_array(self) -> dict:
-        """Every total's array (zero where nothing was added yet), for in-place chunks to add into."""
-        return {name: self[name] for name in self.shapes}
 
 
 def chunk_ranges(n: int, pieces: int) -> list[tuple[int, int]]:
@@ -132,8 +121,8 @@ class SerialExecutor(Executor):
     def run(self, chunks, totals, shared=None, progress=None, label="chunks"):
         bar = progress(total=len(chunks), desc=label, unit="chunk") if progress else None
         for chunk in chunks:
-            if chunk.in_place:
-                chunk.function(shared or {}, totals.every_array(), *chunk.args)
+            if chunk.in_place:                  # it adds into every total (zero where nothing was added yet)
+                chunk.function(shared or {}, {name: totals[name] for name in totals.shapes}, *chunk.args)
             else:
                 totals.add(chunk.function(shared or {}, *chunk.args))
             bar and bar.update()
@@ -174,7 +163,7 @@ class _SharedArrays:
     def __init__(self):
         self.blocks, self.descriptions, self.arrays = [], {}, {}
 
-    def put(self, name: str, shape, dtype, source=None) -> np.ndarray:
+    def put(self, name: str, shape, dtype, source=None) -> None:
         dtype = np.dtype(dtype)
         block = shared_memory.SharedMemory(create=True, size=max(1, int(np.prod(shape)) * dtype.itemsize))
         self.blocks.append(block)
@@ -183,7 +172,6 @@ class _SharedArrays:
             array[...] = source
         self.descriptions[name] = (block.name, tuple(shape), dtype.str)
         self.arrays[name] = array
-        return array
 
     def close(self) -> None:
         self.arrays.clear()
@@ -230,8 +218,7 @@ class LocalExecutor(Executor):
                     pool.shutdown(wait=True, cancel_futures=True)
                     raise
             _check_disjoint(placed)
-            for name, array in outputs.arrays.items():
-                totals.adopt(name, array)
+            totals.add([Part(name, array.copy()) for name, array in outputs.arrays.items()])
         finally:
             bar and bar.close()
             inputs.close()
@@ -243,14 +230,12 @@ class _DeferredSignals:
     """Ctrl-C and SIGTERM noted while this process waits on its pool, and acted on at `act()`, where no
     future's lock is held (raised inside `wait`, an interrupt can leave one taken and shutdown hang)."""
 
-    SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
     def __init__(self):
         self.previous, self.received = {}, []
 
     def __enter__(self):
         try:
-            for number in self.SIGNALS:
+            for number in (signal.SIGINT, signal.SIGTERM):
                 self.previous[number] = signal.signal(number, lambda n, frame: self.received.append((n, frame)))
         except ValueError:                               # not the main thread
             pass
@@ -296,8 +281,7 @@ class DaskExecutor(Executor):
     lost.  No chunk completing for `stall_limit` seconds cancels the stage with a ClusterError.
     """
 
-    def __init__(self, address: str, retries: int = 3, stall_limit: float = 600.0,
-                 connect_timeout: float = 20.0):
+    def __init__(self, address: str, retries: int = 3, stall_limit: float = 600.0, connect_timeout: float = 20.0):
         address = scheduler_address(address)           # InputError before any connection
         try:
             from distributed import Client
