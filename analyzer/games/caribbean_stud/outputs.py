@@ -14,7 +14,7 @@ from analyzer.core.errors import InvariantError
 from analyzer.core.exact import (decimal_str, exact_masked_sum, exact_sum, figure, fraction_str, percent_str,
                                  published_check)
 from analyzer.figures.outputs import Figure, KeyFigure, Outputs, ReportContent, published_note, summary_head
-from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, WagerEntry, csv_rows,
+from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, WagerEntry, csv_rows, lines_markdown,
                                   derivation, distribution_figure, par_heading, round_statistics, share,
                                   statistics_markdown, workbook_sheets as statistics_sheets)
 from analyzer.figures.tables import EXACT, VALUE, Table, csv_text, demote, markdown_table, thousands
@@ -206,22 +206,28 @@ PAR_HEADERS = ["section", "action", "player_hand", "outcome", "combinations", "p
                "contribution_to_ev_decimal"]
 
 
+def main_lines(analysis: StudAnalysis, lines: list) -> list[tuple]:
+    """ANTE + raise's PAR lines: action, hand, outcome, combinations, probability, wagered, net, contribution."""
+    return [(line["action"], CATEGORY_WORDS[line["category"]], line["outcome"], line["combinations"], p,
+             line["wagered"], line["net"], contribution)
+            for line in lines for p, contribution in [share(line["combinations"], analysis.total_deals, line["net"])]]
+
+
+def progressive_lines(analysis: StudAnalysis) -> list[tuple]:
+    """The progressive's PAR lines: hand, pays, combinations, probability, contribution to RTP (text, exact)."""
+    return [(CATEGORY_WORDS[line["category"]], line["pays"], line["combinations"],
+             Fraction(line["combinations"], analysis.progressive.hands), line["contribution"],
+             line["contribution_exact"]) for line in analysis.progressive.lines]
+
+
 def par_csv(analysis: StudAnalysis, lines: list) -> str:
     """The PAR sheet's rows, exact fractions beside their decimals."""
-    total = analysis.total_deals
-    rows = []
-    for line in lines:
-        p, contribution = share(line["combinations"], total, line["net"])
-        rows.append(["main", line["action"], CATEGORY_WORDS[line["category"]], line["outcome"], line["combinations"],
-                     fraction_str(p), decimal_str(p), fraction_str(line["wagered"]), fraction_str(line["net"]),
-                     fraction_str(contribution), decimal_str(contribution)])
-    hands = analysis.progressive.hands
-    for line in analysis.progressive.lines:
-        p = Fraction(line["combinations"], hands)
-        exact = line["contribution_exact"]
-        rows.append(["progressive", "", CATEGORY_WORDS[line["category"]], line["pays"], line["combinations"],
-                     fraction_str(p), decimal_str(p), "", "", line["contribution"],
-                     "" if exact is None else decimal_str(exact)])
+    rows = [["main", action, hand, outcome, n, fraction_str(p), decimal_str(p), fraction_str(wagered),
+             fraction_str(net), fraction_str(contribution), decimal_str(contribution)]
+            for action, hand, outcome, n, p, wagered, net, contribution in main_lines(analysis, lines)]
+    rows += [["progressive", "", hand, pays, n, fraction_str(p), decimal_str(p), "", "", text,
+              "" if exact is None else decimal_str(exact)]
+             for hand, pays, n, p, text, exact in progressive_lines(analysis)]
     return csv_text(PAR_HEADERS, rows + csv_rows(par_statistics(analysis), PAR_HEADERS))
 
 
@@ -249,15 +255,10 @@ def par_markdown(analysis: StudAnalysis, lines: list) -> str:
            f"{fraction_str(rules.ante_not_qualified).removesuffix('/1')} to 1 when the dealer does not qualify; "
            "push on a tie; lost to a better qualifying dealer; lost on a fold.\n",
            "## Optimal strategy: every outcome\n"]
-    rows = []
-    for line in lines:
-        p, contribution = share(line["combinations"], total, line["net"])
-        rows.append([line["action"], CATEGORY_WORDS[line["category"]], line["outcome"],
-                     thousands(line["combinations"]), decimal_str(p, 10), fraction_str(line["net"]).removesuffix("/1"),
-                     decimal_str(contribution, 10)])
-    rows.append(["**total**", "", "", thousands(total), "1", "", f"**{decimal_str(optimal.ev, 10)}**"])
-    out += [markdown_table(["action", "player's hand", "outcome", "combinations", "probability",
-                            "net per ANTE", "contribution to EV"], rows, align="lllrrrr"),
+    out += [lines_markdown(["action", "player's hand", "outcome", "combinations", "probability", "net per ANTE",
+                            "contribution to EV"],
+                           [((line["action"], CATEGORY_WORDS[line["category"]], line["outcome"]), line["combinations"],
+                             (fraction_str(line["net"]).removesuffix("/1"),), line["net"]) for line in lines], total, 10),
             f"\nEV per ANTE = {fraction_str(optimal.ev)} = {decimal_str(optimal.ev, 10)}; house edge "
             f"{percent_str(optimal.house_edge, 6)}; probability of raising {percent_str(optimal.p_play, 6)}; "
             f"average wager {decimal_str(optimal.average_wager, 6)} ANTE; element of risk "
@@ -448,16 +449,9 @@ def progressive_csv(analysis: StudAnalysis) -> str:
 
 def workbook_sheets(analysis: StudAnalysis, lines: list) -> list:
     """The PAR workbook's sheets (the publisher adds the rules analysed)."""
-    total, hands = analysis.total_deals, analysis.progressive.hands
-    rows = []
-    for line in lines:
-        p, contribution = share(line["combinations"], total, line["net"])
-        rows.append(["ANTE + raise", line["action"], CATEGORY_WORDS[line["category"]], line["outcome"],
-                     line["combinations"], p, line["wagered"], line["net"], contribution])
-    for line in analysis.progressive.lines:
-        rows.append(["progressive (per hand)", "", CATEGORY_WORDS[line["category"]], line["pays"],
-                     line["combinations"], Fraction(line["combinations"], hands), None, None,
-                     line["contribution_exact"]])
+    rows = [["ANTE + raise", *cells] for cells in main_lines(analysis, lines)]
+    rows += [["progressive (per hand)", "", hand, pays, n, p, None, None, exact]
+             for hand, pays, n, p, _, exact in progressive_lines(analysis)]
     outcomes = Table(["Bet", "Action", "Player's hand", "Outcome", "Combinations", ("Probability", EXACT),
                       ("Wagered per ANTE", EXACT), ("Net per ANTE", EXACT), ("Contribution", EXACT)], rows)
     return statistics_sheets(outcomes, par_statistics(analysis))

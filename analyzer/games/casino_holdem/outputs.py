@@ -11,7 +11,7 @@ from analyzer.core.errors import InvariantError
 from analyzer.core.exact import decimal_str, exact_sum, figure, fraction_str, percent_str, published_check
 from analyzer.figures.outputs import Figure, KeyFigure, Outputs, ReportContent, published_note, summary_head
 from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, WagerEntry,
-                                  covariance_markdown, csv_rows, derivation, distribution_figure, par_heading,
+                                  covariance_markdown, csv_rows, derivation, distribution_figure, lines_markdown, par_heading,
                                   round_statistics, share, statistics_markdown, workbook_sheets as statistics_sheets)
 from analyzer.figures.tables import EXACT, Table, csv_text, demote, markdown_table, thousands
 from analyzer.games.casino_holdem import basic as basic_strategy
@@ -199,30 +199,21 @@ def par_markdown(analysis: HoldemAnalysis, lines: list, aa_lines: list) -> str:
             f"continuations each): {thousands(total)} deals, every one counted once. The dealer qualifies "
             f"with {qualifier_words(rules.qualifier)}.\n",
             "## ANTE + CALL\n"]
-    rows = []
-    ev = Fraction(0)
-    for line in lines:
-        p, contribution = share(line["combinations"], total, line["net"])
-        if line["combinations"]:
-            ev += contribution
-            rows.append([line["hand"], line["outcome"], thousands(line["combinations"]), decimal_str(p),
-                         fraction_str(line["wagered"]), fraction_str(line["net"]), decimal_str(contribution)])
-    rows.append(["**total**", "", thousands(total), "1", decimal_str(opt.average_wager), "", f"**{decimal_str(ev)}**"])
-    out += [markdown_table(["final hand", "outcome", "combinations", "probability", "wagered", "net (per ANTE)",
-                            "contribution to EV"], rows, "llrrrrr"),
+    out += [lines_markdown(["final hand", "outcome", "combinations", "probability", "wagered", "net (per ANTE)",
+                            "contribution to EV"],
+                           [((line["hand"], line["outcome"]), line["combinations"],
+                             (fraction_str(line["wagered"]), fraction_str(line["net"])), line["net"])
+                            for line in lines if line["combinations"]],
+                           total, total_cells=(decimal_str(opt.average_wager), "")),
             f"\nEV per ANTE = {fraction_str(opt.ev)} = {decimal_str(opt.ev)}; house edge "
             f"{percent_str(opt.house_edge, 6)} per ANTE; probability of calling {percent_str(opt.p_call, 6)}; RTP "
             f"(returned / wagered) {percent_str(opt.rtp, 6)}.\n",
             "## AA Bonus (same strategy; counted per situation, 1 unit staked)\n"]
-    rows = []
-    for line in aa_lines:
-        p, contribution = share(line["combinations"], analysis.total_weight, line["returned"])
-        if line["combinations"]:
-            rows.append([line["hand"], line["action"], thousands(line["combinations"]), decimal_str(p), line["pays"],
-                         fraction_str(line["returned"]), decimal_str(contribution)])
-    rows.append(["**total**", "", thousands(analysis.total_weight), "1", "", "", f"**{decimal_str(opt.aa_rtp)}**"])
-    out += [markdown_table(["AA Bonus hand", "player", "combinations", "probability", "pays", "returned",
-                            "contribution to RTP"], rows, "llrrrrr"),
+    out += [lines_markdown(["AA Bonus hand", "player", "combinations", "probability", "pays", "returned",
+                            "contribution to RTP"],
+                           [((line["hand"], line["action"]), line["combinations"],
+                             (line["pays"], fraction_str(line["returned"])), line["returned"])
+                            for line in aa_lines if line["combinations"]], analysis.total_weight),
             "\n## Strategies compared\n", strategies_table(st), "\n" + statistics_markdown(par_statistics(analysis))]
     return "\n".join(out)
 
