@@ -9,8 +9,8 @@ import numpy as np
 from analyzer.formats import strategy_file
 from analyzer.core.exact import decimal_str, figure, fraction_str, percent_str, published_check
 from analyzer.figures.outputs import Figure, KeyFigure, Outputs, ReportContent, published_note, summary_head
-from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, WagerEntry,
-                                  covariance_markdown, csv_rows, derivation, distribution_figure, lines_markdown, par_heading,
+from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, WagerEntry, covariance_markdown,
+                                  csv_rows, derivation, distribution_figure, lines_markdown, par_heading,
                                   round_statistics, share, statistics_markdown, workbook_sheets as statistics_sheets)
 from analyzer.figures.tables import EXACT, Table, csv_text, markdown_table, thousands
 from analyzer.games.baccarat.analysis import PAIRS, BaccaratAnalysis, pair_name

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import functools
-from functools import partial
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -14,9 +13,9 @@ from analyzer.core.errors import InvariantError
 from analyzer.core.exact import (decimal_str, exact_masked_sum, exact_sum, figure, fraction_str, percent_str,
                                  published_check)
 from analyzer.figures.outputs import Figure, KeyFigure, Outputs, ReportContent, published_note, summary_head
-from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, WagerEntry, csv_rows, lines_markdown,
-                                  derivation, distribution_figure, par_heading, round_statistics, share,
-                                  statistics_markdown, workbook_sheets as statistics_sheets)
+from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, WagerEntry, csv_rows,
+                                  derivation, distribution_figure, lines_markdown, par_heading, round_statistics,
+                                  share, statistics_markdown, workbook_sheets as statistics_sheets)
 from analyzer.figures.tables import EXACT, VALUE, Table, csv_text, demote, markdown_table, thousands
 from analyzer.games.caribbean_stud import basic as basic_strategy
 from analyzer.games.caribbean_stud import fitted_rule
@@ -124,8 +123,12 @@ def par_statistics(analysis: StudAnalysis) -> ParStatistics:
     entries += [WagerEntry(("(any)", "progressive", jackpot_key(level)), stats,
                            f"/round_statistics/progressive/at_jackpot/{jackpot_key(level)}")
                 for level, stats in analysis.progressive_at]
+    moments, optimal = analysis.moments, analysis.statistics["optimal"]
     combined, frame = [], {}
+    functions = [["E[X]", moments.mean_text], ["Var(X)", moments.variance_text]]
     for name, c in analysis.combined.items():
+        functions += [[f"Cov(ANTE + raise, X), {name}", c.functions.covariance],
+                      [f"Var(ANTE + raise + {ratio} X), {name}", c.functions.variance]]
         path = f"/round_statistics/combined/strategies/{name}/at_jackpot"
         for level, stats in c.at_levels:
             key = jackpot_key(level)
@@ -139,13 +142,8 @@ def par_statistics(analysis: StudAnalysis) -> ParStatistics:
                        "rtp_as_function_of_jackpot": c.functions.rtp,
                        "at_jackpot": {jackpot_key(level): {"covariance_main_progressive": figure(stats.covariance)}
                                       for level, stats in c.at_levels}}
-    moments, optimal = analysis.moments, analysis.statistics["optimal"]
     first_level, first_progressive = analysis.progressive_at[0]
     first_combined = analysis.combined["optimal"].at_levels[0][1].combined
-    functions = [["E[X]", moments.mean_text], ["Var(X)", moments.variance_text]]
-    for name, c in analysis.combined.items():
-        functions += [[f"Cov(ANTE + raise, X), {name}", c.functions.covariance],
-                      [f"Var(ANTE + raise + {ratio} X), {name}", c.functions.variance]]
     return ParStatistics(
         entries, ["Strategy", "Wager", "Jackpot"], WAGER_DEFINITIONS,
         frame={"progressive": {"mean_as_function_of_jackpot": moments.mean_text,
@@ -278,9 +276,8 @@ def par_markdown(analysis: StudAnalysis, lines: list) -> str:
             f"Stake EUR {decimal_str(rules.progressive.stake, 2)}, paid on the player's own five cards "
             f"(C({n},5) = {thousands(analysis.progressive.hands)} hands), whatever the dealer holds; the stake is "
             f"{'returned with' if rules.progressive.stake_returned else 'not returned with'} a win.\n"]
-    prog_rows = [[CATEGORY_WORDS[line["category"]], thousands(line["combinations"]),
-                  decimal_str(Fraction(line["combinations"], analysis.progressive.hands), 12), line["pays"],
-                  line["contribution"]] for line in analysis.progressive.lines]
+    prog_rows = [[hand, thousands(n), decimal_str(p, 12), pays, text]
+                 for hand, pays, n, p, text, _ in progressive_lines(analysis)]
     out += [markdown_table(["hand", "combinations", "probability", "pays", "contribution to RTP"], prog_rows),
             f"\nRTP(J) = {analysis.progressive.rtp_text} (J = the jackpot in EUR).\n"]
     if analysis.progressive.break_even is not None:
@@ -348,7 +345,7 @@ def key_figures(analysis: StudAnalysis) -> list[KeyFigure]:
     st, check, prog = analysis.strategies, analysis.rule_check, analysis.progressive
     optimal = st["optimal"]
     published = analysis.rules.published
-    note = partial(published_note, published)
+    note = functools.partial(published_note, published)
     out = [
         KeyFigure("house edge per ANTE, optimal strategy", optimal.house_edge, note("house_edge")),
         KeyFigure("probability of raising, optimal strategy", optimal.p_play, note("raise_probability")),
@@ -420,21 +417,16 @@ def strategy_rule_exceptions_csv(analysis: StudAnalysis) -> str:
     scale = table.raw_situations * priced.denominator
 
     @functools.cache                          # a few hundred distinct values among thousands of rows
-    def ev_texts(numerator: int) -> tuple:
-        ev = Fraction(numerator, priced.denominator)
-        return fraction_str(ev), decimal_str(ev, 10)
-
-    @functools.cache
-    def cost_texts(gain: int) -> tuple:
-        cost = Fraction(abs(gain), scale)
-        return fraction_str(cost), decimal_str(cost, 15)
+    def texts(numerator: int, denominator: int, places: int) -> tuple:
+        value = Fraction(numerator, denominator)
+        return fraction_str(value), decimal_str(value, places)
     exceptions = check.exceptions
     rows = []
     for key, weight, raises, ev, gain in zip(table.keys[exceptions].tolist(), table.weights[exceptions].tolist(),
                                              check.raises[exceptions].tolist(), priced.ev_raise[exceptions].tolist(),
                                              check.exception_gains.tolist()):
-        ev_exact, ev_decimal = ev_texts(int(ev))
-        cost_exact, cost_decimal = cost_texts(int(gain))
+        ev_exact, ev_decimal = texts(int(ev), priced.denominator, 10)
+        cost_exact, cost_decimal = texts(abs(int(gain)), scale, 15)
         rows.append([cards_str(key[:5]), card_str(key[5]), weight, "raise" if raises else "fold",
                      "fold" if raises else "raise", ev_exact, "-1/1", ev_decimal, cost_exact, cost_decimal])
     return csv_text(EXCEPTION_HEADERS, rows)
