@@ -24,7 +24,7 @@ from analyzer.core.roots import sqrt_decimal_str
 from analyzer.figures.distribution import (CONFIDENCE_LEVELS, CONVENTION, SETTLING_ROUNDS, SETTLING_RULE,
                                            SETTLING_TOLERANCES, Z95, WagerStatistics, summary_context)
 from analyzer.figures.outputs import Figure
-from analyzer.figures.tables import EXACT, KINDS, ROOT, Table, markdown_table, root_str
+from analyzer.figures.tables import EXACT, KINDS, ROOT, Table, markdown_table, root_str, thousands
 
 ROOT_POINTER = "/round_statistics/"
 
@@ -117,6 +117,23 @@ def share(combinations: int, total: int, value: Fraction) -> tuple[Fraction, Fra
     """A PAR line's probability (its combinations out of `total`) and its contribution (times `value`)."""
     probability = Fraction(combinations, total)
     return probability, probability * value
+
+
+def lines_markdown(headers: Sequence[str], lines, total: int, places: int = DECIMAL_PLACES,
+                   total_cells: Sequence[str] = ()) -> str:
+    """A PAR sheet's table of lines and their total row. Each line is (label texts, combinations, own texts,
+    value): its probability (of `total`) follows the combinations and its contribution (probability x value)
+    ends the row; the total row gives `total_cells` (else blanks) under the own texts and the contributions' sum."""
+    rows, contributions = [], Fraction(0)
+    for labels, combinations, cells, value in lines:
+        probability, contribution = share(combinations, total, value)
+        contributions += contribution
+        rows.append([*labels, thousands(combinations), decimal_str(probability, places), *cells,
+                     decimal_str(contribution, places)])
+    n = len(labels)
+    rows.append(["**total**"] + [""] * (n - 1) + [thousands(total), "1"]
+                + list(total_cells or [""] * len(cells)) + [f"**{decimal_str(contributions, places)}**"])
+    return markdown_table(list(headers), rows, "l" * n + "r" * (len(headers) - n))
 
 
 def _settle(stats: WagerStatistics) -> list[int]:

@@ -9,8 +9,8 @@ import numpy as np
 from analyzer.formats import strategy_file
 from analyzer.core.exact import decimal_str, figure, fraction_str, percent_str, published_check
 from analyzer.figures.outputs import Figure, KeyFigure, Outputs, ReportContent, published_note, summary_head
-from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, WagerEntry,
-                                  covariance_markdown, csv_rows, derivation, distribution_figure, par_heading,
+from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, WagerEntry, covariance_markdown,
+                                  csv_rows, derivation, distribution_figure, lines_markdown, par_heading,
                                   round_statistics, share, statistics_markdown, workbook_sheets as statistics_sheets)
 from analyzer.figures.tables import EXACT, Table, csv_text, markdown_table, thousands
 from analyzer.games.baccarat.analysis import PAIRS, BaccaratAnalysis, pair_name
@@ -92,28 +92,25 @@ def par_statistics(analysis: BaccaratAnalysis) -> ParStatistics:
         compact_heading="BANKER by stake (the win rounded as the rules say)")
 
 
+def par_lines(analysis: BaccaratAnalysis) -> list[list]:
+    """Each bet's PAR lines: bet, outcome, combinations, probability, returned per unit, contribution to RTP."""
+    return [[bet, line.outcome, line.combinations, p, line.returned, contribution]
+            for bet in BETS for line in analysis.lines[bet]
+            for p, contribution in [share(line.combinations, analysis.main.total, line.returned)]]
+
+
 def workbook_sheets(analysis: BaccaratAnalysis) -> list:
     """The PAR workbook's sheets (the publisher adds the rules analysed)."""
-    rows = []
-    for bet in BETS:
-        for line in analysis.lines[bet]:
-            p, contribution = share(line.combinations, analysis.main.total, line.returned)
-            rows.append([bet.upper(), line.outcome, line.combinations, p, line.returned, contribution])
     outcomes = Table(["Bet", "Outcome", "Combinations", ("Probability", EXACT), ("Returned per unit", EXACT),
-                      ("Contribution to RTP", EXACT)], rows)
+                      ("Contribution to RTP", EXACT)], [[bet.upper(), *cells] for bet, *cells in par_lines(analysis)])
     return statistics_sheets(outcomes, par_statistics(analysis))
 
 
 def par_rows(analysis: BaccaratAnalysis) -> list[list]:
     """The PAR sheet's rows: each bet's outcomes, exact fractions beside their decimals."""
-    rows = []
-    for bet in BETS:
-        for line in analysis.lines[bet]:
-            p, contribution = share(line.combinations, analysis.main.total, line.returned)
-            rows.append([bet, line.outcome, line.combinations, fraction_str(p), decimal_str(p),
-                         fraction_str(line.returned), decimal_str(line.returned, 6), fraction_str(contribution),
-                         decimal_str(contribution)])
-    return rows
+    return [[bet, outcome, n, fraction_str(p), decimal_str(p), fraction_str(returned), decimal_str(returned, 6),
+             fraction_str(contribution), decimal_str(contribution)]
+            for bet, outcome, n, p, returned, contribution in par_lines(analysis)]
 
 
 def outcome_rows(analysis: BaccaratAnalysis) -> list[list]:
@@ -142,15 +139,12 @@ def par_markdown(analysis: BaccaratAnalysis) -> str:
                                            ("tie", main.tie))]) ]
     for bet in BETS:
         rtp = analysis.rtp(bet)
-        rows = [[line.outcome, thousands(line.combinations), decimal_str(p), fraction_str(line.returned),
-                 decimal_str(contribution)] for line in analysis.lines[bet]
-                for p, contribution in [share(line.combinations, main.total, line.returned)]]
-        rows.append(["**total**", thousands(main.total), "1", "", f"**{decimal_str(rtp)}**"])
         pays = f"{rules.pays[bet]} to 1" + (f", less {percent_str(rules.commission, 2)} commission"
                                              if bet == "banker" else "")
         out += [f"## {bet.upper()} bet (pays {pays})\n",
-                markdown_table(["outcome", "combinations", "probability", "returned per unit",
-                                "contribution to RTP"], rows),
+                lines_markdown(["outcome", "combinations", "probability", "returned per unit", "contribution to RTP"],
+                               [((line.outcome,), line.combinations, (fraction_str(line.returned),), line.returned)
+                                for line in analysis.lines[bet]], main.total),
                 f"\nRTP = {fraction_str(rtp)} = {percent_str(rtp, 6)}; house edge = "
                 f"{fraction_str(1 - rtp)} = {percent_str(1 - rtp, 6)}.\n"]
         check = published_check(rules.published.get(f"{bet}_rtp"), rtp)

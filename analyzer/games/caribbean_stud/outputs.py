@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import functools
-from functools import partial
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -15,8 +14,8 @@ from analyzer.core.exact import (decimal_str, exact_masked_sum, exact_sum, figur
                                  published_check)
 from analyzer.figures.outputs import Figure, KeyFigure, Outputs, ReportContent, published_note, summary_head
 from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, WagerEntry, csv_rows,
-                                  derivation, distribution_figure, par_heading, round_statistics, share,
-                                  statistics_markdown, workbook_sheets as statistics_sheets)
+                                  derivation, distribution_figure, lines_markdown, par_heading, round_statistics,
+                                  share, statistics_markdown, workbook_sheets as statistics_sheets)
 from analyzer.figures.tables import EXACT, VALUE, Table, csv_text, demote, markdown_table, thousands
 from analyzer.games.caribbean_stud import basic as basic_strategy
 from analyzer.games.caribbean_stud import fitted_rule
@@ -124,8 +123,12 @@ def par_statistics(analysis: StudAnalysis) -> ParStatistics:
     entries += [WagerEntry(("(any)", "progressive", jackpot_key(level)), stats,
                            f"/round_statistics/progressive/at_jackpot/{jackpot_key(level)}")
                 for level, stats in analysis.progressive_at]
+    moments, optimal = analysis.moments, analysis.statistics["optimal"]
     combined, frame = [], {}
+    functions = [["E[X]", moments.mean_text], ["Var(X)", moments.variance_text]]
     for name, c in analysis.combined.items():
+        functions += [[f"Cov(ANTE + raise, X), {name}", c.functions.covariance],
+                      [f"Var(ANTE + raise + {ratio} X), {name}", c.functions.variance]]
         path = f"/round_statistics/combined/strategies/{name}/at_jackpot"
         for level, stats in c.at_levels:
             key = jackpot_key(level)
@@ -139,13 +142,8 @@ def par_statistics(analysis: StudAnalysis) -> ParStatistics:
                        "rtp_as_function_of_jackpot": c.functions.rtp,
                        "at_jackpot": {jackpot_key(level): {"covariance_main_progressive": figure(stats.covariance)}
                                       for level, stats in c.at_levels}}
-    moments, optimal = analysis.moments, analysis.statistics["optimal"]
     first_level, first_progressive = analysis.progressive_at[0]
     first_combined = analysis.combined["optimal"].at_levels[0][1].combined
-    functions = [["E[X]", moments.mean_text], ["Var(X)", moments.variance_text]]
-    for name, c in analysis.combined.items():
-        functions += [[f"Cov(ANTE + raise, X), {name}", c.functions.covariance],
-                      [f"Var(ANTE + raise + {ratio} X), {name}", c.functions.variance]]
     return ParStatistics(
         entries, ["Strategy", "Wager", "Jackpot"], WAGER_DEFINITIONS,
         frame={"progressive": {"mean_as_function_of_jackpot": moments.mean_text,
@@ -206,22 +204,28 @@ PAR_HEADERS = ["section", "action", "player_hand", "outcome", "combinations", "p
                "contribution_to_ev_decimal"]
 
 
+def main_lines(analysis: StudAnalysis, lines: list) -> list[tuple]:
+    """ANTE + raise's PAR lines: action, hand, outcome, combinations, probability, wagered, net, contribution."""
+    return [(line["action"], CATEGORY_WORDS[line["category"]], line["outcome"], line["combinations"], p,
+             line["wagered"], line["net"], contribution)
+            for line in lines for p, contribution in [share(line["combinations"], analysis.total_deals, line["net"])]]
+
+
+def progressive_lines(analysis: StudAnalysis) -> list[tuple]:
+    """The progressive's PAR lines: hand, pays, combinations, probability, contribution to RTP (text, exact)."""
+    return [(CATEGORY_WORDS[line["category"]], line["pays"], line["combinations"],
+             Fraction(line["combinations"], analysis.progressive.hands), line["contribution"],
+             line["contribution_exact"]) for line in analysis.progressive.lines]
+
+
 def par_csv(analysis: StudAnalysis, lines: list) -> str:
     """The PAR sheet's rows, exact fractions beside their decimals."""
-    total = analysis.total_deals
-    rows = []
-    for line in lines:
-        p, contribution = share(line["combinations"], total, line["net"])
-        rows.append(["main", line["action"], CATEGORY_WORDS[line["category"]], line["outcome"], line["combinations"],
-                     fraction_str(p), decimal_str(p), fraction_str(line["wagered"]), fraction_str(line["net"]),
-                     fraction_str(contribution), decimal_str(contribution)])
-    hands = analysis.progressive.hands
-    for line in analysis.progressive.lines:
-        p = Fraction(line["combinations"], hands)
-        exact = line["contribution_exact"]
-        rows.append(["progressive", "", CATEGORY_WORDS[line["category"]], line["pays"], line["combinations"],
-                     fraction_str(p), decimal_str(p), "", "", line["contribution"],
-                     "" if exact is None else decimal_str(exact)])
+    rows = [["main", action, hand, outcome, n, fraction_str(p), decimal_str(p), fraction_str(wagered),
+             fraction_str(net), fraction_str(contribution), decimal_str(contribution)]
+            for action, hand, outcome, n, p, wagered, net, contribution in main_lines(analysis, lines)]
+    rows += [["progressive", "", hand, pays, n, fraction_str(p), decimal_str(p), "", "", text,
+              "" if exact is None else decimal_str(exact)]
+             for hand, pays, n, p, text, exact in progressive_lines(analysis)]
     return csv_text(PAR_HEADERS, rows + csv_rows(par_statistics(analysis), PAR_HEADERS))
 
 
@@ -249,15 +253,10 @@ def par_markdown(analysis: StudAnalysis, lines: list) -> str:
            f"{fraction_str(rules.ante_not_qualified).removesuffix('/1')} to 1 when the dealer does not qualify; "
            "push on a tie; lost to a better qualifying dealer; lost on a fold.\n",
            "## Optimal strategy: every outcome\n"]
-    rows = []
-    for line in lines:
-        p, contribution = share(line["combinations"], total, line["net"])
-        rows.append([line["action"], CATEGORY_WORDS[line["category"]], line["outcome"],
-                     thousands(line["combinations"]), decimal_str(p, 10), fraction_str(line["net"]).removesuffix("/1"),
-                     decimal_str(contribution, 10)])
-    rows.append(["**total**", "", "", thousands(total), "1", "", f"**{decimal_str(optimal.ev, 10)}**"])
-    out += [markdown_table(["action", "player's hand", "outcome", "combinations", "probability",
-                            "net per ANTE", "contribution to EV"], rows, align="lllrrrr"),
+    out += [lines_markdown(["action", "player's hand", "outcome", "combinations", "probability", "net per ANTE",
+                            "contribution to EV"],
+                           [((line["action"], CATEGORY_WORDS[line["category"]], line["outcome"]), line["combinations"],
+                             (fraction_str(line["net"]).removesuffix("/1"),), line["net"]) for line in lines], total, 10),
             f"\nEV per ANTE = {fraction_str(optimal.ev)} = {decimal_str(optimal.ev, 10)}; house edge "
             f"{percent_str(optimal.house_edge, 6)}; probability of raising {percent_str(optimal.p_play, 6)}; "
             f"average wager {decimal_str(optimal.average_wager, 6)} ANTE; element of risk "
@@ -277,9 +276,8 @@ def par_markdown(analysis: StudAnalysis, lines: list) -> str:
             f"Stake EUR {decimal_str(rules.progressive.stake, 2)}, paid on the player's own five cards "
             f"(C({n},5) = {thousands(analysis.progressive.hands)} hands), whatever the dealer holds; the stake is "
             f"{'returned with' if rules.progressive.stake_returned else 'not returned with'} a win.\n"]
-    prog_rows = [[CATEGORY_WORDS[line["category"]], thousands(line["combinations"]),
-                  decimal_str(Fraction(line["combinations"], analysis.progressive.hands), 12), line["pays"],
-                  line["contribution"]] for line in analysis.progressive.lines]
+    prog_rows = [[hand, thousands(n), decimal_str(p, 12), pays, text]
+                 for hand, pays, n, p, text, _ in progressive_lines(analysis)]
     out += [markdown_table(["hand", "combinations", "probability", "pays", "contribution to RTP"], prog_rows),
             f"\nRTP(J) = {analysis.progressive.rtp_text} (J = the jackpot in EUR).\n"]
     if analysis.progressive.break_even is not None:
@@ -347,7 +345,7 @@ def key_figures(analysis: StudAnalysis) -> list[KeyFigure]:
     st, check, prog = analysis.strategies, analysis.rule_check, analysis.progressive
     optimal = st["optimal"]
     published = analysis.rules.published
-    note = partial(published_note, published)
+    note = functools.partial(published_note, published)
     out = [
         KeyFigure("house edge per ANTE, optimal strategy", optimal.house_edge, note("house_edge")),
         KeyFigure("probability of raising, optimal strategy", optimal.p_play, note("raise_probability")),
@@ -419,21 +417,16 @@ def strategy_rule_exceptions_csv(analysis: StudAnalysis) -> str:
     scale = table.raw_situations * priced.denominator
 
     @functools.cache                          # a few hundred distinct values among thousands of rows
-    def ev_texts(numerator: int) -> tuple:
-        ev = Fraction(numerator, priced.denominator)
-        return fraction_str(ev), decimal_str(ev, 10)
-
-    @functools.cache
-    def cost_texts(gain: int) -> tuple:
-        cost = Fraction(abs(gain), scale)
-        return fraction_str(cost), decimal_str(cost, 15)
+    def texts(numerator: int, denominator: int, places: int) -> tuple:
+        value = Fraction(numerator, denominator)
+        return fraction_str(value), decimal_str(value, places)
     exceptions = check.exceptions
     rows = []
     for key, weight, raises, ev, gain in zip(table.keys[exceptions].tolist(), table.weights[exceptions].tolist(),
                                              check.raises[exceptions].tolist(), priced.ev_raise[exceptions].tolist(),
                                              check.exception_gains.tolist()):
-        ev_exact, ev_decimal = ev_texts(int(ev))
-        cost_exact, cost_decimal = cost_texts(int(gain))
+        ev_exact, ev_decimal = texts(int(ev), priced.denominator, 10)
+        cost_exact, cost_decimal = texts(abs(int(gain)), scale, 15)
         rows.append([cards_str(key[:5]), card_str(key[5]), weight, "raise" if raises else "fold",
                      "fold" if raises else "raise", ev_exact, "-1/1", ev_decimal, cost_exact, cost_decimal])
     return csv_text(EXCEPTION_HEADERS, rows)
@@ -448,16 +441,9 @@ def progressive_csv(analysis: StudAnalysis) -> str:
 
 def workbook_sheets(analysis: StudAnalysis, lines: list) -> list:
     """The PAR workbook's sheets (the publisher adds the rules analysed)."""
-    total, hands = analysis.total_deals, analysis.progressive.hands
-    rows = []
-    for line in lines:
-        p, contribution = share(line["combinations"], total, line["net"])
-        rows.append(["ANTE + raise", line["action"], CATEGORY_WORDS[line["category"]], line["outcome"],
-                     line["combinations"], p, line["wagered"], line["net"], contribution])
-    for line in analysis.progressive.lines:
-        rows.append(["progressive (per hand)", "", CATEGORY_WORDS[line["category"]], line["pays"],
-                     line["combinations"], Fraction(line["combinations"], hands), None, None,
-                     line["contribution_exact"]])
+    rows = [["ANTE + raise", *cells] for cells in main_lines(analysis, lines)]
+    rows += [["progressive (per hand)", "", hand, pays, n, p, None, None, exact]
+             for hand, pays, n, p, _, exact in progressive_lines(analysis)]
     outcomes = Table(["Bet", "Action", "Player's hand", "Outcome", "Combinations", ("Probability", EXACT),
                       ("Wagered per ANTE", EXACT), ("Net per ANTE", EXACT), ("Contribution", EXACT)], rows)
     return statistics_sheets(outcomes, par_statistics(analysis))

@@ -10,8 +10,8 @@ import numpy as np
 from analyzer.core.errors import InvariantError
 from analyzer.core.exact import decimal_str, exact_sum, figure, fraction_str, percent_str, published_check
 from analyzer.figures.outputs import Figure, KeyFigure, Outputs, ReportContent, published_note, summary_head
-from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, WagerEntry,
-                                  covariance_markdown, csv_rows, derivation, distribution_figure, par_heading,
+from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, WagerEntry, covariance_markdown,
+                                  csv_rows, derivation, distribution_figure, lines_markdown, par_heading,
                                   round_statistics, share, statistics_markdown, workbook_sheets as statistics_sheets)
 from analyzer.figures.tables import EXACT, Table, csv_text, demote, markdown_table, thousands
 from analyzer.games.casino_holdem import basic as basic_strategy
@@ -198,31 +198,22 @@ def par_markdown(analysis: HoldemAnalysis, lines: list, aa_lines: list) -> str:
             f"renaming) x every turn/river pair x every dealer hole pair ({thousands(table.continuations)} "
             f"continuations each): {thousands(total)} deals, every one counted once. The dealer qualifies "
             f"with {qualifier_words(rules.qualifier)}.\n",
-            "## ANTE + CALL\n"]
-    rows = []
-    ev = Fraction(0)
-    for line in lines:
-        p, contribution = share(line["combinations"], total, line["net"])
-        if line["combinations"]:
-            ev += contribution
-            rows.append([line["hand"], line["outcome"], thousands(line["combinations"]), decimal_str(p),
-                         fraction_str(line["wagered"]), fraction_str(line["net"]), decimal_str(contribution)])
-    rows.append(["**total**", "", thousands(total), "1", decimal_str(opt.average_wager), "", f"**{decimal_str(ev)}**"])
-    out += [markdown_table(["final hand", "outcome", "combinations", "probability", "wagered", "net (per ANTE)",
-                            "contribution to EV"], rows, "llrrrrr"),
+            "## ANTE + CALL\n",
+            lines_markdown(["final hand", "outcome", "combinations", "probability", "wagered", "net (per ANTE)",
+                            "contribution to EV"],
+                           [((line["hand"], line["outcome"]), line["combinations"],
+                             (fraction_str(line["wagered"]), fraction_str(line["net"])), line["net"])
+                            for line in lines if line["combinations"]],
+                           total, total_cells=(decimal_str(opt.average_wager), "")),
             f"\nEV per ANTE = {fraction_str(opt.ev)} = {decimal_str(opt.ev)}; house edge "
             f"{percent_str(opt.house_edge, 6)} per ANTE; probability of calling {percent_str(opt.p_call, 6)}; RTP "
             f"(returned / wagered) {percent_str(opt.rtp, 6)}.\n",
-            "## AA Bonus (same strategy; counted per situation, 1 unit staked)\n"]
-    rows = []
-    for line in aa_lines:
-        p, contribution = share(line["combinations"], analysis.total_weight, line["returned"])
-        if line["combinations"]:
-            rows.append([line["hand"], line["action"], thousands(line["combinations"]), decimal_str(p), line["pays"],
-                         fraction_str(line["returned"]), decimal_str(contribution)])
-    rows.append(["**total**", "", thousands(analysis.total_weight), "1", "", "", f"**{decimal_str(opt.aa_rtp)}**"])
-    out += [markdown_table(["AA Bonus hand", "player", "combinations", "probability", "pays", "returned",
-                            "contribution to RTP"], rows, "llrrrrr"),
+            "## AA Bonus (same strategy; counted per situation, 1 unit staked)\n",
+            lines_markdown(["AA Bonus hand", "player", "combinations", "probability", "pays", "returned",
+                            "contribution to RTP"],
+                           [((line["hand"], line["action"]), line["combinations"],
+                             (line["pays"], fraction_str(line["returned"])), line["returned"])
+                            for line in aa_lines if line["combinations"]], analysis.total_weight),
             "\n## Strategies compared\n", strategies_table(st), "\n" + statistics_markdown(par_statistics(analysis))]
     return "\n".join(out)
 
@@ -231,18 +222,23 @@ CSV_HEADERS = ["bet", "hand", "outcome", "combinations", "probability", "probabi
                "net_or_returned", "contribution", "contribution_decimal"]
 
 
+def outcome_cells(analysis: HoldemAnalysis, lines: list, aa_lines: list, aa_net: bool) -> list[tuple]:
+    """The PAR lines' cells: bet, hand, outcome, combinations, probability, wagered, value, contribution; the value
+    is ANTE + CALL's net per ANTE and what the AA Bonus returns per unit (its net with `aa_net`)."""
+    main = [("ante+call", line["hand"], line["outcome"], line["combinations"], analysis.total_deals,
+             line["wagered"], line["net"]) for line in lines]
+    aa = [("aa_bonus", line["hand"], line["action"], line["combinations"], analysis.total_weight, Fraction(1),
+           line["returned"] - 1 if aa_net else line["returned"]) for line in aa_lines]
+    return [(bet, hand, outcome, n, p, wagered, value, contribution)
+            for bet, hand, outcome, n, total, wagered, value in main + aa
+            for p, contribution in [share(n, total, value)]]
+
+
 def par_csv(analysis: HoldemAnalysis, lines: list, aa_lines: list) -> str:
     """The PAR sheet's rows, exact fractions beside their decimals, then the round statistics."""
-    rows = []
-    for line in lines:
-        p, contribution = share(line["combinations"], analysis.total_deals, line["net"])
-        rows.append(["ante+call", line["hand"], line["outcome"], line["combinations"], fraction_str(p), decimal_str(p),
-                     fraction_str(line["wagered"]), fraction_str(line["net"]), fraction_str(contribution),
-                     decimal_str(contribution)])
-    for line in aa_lines:
-        p, contribution = share(line["combinations"], analysis.total_weight, line["returned"])
-        rows.append(["aa_bonus", line["hand"], line["action"], line["combinations"], fraction_str(p), decimal_str(p),
-                     "1/1", fraction_str(line["returned"]), fraction_str(contribution), decimal_str(contribution)])
+    rows = [[*labels, n, fraction_str(p), decimal_str(p), fraction_str(wagered), fraction_str(value),
+             fraction_str(contribution), decimal_str(contribution)]
+            for *labels, n, p, wagered, value, contribution in outcome_cells(analysis, lines, aa_lines, False)]
     return csv_text(CSV_HEADERS, rows + csv_rows(par_statistics(analysis), CSV_HEADERS))
 
 
@@ -318,17 +314,10 @@ def report_content(analysis: HoldemAnalysis, par_sheet: str, three_rows: list) -
 
 def workbook_sheets(analysis: HoldemAnalysis, lines: list, aa_lines: list) -> list:
     """The PAR workbook's sheets (the publisher adds the rules analysed)."""
-    rows = []
-    for line in lines:
-        p, contribution = share(line["combinations"], analysis.total_deals, line["net"])
-        rows.append(["ANTE + CALL", line["hand"], line["outcome"], line["combinations"], p, line["wagered"],
-                     line["net"], contribution])
-    for line in aa_lines:
-        p, contribution = share(line["combinations"], analysis.total_weight, line["returned"] - 1)
-        rows.append(["AA Bonus (per situation)", line["hand"], line["action"], line["combinations"], p, Fraction(1),
-                     line["returned"] - 1, contribution])
+    bets = {"ante+call": "ANTE + CALL", "aa_bonus": "AA Bonus (per situation)"}
     outcomes = Table(["Bet", "Hand", "Outcome", "Combinations", ("Probability", EXACT), ("Wagered", EXACT),
-                      ("Net", EXACT), ("Contribution to EV", EXACT)], rows)
+                      ("Net", EXACT), ("Contribution to EV", EXACT)],
+                     [[bets[bet], *cells] for bet, *cells in outcome_cells(analysis, lines, aa_lines, True)])
     return statistics_sheets(outcomes, par_statistics(analysis))
 
 
