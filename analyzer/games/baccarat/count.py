@@ -72,12 +72,8 @@ def count_outcomes_python(counts, rules: BaccaratRules) -> np.ndarray:
 
 def analysis_shoes(rules: BaccaratRules) -> list[tuple]:
     """The shoes an analysis counts: the full shoe, then one card of each value removed."""
-    shoes = [rules.full_shoe()]
-    for value in range(N_VALUES):
-        shoe = list(rules.full_shoe())
-        shoe[value] -= 1
-        shoes.append(tuple(shoe))
-    return shoes
+    full = rules.full_shoe()
+    return [full] + [tuple(n - (v == value) for v, n in enumerate(full)) for value in range(N_VALUES)]
 
 
 def _shoe_chunk(shared, rules: BaccaratRules, index: int, shoe: tuple) -> list:
