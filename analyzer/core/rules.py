@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import re
 import tomllib
 from dataclasses import dataclass
 from decimal import Decimal
@@ -60,20 +61,12 @@ class RuleFile:
 
 # --- the schema vocabulary -------------------------------------------------------------
 
+TYPE_NAMES = ((bool, "a boolean"), (int, "an integer"), ((Decimal, float), "a decimal number"), (str, "a string"),
+              (list, "a list"), (dict, "a table"))          # bool first: a bool is an int
+
+
 def _type_name(value) -> str:
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, (Decimal, float)):
-        return "a decimal number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a table"
-    return type(value).__name__
+    return next((name for kind, name in TYPE_NAMES if isinstance(value, kind)), type(value).__name__)
 
 
 def integer(minimum: int | None = None, maximum: int | None = None) -> Spec:
@@ -112,9 +105,7 @@ def published_percent() -> Spec:
         if not isinstance(value, str):
             raise RuleError(file, key, f"must be a percentage in quotes such as \"98.94%\", not "
                                        f"{_type_name(value)} ({value!r})")
-        body = value.strip()[:-1] if value.strip().endswith("%") else None
-        if not body or not set(body) <= set("0123456789.") or body.count(".") > 1 \
-                or body.startswith(".") or body.endswith("."):
+        if not re.fullmatch(r"[0-9]+(\.[0-9]+)?%", value.strip()):
             raise RuleError(file, key, f"{value!r} is not a percentage such as \"98.94%\" "
                                        "(digits, at most one decimal point, then %)")
         return value

@@ -51,11 +51,8 @@ MAX_DECKS = max(d for d in range(1, 100) if _sequences(d) <= INT64_MAX)     # 27
 
 
 def check_limits(rule_file, rules: BaccaratRules) -> None:
-    """Refuse, before counting, a shoe whose counts the strategy file's 64-bit columns cannot hold.
-
-    Only a full analysis writes that file; a live-shoe question (`live_shoe`) is answered
-    for a shoe of any size, in Python integers beyond 64 bits.
-    """
+    """Refuse, before counting, a shoe whose counts the strategy file's 64-bit columns cannot hold (only a full
+    analysis writes that file: `live_shoe` answers any shoe, in Python integers beyond 64 bits)."""
     if rules.decks > MAX_DECKS:
         raise RuleError(str(rule_file.path), "shoe.decks",
                         f"{rules.decks} decks: a full analysis stores the shoe's ordered 6-card sequence counts "

@@ -38,10 +38,8 @@ spec_refusals = [("operator", {"hand": "Ah Kd 9s 5c 2h", "up": "Ah"}, "repeated-
 
 
 def check_limits(rule_file, rules: StudRules) -> None:
-    """Refuse, before counting, a paytable whose EVs the strategy file's 64-bit EV column cannot hold.
-
-    The progressive is not in that file: any progressive paytable stays exact.
-    """
+    """Refuse, before counting, a paytable whose EVs the strategy file's 64-bit EV column cannot hold (the
+    progressive is not in that file: any progressive paytable stays exact)."""
     contributions = {"raise.size": rules.raise_size,
                      "ante_pays.dealer_does_not_qualify": rules.ante_not_qualified,
                      "ante_pays.player_wins": rules.ante_wins,
