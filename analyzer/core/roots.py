@@ -8,16 +8,6 @@ from fractions import Fraction
 from analyzer.core.exact import DECIMAL_PLACES, decimal_str, to_fraction
 
 
-def ceil_fraction(value: Fraction) -> int:
-    """The least integer >= value.
-
-    >>> ceil_fraction(Fraction(-7, 2)), ceil_fraction(Fraction(7, 2)), ceil_fraction(Fraction(4))
-    (-3, 4, 4)
-    """
-    value = Fraction(value)
-    return -((-value.numerator) // value.denominator)
-
-
 def sqrt_decimal_str(value, places: int = DECIMAL_PLACES) -> str:
     """sqrt(value) to `places` decimals, rounded half up: floor(sqrt(Y) + 1/2) = (isqrt(floor(4Y)) + 1) // 2
     with Y = value * 10^(2 places).

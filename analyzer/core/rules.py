@@ -1,8 +1,6 @@
-"""Rule files: reading a game's TOML rule file and checking it against that game's schema.
-
-Each game declares its schema with the vocabulary below (`table`, `integer`, `number`, ...);
-`load_rule_file` refuses anything that does not fit, naming the file, the key and the problem.
-Numbers are exact: TOML floats are read as decimals, and strings may hold "p/q".
+"""Rule files: a game's TOML rule file checked against the schema the game declares with the vocabulary below;
+`load_rule_file` refuses what does not fit, naming the file, the key and the problem.  Numbers are exact:
+TOML floats are read as decimals, and strings may hold "p/q".
 """
 from __future__ import annotations
 

@@ -22,9 +22,8 @@ __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "ou
            "table_arrays", "table_from_arrays", "design_problem", "check_statistics", "derive_basic", "readme_figures",
            "protect", "protection_scenario", "seen_counts", "spec_deals", "spec_refusals"]
 
-# The test vectors' deals (docs/strategy-test-vectors.json): raises, folds, a suit renaming of the
-# same situation, and strong hands on both rule sets (their raise paytables differ, so their EVs
-# tell the rule sets apart).
+# The test vectors' deals (docs/strategy-test-vectors.json): raises, folds, a suit renaming of the same
+# situation, and strong hands on both rule sets (their raise paytables differ: their EVs tell them apart).
 STRONG_HANDS = [{"hand": "As Ks Qs Js Ts", "up": "2d"}, {"hand": "5c 6c 7c 8c 9c", "up": "Ad"},
                 {"hand": "9h 9d 9s 9c Kd", "up": "Qc"}, {"hand": "Kc Kd Ks 4h 4d", "up": "7s"},
                 {"hand": "Ah Jh 8h 6h 3h", "up": "Kd"}]
