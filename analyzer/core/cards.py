@@ -1,8 +1,5 @@
-"""Cards as text and as integers: "Ah" <-> 50 (card = rank * 4 + suit, rank 0 = deuce, suit c d h s).
-
-Every piece of user-supplied card text goes through here, so malformed and duplicate
-cards are refused with one clear message.
-"""
+"""Cards as text and as integers: "Ah" <-> 50 (card = rank * 4 + suit, rank 0 = deuce, suit c d h s).  All
+user-supplied card text goes through here, so malformed and duplicate cards are refused with one message."""
 from __future__ import annotations
 
 import re

@@ -22,7 +22,7 @@ def to_fraction(value) -> Fraction:
     """
     if type(value) is Fraction:                # the common case: already exact (and immutable)
         return value
-    if isinstance(value, bool) or isinstance(value, float):
+    if isinstance(value, (bool, float)):
         raise TypeError(f"{value!r} is not an exact number")
     if isinstance(value, (int, Fraction)):
         return Fraction(value)
@@ -104,6 +104,11 @@ def parse_fraction_str(text: str) -> Fraction:
     """Inverse of fraction_str."""
     num, den = text.split("/")
     return Fraction(int(num), int(den))
+
+
+def exact_value(entry: dict) -> Fraction:
+    """The exact value of a reported `figure` (its "exact" "p/q")."""
+    return parse_fraction_str(entry["exact"])
 
 
 # --- exact integer sums: one overflow policy --------------------------------------------------

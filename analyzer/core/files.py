@@ -1,8 +1,5 @@
-"""Reading files a user names (rule files, manifests, strategy files): regular files only, size-capped.
-
-A FIFO, a device or a folder given where a file belongs would block, never end, or fail
-with a traceback; here each is refused with one line naming the path.
-"""
+"""Reading files a user names (rule files, manifests, strategy files): regular files only, size-capped, so a
+FIFO, a device or a folder is refused in one line rather than blocking or failing with a traceback."""
 from __future__ import annotations
 
 import os
@@ -15,11 +12,8 @@ class NotAFile(OSError):
 
 
 def read_regular_file(path: str | Path, max_bytes: int | None = None) -> bytes:
-    """The bytes of a regular file (at most max_bytes + 1 of them, so a caller can tell it is too large).
-
-    Raises NotAFile for a folder, FIFO or device (opened without blocking, never read), and
-    OSError as open() does for a missing or unreadable file.
-    """
+    """The bytes of a regular file (at most max_bytes + 1, so a caller can tell it is too large); NotAFile for
+    a folder, FIFO or device (opened without blocking, never read), OSError as open() raises it."""
     def opener(name, flags):
         return os.open(name, flags | os.O_NONBLOCK)
     with open(path, "rb", opener=opener) as handle:

@@ -1,20 +1,13 @@
-"""Suit isomorphism in plain Python: the canonical key of a situation (see docs/strategy-format.md).
-
-Situations that differ only by a renaming of suits are one situation.  The compiled
-`cython_ext.isomorphism` does the same for millions of situations at once; this module
-is the readable statement of the rule and serves single lookups.
-"""
+"""Suit isomorphism in plain Python: the canonical key of one situation (docs/strategy-format.md); the
+compiled `cython_ext.isomorphism` does the same for millions at once."""
 from __future__ import annotations
 
 N_SUITS, N_RANKS = 4, 13
 
 
 def canonical_groups(groups) -> tuple:
-    """Canonical form of a situation given as card groups, e.g. ([hole...], [flop...]).
-
-    Per suit, a signature concatenates the rank masks of the groups (first group in the
-    highest bits); suits are renamed 0, 1, 2, 3 (c, d, h, s) by descending signature;
-    each group is then sorted descending.
+    """Canonical form of a situation given as card groups, e.g. ([hole...], [flop...]): suits renamed 0..3
+    (c d h s) by descending signature (the groups' rank masks, the first group highest), each group descending.
 
     >>> canonical_groups(([50, 45], [43, 30, 0]))      # Ah Kd / Qs 9h 2c
     ((48, 45), (42, 28, 3))

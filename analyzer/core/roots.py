@@ -1,8 +1,5 @@
-"""Exact decimals of square roots: sqrt(x), a + b*sqrt(x) and a -+ sqrt(x) for rational a, b, x.
-
-A standard deviation is irrational in general; its decimal is derived from the exact rational
-under the root by `math.isqrt` alone, rounded half away from zero like `decimal_str`.
-"""
+"""Exact decimals of square roots (a standard deviation, a confidence interval) for rational a, b, x: by
+`math.isqrt` alone, rounded half away from zero like `decimal_str`."""
 from __future__ import annotations
 
 import math
@@ -11,19 +8,9 @@ from fractions import Fraction
 from analyzer.core.exact import DECIMAL_PLACES, decimal_str, to_fraction
 
 
-def ceil_fraction(value: Fraction) -> int:
-    """The least integer >= value.
-
-    >>> ceil_fraction(Fraction(-7, 2)), ceil_fraction(Fraction(7, 2)), ceil_fraction(Fraction(4))
-    (-3, 4, 4)
-    """
-    value = Fraction(value)
-    return -((-value.numerator) // value.denominator)
-
-
 def sqrt_decimal_str(value, places: int = DECIMAL_PLACES) -> str:
-    """sqrt(value) to `places` decimals, rounded half up: with Y = value * 10^(2 places) the digits are
-    floor(sqrt(Y) + 1/2) = (isqrt(floor(4Y)) + 1) // 2.  ValueError if negative, TypeError for a float.
+    """sqrt(value) to `places` decimals, rounded half up: floor(sqrt(Y) + 1/2) = (isqrt(floor(4Y)) + 1) // 2
+    with Y = value * 10^(2 places).
 
     >>> sqrt_decimal_str(Fraction(2), 20)
     '1.41421356237309504880'
@@ -66,10 +53,6 @@ def surd_decimal_strs(a, x, places: int = DECIMAL_PLACES) -> tuple[str, str]:
 def surd_decimal_str(a, b, x, places: int = DECIMAL_PLACES) -> str:
     """a + b * sqrt(x) to `places` decimals, rounded half away from zero (one end of `surd_decimal_strs`).
 
-    >>> surd_decimal_str(Fraction(98, 100), -1, Fraction(1, 10000), 4)
-    '0.9700'
-    >>> surd_decimal_str(0, -1, Fraction(1, 64), 2)   # -0.125: half rounds away from zero
-    '-0.13'
     >>> surd_decimal_str(1, 1, 2, 10)
     '2.4142135624'
     """

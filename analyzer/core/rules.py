@@ -1,13 +1,12 @@
-"""Rule files: reading a game's TOML rule file and checking it against that game's schema.
-
-Each game declares its schema with the vocabulary below (`table`, `integer`, `number`, ...);
-`load_rule_file` refuses anything that does not fit, naming the file, the key and the problem.
-Numbers are exact: TOML floats are read as decimals, and strings may hold "p/q".
+"""Rule files: a game's TOML rule file checked against the schema the game declares with the vocabulary below;
+`load_rule_file` refuses what does not fit, naming the file, the key and the problem.  Numbers are exact:
+TOML floats are read as decimals, and strings may hold "p/q".
 """
 from __future__ import annotations
 
 import copy
 import hashlib
+import re
 import tomllib
 from dataclasses import dataclass
 from decimal import Decimal
@@ -60,20 +59,12 @@ class RuleFile:
 
 # --- the schema vocabulary -------------------------------------------------------------
 
+TYPE_NAMES = ((bool, "a boolean"), (int, "an integer"), ((Decimal, float), "a decimal number"), (str, "a string"),
+              (list, "a list"), (dict, "a table"))          # bool first: a bool is an int
+
+
 def _type_name(value) -> str:
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, (Decimal, float)):
-        return "a decimal number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a table"
-    return type(value).__name__
+    return next((name for kind, name in TYPE_NAMES if isinstance(value, kind)), type(value).__name__)
 
 
 def integer(minimum: int | None = None, maximum: int | None = None) -> Spec:
@@ -112,9 +103,7 @@ def published_percent() -> Spec:
         if not isinstance(value, str):
             raise RuleError(file, key, f"must be a percentage in quotes such as \"98.94%\", not "
                                        f"{_type_name(value)} ({value!r})")
-        body = value.strip()[:-1] if value.strip().endswith("%") else None
-        if not body or not set(body) <= set("0123456789.") or body.count(".") > 1 \
-                or body.startswith(".") or body.endswith("."):
+        if not re.fullmatch(r"[0-9]+(\.[0-9]+)?%", value.strip()):
             raise RuleError(file, key, f"{value!r} is not a percentage such as \"98.94%\" "
                                        "(digits, at most one decimal point, then %)")
         return value

@@ -13,7 +13,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
-from analyzer.core.roots import ceil_fraction, sqrt_decimal_str, surd_decimal_strs
+from analyzer.core.roots import sqrt_decimal_str, surd_decimal_strs
 from analyzer.core.exact import DECIMAL_PLACES, decimal_str, figure, fraction_str, to_fraction
 
 #: How every figure here is to be read; outputs quote it beside the figures.
@@ -336,7 +336,7 @@ class WagerStatistics:
         epsilon, z = to_fraction(epsilon), to_fraction(z)
         if epsilon <= 0 or z <= 0:
             raise ValueError("epsilon and z must be positive")
-        return max(1, ceil_fraction(z * z * self.ratio_variance / (epsilon * epsilon)))
+        return max(1, math.ceil(z * z * self.ratio_variance / (epsilon * epsilon)))
 
     # --- outputs -------------------------------------------------------------------------------
 

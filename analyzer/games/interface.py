@@ -1,10 +1,7 @@
 """A game's face: what the pipeline, verify, sweep, design, the command line and the advisor call.
 
-Every registered game's `game` module is a `Face`.  What only some games can do is an optional
-capability, declared in the game's registry entry (`registry.Game.capabilities`) rather than found
-by looking for attributes; tests/games/test_interface.py checks that every registered game is a
-`Face`, has each capability it declares and none it does not, each function callable as declared.  The protocols name the call, not
-the types, which are each game's own.
+Every registered game's `game` module is a `Face`; what only some games can do is a capability its registry
+entry declares (tests/games/test_interface.py checks both).  The protocols name the calls, not the types.
 """
 from __future__ import annotations
 
@@ -13,14 +10,10 @@ from typing import Protocol, runtime_checkable
 
 @runtime_checkable
 class Face(Protocol):
-    """rules -> count -> analyse -> outputs, and the checks `analyzer verify` runs: `load_rules` gives
-    (RuleFile, typed rules), refusing a bad file (RuleError naming the key); `check_limits` refuses, before
-    counting, a value the published files cannot hold; `count_fields` are exactly the rule fields the
-    paytable-free `count` depends on (rule sets sharing them are counted once); `analyse` prices and decides
-    one rule set on the count (the analysis keeps it as `.count`); `outputs` is the results folder's content
-    (`analyzer.figures.outputs.Outputs`), `key_figures` the headline figures a sweep compares; `check` adds
-    the game's checks to a verification report and returns its Monte Carlo targets by wager, and
-    `check_statistics` the round statistics re-derived from a count."""
+    """rules -> count -> analyse -> outputs, and `analyzer verify`'s checks.  `check_limits` refuses before
+    counting what the published files cannot hold; `count_fields` are the rule fields the paytable-free count
+    depends on (rule sets sharing them are counted once); the analysis keeps its count as `.count`; `check`
+    returns the Monte Carlo targets by wager."""
 
     def load_rules(self, path) -> tuple: ...
     def check_limits(self, rule_file, rules) -> None: ...
@@ -35,8 +28,7 @@ class Face(Protocol):
 
 @runtime_checkable
 class CachedCount(Protocol):
-    """A count the count cache can keep: (arrays, meta) of a count, and the count back from them (None when
-    they do not fit these rules)."""
+    """A count the count cache keeps as (arrays, meta); back from them, None when they do not fit the rules."""
 
     def table_arrays(self, table) -> tuple: ...
     def table_from_arrays(self, rules, arrays, meta): ...
@@ -53,44 +45,41 @@ class StrategyFiles(Protocol):
 
 @runtime_checkable
 class DecisionTable(StrategyFiles, Protocol):
-    """A decision for every situation class: the poker strategy files (optimal and basic), read with the
-    registry entry's card groups (`advise_groups`); `start_files` compresses them while it analyses."""
+    """A decision per situation class (the poker strategy files, read with the entry's `advise_groups`);
+    `start_files` compresses them while it analyses."""
 
     def analyse(self, rule_file, rules, count, start_files=False): ...
 
 
 @runtime_checkable
 class LiveShoe(StrategyFiles, Protocol):
-    """A question about the shoe in play, `analyzer <game>` with the entry's `query_options`: {"shoe", "cards",
-    "ev" (bet -> Fraction), "best_bet"}; the advisor reads the strategy file with the game's `advice`."""
+    """The shoe in play (`analyzer <game>` with the entry's `query_options`): {"shoe", "cards", "ev" (bet ->
+    Fraction), "best_bet"}; the advisor reads the strategy file with the game's `advice`."""
 
     def live_shoe(self, rules, remove=None, counts=None) -> dict: ...
 
 
 @runtime_checkable
 class ShoeAdvice(Protocol):
-    """A LiveShoe game's `advice` module, light to import (it counts nothing until asked): `answers` reads a
-    strategy file's header and columns (KeyError, ValueError or InputError for a bad one) into an object with
-    `shoe(remove=None, counts=None)`, the shoe a user means, and `answer(counts)`, as `live_shoe` answers."""
+    """A LiveShoe game's light `advice` module: `answers` reads a strategy file's header and columns into an
+    object with `shoe(remove=None, counts=None)`, the shoe a user means, and `answer(counts)` (as `live_shoe`)."""
 
     def answers(self, header: dict, columns: dict): ...
 
 
 @runtime_checkable
 class SeenCards(Protocol):
-    """Dealer cards seen, one deal at a time (`analyzer advise --seen`, `analyzer audit`): the play's counts by
-    (final category, outcome) over every completion of what the player does not see, given his card groups, the
-    dealer's hole cards `seen` and the cards `dead` known to be elsewhere (other seats'); the advisor reaches
-    it through the game's light `seen` module (`SeenDeals`)."""
+    """Dealer cards seen, one deal at a time (`advise --seen`, `audit`): the play's counts by (category, outcome)
+    over every completion of what the player does not see, given his groups, the dealer's cards `seen` and the
+    `dead` ones elsewhere; the advisor reaches it through the game's light `seen` module (`SeenDeals`)."""
 
     def seen_counts(self, rules, groups, seen=(), dead=()): ...
 
 
 @runtime_checkable
 class SeenDeals(SeenCards, Protocol):
-    """A SeenCards game's `seen` module: also its rules' loader, its actions (fold, play), the most dealer cards a
-    leak may show, and a decision log's card columns ({column: what}), one row read by `log_deal` into an
-    `analyzer.poker.seen.LoggedDeal` (ColumnError naming the column)."""
+    """A SeenCards game's `seen` module: also its rules' loader, actions, the most dealer cards a leak may show,
+    and a decision log's card columns, one row read by `log_deal` into an `analyzer.poker.seen.LoggedDeal`."""
 
     ACTIONS: tuple
     SEEN_LIMIT: int
@@ -102,16 +91,15 @@ class SeenDeals(SeenCards, Protocol):
 
 @runtime_checkable
 class DerivableBasic(Protocol):
-    """A basic strategy `analyzer derive-basic` re-derives from the exact EVs: (the strategy, how its search
-    was seeded, the search's parameters)."""
+    """`analyzer derive-basic`: (the basic strategy re-derived from the exact EVs, its seeding, its parameters)."""
 
     def derive_basic(self, rule_file, rules, log=None) -> tuple: ...
 
 
 @runtime_checkable
 class Design(Protocol):
-    """Payout design (`analyzer design`): the `analyzer.design.problem.Problem` of varying rule-file key
-    `key`, the EV piecewise linear in it (made before counting; its model is built on the count)."""
+    """`analyzer design`: the `analyzer.design.problem.Problem` of varying rule-file key `key` (made before
+    counting; its model is built on the count)."""
 
     def design_problem(self, rule_file, rules, key, jackpot=None): ...
 
@@ -125,11 +113,9 @@ class ReadmeFigures(Protocol):
 
 @runtime_checkable
 class Protection(Protocol):
-    """Game protection (`analyzer protect <game>`, with the registry entry's `protect_scenarios` and
-    `protect_options` as {dest: value}): `protection_scenario` checks the options against the rules and names the
-    scenario's folder (InputError naming the option) before any counting; `protect` computes that leak, exactly
-    or as estimates, as an `analyzer.figures.protection.Leak`, calling count() for the honest counts if it needs
-    them.  The published anchors are data beside it, the game folder's `protection_anchors.toml`."""
+    """`analyzer protect <game>` (the entry's `protect_scenarios` and `protect_options` as {dest: value}):
+    `protection_scenario` checks the options and names the scenario's folder before any counting; `protect`
+    computes the leak as an `analyzer.figures.protection.Leak`, calling count() if it needs the honest counts."""
 
     def protection_scenario(self, rules, options: dict) -> str: ...
     def protect(self, rule_file, rules, options: dict, count, executor=None, progress=None): ...

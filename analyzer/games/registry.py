@@ -1,11 +1,8 @@
 """The one list of games: each registered once, with everything the command line, verify and the advisor need.
 
-A game is a folder `analyzer/games/<folder>/` whose `game` module is its face
-(`analyzer.games.interface.Face`: the pipeline's entry points) and whose `rules/` folder holds
-its built-in rule files; what only some games can do is declared here, in `capabilities`.
-This module imports no game: entries name their package, and `Game.module` imports it on
-first use, so the advisor and `--help` stay light.  Adding a game touches its own folder and
-one entry of `GAMES`.
+A game is a folder `analyzer/games/<folder>/`: its `game` module is its face (`interface.Face`), `rules/`
+holds its built-in rule files.  No game is imported until `Game.module` is first used, so the advisor and
+`--help` stay light.  Adding a game touches its own folder and one entry of `GAMES`.
 """
 from __future__ import annotations
 
@@ -136,9 +133,8 @@ GAMES = (
                                            "the rest on the first --cards cards (default 6789)"}),
             Option("--best-grouping", {"action": "store_true",
                                        "help": "search every split of the ten values for the largest edge, K = 1..4"})),
-        protect_options=(Option("--cards", {"type": "whole", "metavar": "K", "help": "--edge-sort: the first K = "
-                                                                                     "1..4 cards dealt are read "
-                                                                                     "(default 1)"}),),
+        protect_options=(Option("--cards", {"type": "whole", "metavar": "K",
+                                            "help": "--edge-sort: the first K = 1..4 cards dealt are read (default 1)"}),),
         query_options=(
             Option("--remove", {"metavar": "CARDS", "help": "cards already dealt from the full shoe, by rank: "
                                                             "e.g. 5,5,9,K (suits optional)"}),
@@ -186,7 +182,6 @@ GAMES = (
         seen_help="1 to 4 of the dealer's hole cards, seen besides the up card, e.g. \"7h 2c\"",
         rules_help=" (default: every built-in rule set)"),
 )
-
 
 
 def game(name: str) -> Game:

@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from analyzer.figures.distribution import (CONFIDENCE_LEVELS, CONVENTION, SETTLING_ROUNDS, Z95, Z99,
                                         RoundOutcomes, WagerStatistics, summary_context)
-from analyzer.core.roots import ceil_fraction, sqrt_decimal_str, surd_decimal_str, surd_decimal_strs
+from analyzer.core.roots import sqrt_decimal_str, surd_decimal_str, surd_decimal_strs
 from analyzer.core.exact import decimal_str, parse_fraction_str
 
 # A die decides a toy game, ante 1: 1-2 fold (net -1, wagered 1); else raise 2 (wagered 3):
@@ -218,7 +218,6 @@ def compare_sqrt(value, bound) -> int:
 def test_integer_helpers():
     assert [floor_sqrt(F(n)) for n in range(10)] == [math.isqrt(n) for n in range(10)]
     assert floor_sqrt(F(899, 100)) == 2 and floor_sqrt(F(9)) == 3
-    assert ceil_fraction(F(-1, 2)) == 0 and ceil_fraction(F(5)) == 5 and ceil_fraction(F(11, 2)) == 6
     assert compare_sqrt(F(1, 4), F(1, 2)) == 0 and compare_sqrt(F(1, 4), F(1, 3)) == 1
     assert floor_surd(F(0), F(-1), F(4)) == -2 and floor_surd(F(0), F(-1), F(4) + F(1, 10**20)) == -3
 

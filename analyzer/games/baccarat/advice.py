@@ -1,8 +1,6 @@
 """The live-shoe question, for the advisor and `analyzer baccarat --remove/--counts`: each bet's exact EV now.
-
-A reference shoe of a strategy file is answered from its stored counts; any other shoe is counted
-by the kernel, imported only then, so that loading a strategy file counts nothing.
-"""
+A strategy file's reference shoe is answered from its stored counts; any other shoe by the kernel, imported
+only then, so that loading a strategy file counts nothing."""
 from __future__ import annotations
 
 from analyzer.core.errors import InputError

@@ -1,8 +1,5 @@
-"""Baccarat verification: the strategy file's answer for the full shoe, the plain walk, and a Monte Carlo.
-
-The Monte Carlo deals card values from shuffled shoes, plays each round through the
-tableau of the rule file (`play_rounds`: `BaccaratRules.play_round`'s answers, looked up for
-whole arrays: `final_totals`), and settles every bet with `price.bet_returns`.
+"""Baccarat verification: the strategy file's answer for the full shoe, the plain walk, and a Monte Carlo that
+plays shuffled shoes through the rule file's tableau (`BaccaratRules.play_round`) and settles by `bet_returns`.
 """
 from __future__ import annotations
 
@@ -16,8 +13,8 @@ from analyzer.core.exact import decimal_str, figure, integer_array, parse_fracti
 from analyzer.figures.sampling import draw_positions, tally_rounds, values_at, Tally, Target
 from analyzer.games.baccarat.analysis import pair_name, pair_statistics, PAIRS
 from analyzer.games.baccarat.count import count_outcomes, count_outcomes_python
-from analyzer.games.baccarat.price import (MainOutcomes, banker_win_return, bet_lines, bet_outcomes, bet_returns,
-                                           commission_stakes, rtp_of)
+from analyzer.games.baccarat.price import (OUTCOMES, MainOutcomes, banker_win_return, bet_lines, bet_outcomes,
+                                           bet_returns, commission_stakes, rtp_of)
 from analyzer.games.baccarat.rules import BETS, N_VALUES, BaccaratRules
 
 
@@ -41,9 +38,8 @@ def play_rounds(values: np.ndarray, final: np.ndarray) -> tuple[np.ndarray, np.n
 def settle(rules: BaccaratRules, final: np.ndarray, values: np.ndarray, scale: int) -> dict:
     """Per-round net of a 1-unit bet on each of BANKER, PLAYER and TIE (integers over `scale`)."""
     player, banker = play_rounds(values, final)
-    outcome = np.where(banker > player, 0, np.where(player > banker, 1, 2))
-    names = ("banker wins", "player wins", "tie")
-    return {bet: integer_array([int((returns[name] - 1) * scale) for name in names])[outcome]
+    outcome = np.where(banker > player, 0, np.where(player > banker, 1, 2))      # the index in OUTCOMES
+    return {bet: integer_array([int((returns[name] - 1) * scale) for name in OUTCOMES])[outcome]
             for bet, returns in bet_returns(rules).items()}
 
 

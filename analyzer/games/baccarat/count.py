@@ -1,8 +1,7 @@
 """Baccarat counting: ordered 6-card sequences of a shoe by final (player total, banker total, cards dealt).
 
-The kernel (`cython_ext.baccarat_enum`) walks the cards by value, each draw weighted by how many
-of that value are left, through the rule file's tableau; the same walk in Python integers stands
-beside it (the reference, and the path for shoes beyond 64-bit counts).
+The kernel (`cython_ext.baccarat_enum`) walks the cards by value, each draw weighted by how many of that value
+are left; the same walk in Python integers is its reference and the path beyond 64-bit counts.
 """
 from __future__ import annotations
 
@@ -18,6 +17,7 @@ from analyzer.games.baccarat.shoe import check_shoe
 from cython_ext.baccarat_enum import count_outcomes as _kernel_count_outcomes
 
 CARDS_DEALT = (4, 5, 6)
+
 
 def count_outcomes(counts, rules: BaccaratRules) -> np.ndarray:
     """Ordered 6-card sequence counts, (10, 10, 3): [player total, banker total, dealt - 4], by the kernel when
@@ -72,12 +72,8 @@ def count_outcomes_python(counts, rules: BaccaratRules) -> np.ndarray:
 
 def analysis_shoes(rules: BaccaratRules) -> list[tuple]:
     """The shoes an analysis counts: the full shoe, then one card of each value removed."""
-    shoes = [rules.full_shoe()]
-    for value in range(N_VALUES):
-        shoe = list(rules.full_shoe())
-        shoe[value] -= 1
-        shoes.append(tuple(shoe))
-    return shoes
+    full = rules.full_shoe()
+    return [full] + [tuple(n - (v == value) for v, n in enumerate(full)) for value in range(N_VALUES)]
 
 
 def _shoe_chunk(shared, rules: BaccaratRules, index: int, shoe: tuple) -> list:

@@ -22,10 +22,9 @@ __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "ou
            "live_shoe", "design_problem", "check_statistics", "readme_figures", "protect", "protection_scenario",
            "spec_deals", "spec_refusals"]
 
-# The test vectors (docs/strategy-test-vectors.json): the full shoe (no input), shoes by the cards already
-# dealt, a small shoe by its counts where PLAYER and TIE are worth exactly the same, and one shoe per refusal
-# of section 7 (an empty list of cards, and a malformed card after a rank removed too often: the first rule
-# of the table broken names the refusal).
+# The test vectors (docs/strategy-test-vectors.json): the full shoe, shoes by the cards dealt, a small shoe
+# where PLAYER and TIE are worth exactly the same, and one shoe per refusal of section 7 (the first rule broken
+# names it: a malformed card after a rank removed too often is malformed).
 spec_deals = {"operator": [{}, {"removed": "5,5,9,K"}, {"removed": "T,T,T,T,T,T,T,T"}, {"removed": "9,9,9,9,8,8,8,8"},
                            {"counts": "0,0,0,0,2,2,0,1,0,1"}]}
 spec_refusals = [("operator", {"removed": "5,X"}, "malformed-card"),
@@ -45,17 +44,14 @@ def _sequences(decks: int) -> int:
 
 CARDS_PER_DECK = sum(CARDS_PER_DECK_BY_VALUE)
 
-# The strategy file stores each reference shoe's outcome counts in signed 64-bit columns
-# (docs/strategy-format.md, section 6): the full shoe's ordered 6-card sequences must fit.
+# The strategy file stores each reference shoe's outcome counts in signed 64-bit columns (docs/strategy-format.md,
+# section 6): the full shoe's ordered 6-card sequences must fit.
 MAX_DECKS = max(d for d in range(1, 100) if _sequences(d) <= INT64_MAX)     # 27 decks (1,404 cards)
 
 
 def check_limits(rule_file, rules: BaccaratRules) -> None:
-    """Refuse, before counting, a shoe whose counts the strategy file's 64-bit columns cannot hold.
-
-    Only a full analysis writes that file; a live-shoe question (`live_shoe`) is answered
-    for a shoe of any size, in Python integers beyond 64 bits.
-    """
+    """Refuse, before counting, a shoe whose counts the strategy file's 64-bit columns cannot hold (only a full
+    analysis writes that file: `live_shoe` answers any shoe, in Python integers beyond 64 bits)."""
     if rules.decks > MAX_DECKS:
         raise RuleError(str(rule_file.path), "shoe.decks",
                         f"{rules.decks} decks: a full analysis stores the shoe's ordered 6-card sequence counts "

@@ -15,6 +15,7 @@ from analyzer.figures.distribution import RoundOutcomes
 from analyzer.games.baccarat.rules import BETS, N_VALUES, BaccaratRules
 
 OUTCOMES = ("banker wins", "player wins", "tie")
+ROUND_STAKES = (Fraction(5, 2), 3, 5, 7, Fraction(15, 2), 10, 15, 20, 25, 50, 75, 100, 250, 500, 1000, 2500, 5000, 10000)
 
 
 @dataclass(frozen=True)
@@ -31,11 +32,9 @@ class MainOutcomes:
 
     @classmethod
     def from_counts(cls, counts: np.ndarray) -> "MainOutcomes":
-        by_totals = counts.sum(axis=2)
-        banker = sum(int(by_totals[p, b]) for p in range(N_VALUES) for b in range(N_VALUES) if b > p)
-        player = sum(int(by_totals[p, b]) for p in range(N_VALUES) for b in range(N_VALUES) if b < p)
-        tie = sum(int(by_totals[t, t]) for t in range(N_VALUES))
-        return cls(banker=banker, player=player, tie=tie)
+        by_totals = counts.sum(axis=2)          # [player total, banker total]
+        return cls(banker=int(np.triu(by_totals, 1).sum()), player=int(np.tril(by_totals, -1).sum()),
+                   tie=int(np.trace(by_totals)))
 
 
 def banker_win_return(rules: BaccaratRules, stake: Fraction | None = None) -> Fraction:
@@ -101,15 +100,7 @@ def effect_of_removal(rules: BaccaratRules, counts: list) -> dict:
 
 def commission_stakes(rules: BaccaratRules) -> list[Fraction]:
     """Stakes for the rounding table: every unit step to 2.00, then round amounts to the maximum."""
-    stakes = set()
-    step = Fraction(1, 10)
-    stake = rules.min_bet
-    while stake <= min(rules.max_bet, Fraction(2)):
-        stakes.add(stake)
-        stake += step
-    for amount in (Fraction(5, 2), 3, 5, 7, Fraction(15, 2), 10, 15, 20, 25, 50, 75, 100, 250, 500, 1000,
-                   2500, 5000, 10000):
-        if rules.min_bet <= amount <= rules.max_bet:
-            stakes.add(Fraction(amount))
-    stakes.add(rules.max_bet)
-    return sorted(stakes)
+    steps = math.floor((min(rules.max_bet, 2) - rules.min_bet) * 10)        # EUR 0.10 steps up to 2.00
+    stakes = {rules.min_bet + Fraction(i, 10) for i in range(steps + 1)}
+    stakes |= {Fraction(amount) for amount in ROUND_STAKES if rules.min_bet <= amount <= rules.max_bet}
+    return sorted(stakes | {rules.max_bet})

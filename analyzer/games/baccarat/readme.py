@@ -3,15 +3,10 @@ from __future__ import annotations
 
 import csv
 import json
-from fractions import Fraction
 from pathlib import Path
 
-from analyzer.core.exact import parse_fraction_str, percent_str
+from analyzer.core.exact import exact_value as _x, parse_fraction_str, percent_str
 from analyzer.figures.tables import markdown_table, thousands
-
-
-def _x(entry: dict) -> Fraction:
-    return parse_fraction_str(entry["exact"])
 
 
 def readme_figures(results: Path) -> str:

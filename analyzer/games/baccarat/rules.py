@@ -64,8 +64,7 @@ class BaccaratRules:
     @classmethod
     def from_rule_file(cls, rule_file: RuleFile) -> "BaccaratRules":
         data, file = rule_file.data, str(rule_file.path)
-        drawing = data["drawing"]
-        limits = data["limits"]
+        drawing, limits = data["drawing"], data["limits"]
         if limits["max_bet"] < limits["min_bet"]:
             raise RuleError(file, "limits.max_bet", "is below limits.min_bet")
         if limits["min_bet"] % data["commission"]["unit"]:
@@ -109,10 +108,8 @@ class BaccaratRules:
         """The tableau as the kernel's byte arrays."""
         def mask(values):
             return np.array([v in values for v in range(N_VALUES)], dtype=np.uint8)
-        banker = np.array([[v in self.banker_draws[t] for v in range(N_VALUES)] for t in range(N_VALUES)],
-                          dtype=np.uint8).ravel()
-        return (mask(self.natural), mask(self.player_draws_on),
-                mask(self.banker_draws_when_player_stands), banker)
+        return (mask(self.natural), mask(self.player_draws_on), mask(self.banker_draws_when_player_stands),
+                np.concatenate([mask(draws) for draws in self.banker_draws]))
 
 
 def load_rules(path) -> tuple[RuleFile, BaccaratRules]:

@@ -99,14 +99,11 @@ def analyse(rule_file: RuleFile, rules: StudRules, table: SituationCounts, progr
         files.add(BASIC_FILE, st["basic"].play.view(np.uint8), start=start_files)    # 0/1 codes, no copy
     key = ("progressive", rules.progressive)                 # rule sets often share the side bet
     if key not in table.derived:
-        table.derived[key] = progressive_figures(table, rules.progressive)
-    prog = table.derived[key]
-    analysis = StudAnalysis(rule_file, rules, priced, rule_check, st, prog, basic, files=files)
+        figures = progressive_figures(table, rules.progressive)
+        table.derived[key] = figures, progressive_moments(rules.progressive, figures.counts)
+    prog, moments = table.derived[key]
+    analysis = StudAnalysis(rule_file, rules, priced, rule_check, st, prog, basic, files=files, moments=moments)
     analysis.statistics = {name: checked_statistics(priced, f, analysis.raises(name)) for name, f in st.items()}
-    moments_key = ("progressive moments", rules.progressive)
-    if moments_key not in table.derived:
-        table.derived[moments_key] = progressive_moments(rules.progressive, prog.counts)
-    analysis.moments = table.derived[moments_key]
     analysis.progressive_at = [(level, progressive_alone(rules.progressive, prog.counts, level))
                                for level in rules.progressive.levels]
     analysis.combined = {name: combined(rules.progressive, analysis.moments, stats, analysis.progressive_ratio)

@@ -1,9 +1,7 @@
-"""Caribbean Stud situations: the suit classes of (player hand, dealer up card) and their exact counts.
+"""Caribbean Stud situations: the suit classes of (player hand, dealer up card) and their paytable-free counts.
 
-A class key is `canonical_keys(rows, (5, 1))` (hand descending, then the up card); the up
-card's class is its rank in the first suit of its tie group (suits with equal rank masks in
-the hand).  `count_classes` counts every class's dealer completions by the compiled kernel
-(`cython_ext.stud_enum`); the counts depend on no paytable.
+A class key is `canonical_keys(rows, (5, 1))` (hand descending, then the up card); `count_classes` counts
+every class's dealer completions by the compiled kernel (`cython_ext.stud_enum`).
 """
 from __future__ import annotations
 
@@ -53,22 +51,16 @@ class SituationCounts:
 
 
 def consistent(table: SituationCounts) -> bool:
-    """Whether the counts keep the totals every true count does (the count cache's check of what it reads).
-
-    Over n cards, with w the raw situations of a class: each class's outcomes add up to C(n - 6, 4)
-    completions; the deals where the dealer does not qualify number the non-qualifying five-card hands
-    (from the classes' own ranks: each hand is n - 5 situations) x 5 up cards x C(n - 5, 5) player hands;
-    a player hand that does not qualify never wins or ties a qualifying dealer; and, where both qualify,
-    the player beats the dealer as often as the dealer beats the player (the two hands swap).  Moving one
-    deal between two outcomes of a class breaks at least one of them.
-    """
+    """Whether the counts keep the totals every true count does (the count cache's check of what it reads):
+    each class's outcomes add up to its completions; the dealer fails to qualify as often as the classes' own
+    ranks say; a non-qualifying hand never wins or ties; where both qualify, the player wins as often as he
+    loses (the hands swap).  Moving one deal between two outcomes of a class breaks at least one of them."""
     n, w, counts = len(table.cards), table.weights, table.counts      # (each column of counts contiguous)
     qualifies = table.player_rank >= table.qualifier_rank
     both = w * qualifies
 
     def weighted(weights, column) -> int:
-        # sum of weights x counts in int64, a chunk at a time: once every class's outcomes add up to its
-        # completions, (at most 255) x completions x classes bounds it, far below 2**63
+        # sum of weights x counts in int64, a chunk at a time: (at most 255) x completions x classes bounds it
         return sum(int(np.dot(weights[i:i + CHUNK].astype(np.int64), column[i:i + CHUNK].astype(np.int64)))
                    for i in range(0, len(column), CHUNK))
     return bool(table.completions == math.comb(n - SITUATION, 4)

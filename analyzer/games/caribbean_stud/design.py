@@ -1,8 +1,5 @@
-"""Caribbean Stud payouts as design problems: a main-game payout under optimal play, or the progressive.
-
-The progressive's RTP is linear in each of its amounts, in each jackpot share and in the
-jackpot J itself ("progressive.jackpot", the break-even question), from the deck's hand counts.
-"""
+"""Caribbean Stud payouts as design problems: a main-game payout under optimal play, or the progressive, whose
+RTP is linear in each amount, each jackpot share and the jackpot J itself ("progressive.jackpot")."""
 from __future__ import annotations
 
 from fractions import Fraction

@@ -1,10 +1,5 @@
-"""Caribbean Stud features a player can see (his five cards and the dealer's up card), for rule lists.
-
-`compute(keys)` takes situation keys (n, 6): the five cards of the hand then the up card,
-in any order within the hand, and returns one integer array per feature; `FEATURES` is the
-vocabulary (kinds and word templates) of `analyzer.strategy.language`, for the basic
-strategies and the rule in words (`fitted_rule`) alike.
-"""
+"""Caribbean Stud features a player can see (his five cards and the dealer's up card), for rule lists:
+`FEATURES` is the vocabulary of `analyzer.strategy.language` for the basic strategies and the rule in words."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -84,9 +79,7 @@ FEATURE_SET = FeatureSet(game=GAME, actions=ACTIONS, features=FEATURES, compute=
 
 
 def compute(keys: np.ndarray) -> dict:
-    """Every feature of every situation: keys (n, 6) uint8 = five cards then the up card.
-
-    Returns {feature name: int8 array of length n} (every value fits a byte).
+    """Every feature of every situation, {name: int8 array}: keys (n, 6) uint8, five cards then the up card.
 
     >>> from analyzer.core.cards import parse_cards
     >>> f = compute(np.array([parse_cards("Ah Kd 9s 5c 2h Qd")], dtype=np.uint8))

@@ -22,9 +22,8 @@ __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "ou
            "table_arrays", "table_from_arrays", "design_problem", "check_statistics", "derive_basic", "readme_figures",
            "protect", "protection_scenario", "seen_counts", "spec_deals", "spec_refusals"]
 
-# The test vectors' deals (docs/strategy-test-vectors.json): raises, folds, a suit renaming of the
-# same situation, and strong hands on both rule sets (their raise paytables differ, so their EVs
-# tell the rule sets apart).
+# The test vectors' deals (docs/strategy-test-vectors.json): raises, folds, a suit renaming of the same
+# situation, and strong hands on both rule sets (their raise paytables differ: their EVs tell them apart).
 STRONG_HANDS = [{"hand": "As Ks Qs Js Ts", "up": "2d"}, {"hand": "5c 6c 7c 8c 9c", "up": "Ad"},
                 {"hand": "9h 9d 9s 9c Kd", "up": "Qc"}, {"hand": "Kc Kd Ks 4h 4d", "up": "7s"},
                 {"hand": "Ah Jh 8h 6h 3h", "up": "Kd"}]
@@ -38,10 +37,8 @@ spec_refusals = [("operator", {"hand": "Ah Kd 9s 5c 2h", "up": "Ah"}, "repeated-
 
 
 def check_limits(rule_file, rules: StudRules) -> None:
-    """Refuse, before counting, a paytable whose EVs the strategy file's 64-bit EV column cannot hold.
-
-    The progressive is not in that file: any progressive paytable stays exact.
-    """
+    """Refuse, before counting, a paytable whose EVs the strategy file's 64-bit EV column cannot hold (the
+    progressive is not in that file: any progressive paytable stays exact)."""
     contributions = {"raise.size": rules.raise_size,
                      "ante_pays.dealer_does_not_qualify": rules.ante_not_qualified,
                      "ante_pays.player_wins": rules.ante_wins,

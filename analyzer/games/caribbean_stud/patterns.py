@@ -1,9 +1,6 @@
-"""Caribbean Stud rank patterns: the classes grouped by the hand's dense rank and the up card's rank.
-
-Every feature a rule list reads is a function of the pattern, so rule lists are fitted,
-decided and priced on the patterns (about 97,000 on the full deck against 5.65 M classes)
-and their decisions spread to the classes (`cython_ext.stud_patterns`).
-"""
+"""Caribbean Stud rank patterns: the classes grouped by the hand's dense rank and the up card's rank.  Every
+feature a rule list reads is a function of the pattern, so rule lists are fitted, decided and priced on the
+patterns (about 97,000 against 5.65 M classes) and their decisions spread to the classes."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

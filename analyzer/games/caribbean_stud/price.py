@@ -1,8 +1,7 @@
 """Caribbean Stud pricing: a paytable turns the counts into exact EVs of raising, decisions and figures.
 
-Every strategy but the optimal one decides all classes of a rank pattern alike, so it is priced
-from the weights and gains summed by pattern and sign (`SignSums`), made with the EVs and the
-optimal decisions in one compiled pass (`cython_ext.stud_patterns.price_classes`).
+A strategy that decides each rank pattern alike is priced from the weights and gains summed by pattern and
+sign (`SignSums`), made with the EVs and the optimal decisions in one compiled pass.
 """
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""The Caribbean Stud progressive side bet: its RTP and moments as exact functions of the jackpot J.
-
-It is paid on the player's five cards alone, so it needs only the hands of each category.  J is
-a positive sympy symbol, imported here only (the other games and the advisor never load sympy);
-the files write each function as sympy's str() of its expanded form.
+"""The Caribbean Stud progressive side bet, paid on the player's five cards alone: its RTP and moments as exact
+functions of the jackpot J, a positive sympy symbol (sympy is imported here only); the files write each
+function as sympy's str() of its expanded form.
 """
 from __future__ import annotations
 
@@ -24,9 +22,8 @@ def _import_sympy() -> None:
 
 
 def import_sympy_meanwhile() -> None:
-    """Start importing sympy on a thread of its own, for a caller about to count: the kernels count with the GIL
-    released, so the import (~0.35 s of CPU) leaves the analysis's path; a function below that needs sympy
-    first waits for the import to end (Python's import lock)."""
+    """Start importing sympy on a thread of its own, for a caller about to count with the GIL released: the
+    import (~0.35 s of CPU) leaves the analysis's path (a function needing sympy waits on the import lock)."""
     threading.Thread(target=_import_sympy, name="import sympy", daemon=True).start()
 
 
@@ -99,12 +96,7 @@ def figures_of_counts(prog: Progressive, counts: list[int]) -> ProgressiveFigure
 def rtp_function(prog: Progressive, counts: list[int]):
     """RTP(J) = total returned / total staked over the deck's five-card hands (`counts` per category)."""
     hands = sum(counts)
-    return _expanded(sum(Fraction(n, hands) * returned_expression(prog, c) for c, n in enumerate(counts)) / prog.stake)
-
-
-def returned_expression(prog: Progressive, category: int):
-    """`Progressive.returned` as a function of J."""
-    return prog.returned(category, jackpot())
+    return _expanded(sum(Fraction(n, hands) * prog.returned(c, jackpot()) for c, n in enumerate(counts)) / prog.stake)
 
 
 def progressive_lines(p: Progressive, counts: list, hands: int) -> list[dict]:
@@ -117,7 +109,7 @@ def progressive_lines(p: Progressive, counts: list, hands: int) -> list[dict]:
             words.append(f"{percent_str(share, 0)} of J" if share * 100 == int(share * 100) else f"{share} x J")
         if pays:
             words.append(f"EUR {decimal_str(pays, 2)}")
-        contribution = _expanded(returned_expression(p, c) * Fraction(counts[c], hands) / p.stake)
+        contribution = _expanded(p.returned(c, jackpot()) * Fraction(counts[c], hands) / p.stake)
         exact = None if contribution.has(jackpot()) else value_at_jackpot(contribution, 0)
         lines.append({"category": c, "combinations": counts[c], "pays": " + ".join(words) or "loses",
                       "contribution": str(contribution), "contribution_exact": exact})
@@ -155,7 +147,7 @@ def rtp_at(text: str, jackpot_value) -> Fraction:
 
 def net_expression(prog: Progressive, category: int):
     """The net result per unit staked of a hand of this category, a function of J (`Progressive.net` of J)."""
-    return _expanded(returned_expression(prog, category) / prog.stake - 1)
+    return _expanded(prog.returned(category, jackpot()) / prog.stake - 1)
 
 
 @dataclass

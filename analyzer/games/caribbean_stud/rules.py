@@ -32,6 +32,7 @@ SCHEMA = table({
     "published": table({key: published_percent() for key in PUBLISHED_KEYS}, optional=PUBLISHED_KEYS),
 }, optional=("published",))
 
+
 @dataclass(frozen=True)
 class Progressive:
     """The progressive side bet: a fixed stake, paid on the player's own five cards."""
@@ -42,21 +43,13 @@ class Progressive:
     pays: tuple                  # by category: fixed amount paid
     levels: tuple                # jackpot amounts to tabulate
 
-    def payment(self, category: int, jackpot) -> object:
-        """What a hand of this category is paid: its share of the jackpot J plus its fixed amount."""
-        return self.jackpot_share[category] * jackpot + self.pays[category]
-
-    def wins(self, category: int) -> bool:
-        return bool(self.jackpot_share[category] or self.pays[category])
-
     def returned(self, category: int, jackpot) -> object:
-        """Total returned on one stake by a hand of this category (the settlement of the side bet).
-
-        `jackpot` may be a number or the symbol J (sympy): the result is exact either way.
-        """
-        if not self.wins(category):
+        """Total returned on one stake by a hand of this category (the side bet's settlement): its share of the
+        jackpot (a number or the sympy symbol J), its fixed amount and the stake if returned; 0 if it loses."""
+        share, pays = self.jackpot_share[category], self.pays[category]
+        if not (share or pays):
             return Fraction(0)
-        return self.payment(category, jackpot) + (self.stake if self.stake_returned else 0)
+        return share * jackpot + pays + (self.stake if self.stake_returned else 0)
 
     def net(self, category: int, jackpot) -> Fraction:
         """Net result per unit staked of a hand of this category at jackpot J (exact; J in the stake's currency)."""

@@ -1,10 +1,9 @@
 """Casino Hold'em counting: every (hole cards, flop) suit class against every continuation, by the kernel.
 
-`cython_ext.holdem_enum` counts each class's continuations (turn/river x dealer hole pair) by
-final category and outcome, in two passes: pass 1 evaluates each suit class of 5-card boards
-once, pass 2 adds each flop's boards into its classes' representatives.  In this process a
-chunk is a range of boards doing both passes in place; elsewhere pass 1's chunks are board
-ranges merged into one table, pass 2's flop ranges.  Both give the same integers.
+`cython_ext.holdem_enum` counts each class's continuations (turn/river x dealer hole pair) by final category
+and outcome in two passes: pass 1 evaluates each suit class of 5-card boards once, pass 2 adds each flop's
+boards into its classes' representatives.  In this process a chunk is a range of boards doing both passes in
+place; elsewhere pass 1's chunks are board ranges merged into one table, pass 2's flop ranges.
 """
 from __future__ import annotations
 
@@ -60,9 +59,8 @@ def canonical_flops(rules: HoldemRules) -> tuple[np.ndarray, np.ndarray]:
 
 
 def situation_classes(rules: HoldemRules, flops: np.ndarray, flop_orbits: np.ndarray) -> Classes:
-    """Every suit class of (hole, flop), from the (canonical flop, hole pair) pairs of the deck: a class's
-    weight is its flop class's raw flops x its hole pairs on the canonical flop; its representative
-    its lowest hole pair there (`holdem_enum.situation_representatives`)."""
+    """Every suit class of (hole, flop), from the (canonical flop, hole pair) pairs of the deck: its weight is its
+    flop class's raw flops x its hole pairs on the canonical flop, its representative its lowest hole pair."""
     rep_flop, rep_pair, members, keys = holdem_enum.situation_representatives(flops, rules.deck_mask)
     packed = pack_keys(keys)
     order = np.argsort(packed, kind="stable")                 # the classes in key order
@@ -109,9 +107,8 @@ def _flop_chunk(shared, start: int, stop: int, threads: int) -> list:
 
 def count_situations(rules: HoldemRules, progress=None, executor: Executor | None = None,
                      pieces: int | None = None) -> SituationTable:
-    """Run both passes of the kernel as chunks and count one row per situation class (`pieces`: ranges of
-    boards, then of flops); checks that the classes cover every raw situation once and that every
-    class counts every continuation once."""
+    """Both passes of the kernel as chunks, one row per situation class (`pieces`: ranges of boards, then of
+    flops); checks that the classes cover every raw situation once and count every continuation once."""
     executor = executor or SerialExecutor(default_jobs())
     deck = rules.deck_mask
     qualifier_rank = handeval.dense_at_least(rules.qualifier_value)

@@ -1,8 +1,5 @@
-"""Casino Hold'em features a player can see (hole cards + flop), per situation, for basic strategies.
-
-Every feature is a function of the five cards unchanged by renaming suits; `compute(keys)`
-gives one int8 array per feature, `FEATURES` is the strategy language's vocabulary.
-"""
+"""Casino Hold'em features a player can see (hole cards + flop), per situation, for basic strategies: each a
+function of the five cards unchanged by renaming suits; `FEATURES` is the strategy language's vocabulary."""
 from __future__ import annotations
 
 import functools
@@ -133,8 +130,7 @@ def _compute_rows(keys: np.ndarray) -> dict:
     """compute_reference() on one chunk of rows."""
     keys = np.ascontiguousarray(keys, dtype=np.uint8)
     n = len(keys)
-    # Column by column: numpy's reductions along a short row are slow, so every count or
-    # extreme over a situation's cards is taken as elementwise operations on its columns.
+    # Column by column: numpy's reductions along a short row are slow.
     ranks = [(keys[:, c] >> 2).astype(np.int16) for c in range(5)]
     suits = [(keys[:, c] & 3).astype(np.int16) for c in range(5)]
     hole, flop = ranks[:2], ranks[2:]
@@ -206,10 +202,7 @@ def _suit_counts(suits: list) -> list:
 
 def _count_true(conditions) -> np.ndarray:
     """Per row, how many of the boolean arrays hold."""
-    total = None
-    for condition in conditions:
-        total = condition.astype(np.int16) if total is None else total + condition
-    return total
+    return sum(condition.astype(np.int16) for condition in conditions)
 
 
 @functools.cache

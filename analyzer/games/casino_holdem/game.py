@@ -42,10 +42,8 @@ spec_refusals = [("operator", {"hole": "Ah Kx", "flop": "Qs 7h 2c"}, "malformed-
 
 
 def check_limits(rule_file, rules: HoldemRules) -> None:
-    """Refuse, before counting, a paytable whose EVs the strategy file's 64-bit EV column cannot hold.
-
-    The AA Bonus is not in that file: any AA Bonus paytable stays exact (Python integers).
-    """
+    """Refuse, before counting, a paytable whose EVs the strategy file's 64-bit EV column cannot hold (the AA
+    Bonus is not in that file: any AA Bonus paytable stays exact)."""
     contributions = {"call.size": rules.call_size, "call.pays": rules.call_pays,
                      **{f"ante_pays.{name}": pay for name, pay in zip(CATEGORIES, rules.ante_pays)}}
     check_ev_column(rule_file, rules.paytable, rules.continuations, contributions)
@@ -77,7 +75,6 @@ def table_from_arrays(rules: HoldemRules, arrays: dict, meta: dict) -> Situation
             or not (table.counts.sum(axis=(1, 2)) == table.continuations).all():
         return None
     return table
-
 
 
 def derive_basic(rule_file, rules: HoldemRules, log=None) -> tuple:

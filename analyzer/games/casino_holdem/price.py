@@ -3,13 +3,14 @@ AA Bonus side bet (settled on the first five cards when the player calls) is the
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 
 from analyzer.core.errors import InputError
-from analyzer.core.exact import INT64_MAX, as_int64_or_object, as_narrowest_int, exact_masked_sum
+from analyzer.core.exact import INT64_MAX, abs_bound, as_int64_or_object, as_narrowest_int, exact_masked_sum
 from analyzer.games.casino_holdem import features
 from analyzer.games.casino_holdem.count import SituationTable
 from analyzer.games.casino_holdem.rules import AA_HANDS, HoldemRules
@@ -56,8 +57,6 @@ class Priced:
     aa_hand: np.ndarray          # AA Bonus hand per class, index into AA_HANDS
     aa_returns: list             # per AA hand: total returned per unit when called, over aa_denominator (ints)
     aa_denominator: int
-    _aa_weighted: np.ndarray | None = field(default=None, repr=False)
-    _aa_weighted_bound: int = field(default=0, repr=False)
 
     @property
     def aa_return(self) -> np.ndarray:
@@ -69,23 +68,17 @@ class Priced:
         """Per class: whether the AA Bonus wins when called (returns anything: aa_return > 0)."""
         return np.array([r > 0 for r in self.aa_returns])[self.aa_hand]
 
-    @property
+    @cached_property
+    def aa_weighted_bound(self) -> int:
+        """A bound of every |aa_weighted|: max weight x max |return|."""
+        return int(self.table.weights.max(initial=0)) * max(map(abs, self.aa_returns))
+
+    @cached_property
     def aa_weighted(self) -> np.ndarray:
         """weight x AA Bonus return per class, in the narrowest dtype its bound fits (made once)."""
-        return self._made_aa_weighted()[0]
-
-    @property
-    def aa_weighted_bound(self) -> int:
-        """A bound of every |aa_weighted| (max weight x max |return|, found once with it)."""
-        return self._made_aa_weighted()[1]
-
-    def _made_aa_weighted(self) -> tuple[np.ndarray, int]:
-        if self._aa_weighted is None:
-            bound = int(self.table.weights.max(initial=0)) * max(map(abs, self.aa_returns))
-            returns = as_int64_or_object(np.array(self.aa_returns, dtype=object), bound)[self.aa_hand]
-            self._aa_weighted = as_narrowest_int(as_int64_or_object(self.table.weights, bound) * returns, bound)
-            self._aa_weighted_bound = bound
-        return self._aa_weighted, self._aa_weighted_bound
+        bound = self.aa_weighted_bound
+        returns = as_int64_or_object(np.array(self.aa_returns, dtype=object), bound)[self.aa_hand]
+        return as_narrowest_int(as_int64_or_object(self.table.weights, bound) * returns, bound)
 
     @property
     def ev_call(self) -> np.ndarray:
@@ -145,12 +138,9 @@ def jointly_optimal_call(priced: Priced, ratio: Fraction) -> np.ndarray:
     d, a = priced.denominator, priced.aa_denominator
     left_scale, right_scale = a * ratio.denominator, ratio.numerator * d
     ev, aa_return = priced.ev_call, priced.aa_return
-    bound = (max(abs(int(ev.max())), abs(int(ev.min()))) * left_scale + int(aa_return.max()) * right_scale
-             + d * left_scale)
-    if bound > INT64_MAX:
-        ev, aa = ev.astype(object), aa_return.astype(object)
-        return np.array((ev * left_scale + aa * right_scale > -d * left_scale).tolist(), dtype=bool)
-    return ev * left_scale + aa_return * right_scale > -d * left_scale
+    if abs_bound(ev) * left_scale + int(aa_return.max()) * right_scale + d * left_scale > INT64_MAX:
+        ev, aa_return = ev.astype(object), aa_return.astype(object)
+    return np.asarray(ev * left_scale + aa_return * right_scale > -d * left_scale, dtype=bool)
 
 
 def strategies(priced: Priced, aa_ratio: Fraction | None = None) -> dict:
