@@ -5,6 +5,7 @@ entry declares (tests/games/test_interface.py checks both).  The protocols name 
 """
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Protocol, runtime_checkable
 
 
@@ -123,3 +124,14 @@ class Protection(Protocol):
 
 CAPABILITIES = (CachedCount, DecisionTable, LiveShoe, SeenCards, DerivableBasic, Design, ReadmeFigures, Protection)
 
+
+
+def on_first_use(package: str, names: dict):
+    """A face's module `__getattr__` (PEP 562): each name ("module.attribute" within the game's package) is
+    imported when first asked for, so that an analysis loads no protection, design or README code."""
+    def attribute(name: str):
+        if name not in names:
+            raise AttributeError(f"module {package}.game has no attribute {name!r}")
+        module, _, member = names[name].rpartition(".")
+        return getattr(import_module(f"{package}.{module}"), member)
+    return attribute

@@ -6,21 +6,23 @@ import math
 
 from analyzer.core.exact import INT64_MAX
 from analyzer.core.rules import RuleError
+from analyzer.games.interface import on_first_use
 
 from analyzer.games.baccarat.advice import shoe_query
 from analyzer.games.baccarat.analysis import analyse
 from analyzer.games.baccarat.checks import check, check_statistics
-from analyzer.games.baccarat.design import problem as design_problem
 from analyzer.games.baccarat.count import analysis_shoes, count_shoes
 from analyzer.games.baccarat.outputs import key_figures, outputs
-from analyzer.games.baccarat.protect import protect, protection_scenario
-from analyzer.games.baccarat.readme import readme_figures
 from analyzer.games.baccarat.rules import CARDS_PER_DECK_BY_VALUE, BaccaratRules, load_rules
 from analyzer.games.baccarat.shoe import parse_counts, remove_cards
 
 __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "outputs", "key_figures", "check",
-           "live_shoe", "design_problem", "check_statistics", "readme_figures", "protect", "protection_scenario",
-           "spec_deals", "spec_refusals"]
+           "live_shoe", "check_statistics", "spec_deals", "spec_refusals"]
+
+# the rest of the face: what no analysis needs (payout design, protection, README figures), imported on use
+__getattr__ = on_first_use(__package__, {"design_problem": "design.problem", "protect": "protect.protect",
+                                         "protection_scenario": "protect.protection_scenario",
+                                         "readme_figures": "readme.readme_figures"})
 
 # The test vectors (docs/strategy-test-vectors.json): the full shoe, shoes by the cards dealt, a small shoe
 # where PLAYER and TIE are worth exactly the same, and one shoe per refusal of section 7 (the first rule broken

@@ -7,20 +7,23 @@ import math
 from analyzer.games.caribbean_stud import basic, progressive
 from analyzer.games.caribbean_stud.analysis import analyse
 from analyzer.games.caribbean_stud.checks import check, check_statistics
-from analyzer.games.caribbean_stud.design import problem as design_problem
 from analyzer.games.caribbean_stud.count import SituationCounts, consistent, count_classes
 from analyzer.games.caribbean_stud.outputs import key_figures, outputs
-from analyzer.games.caribbean_stud.protect import protect, protection_scenario
 from analyzer.games.caribbean_stud.price import price
-from analyzer.games.caribbean_stud.readme import readme_figures
-from analyzer.games.caribbean_stud.seen import seen_counts
 from analyzer.games.caribbean_stud.rules import StudRules, load_rules
+from analyzer.games.interface import on_first_use
 from analyzer.poker.hands import CATEGORIES
 from analyzer.poker.strategy_file import check_ev_column
 
 __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "outputs", "key_figures", "check",
-           "table_arrays", "table_from_arrays", "design_problem", "check_statistics", "derive_basic", "readme_figures",
-           "protect", "protection_scenario", "seen_counts", "spec_deals", "spec_refusals"]
+           "table_arrays", "table_from_arrays", "check_statistics", "derive_basic", "spec_deals",
+           "spec_refusals"]
+
+# the rest of the face: what no analysis needs (payout design, protection, README figures), imported on use
+__getattr__ = on_first_use(__package__, {"design_problem": "design.problem", "protect": "protect.protect",
+                                         "protection_scenario": "protect.protection_scenario",
+                                         "readme_figures": "readme.readme_figures",
+                                         "seen_counts": "seen.seen_counts"})
 
 # The test vectors' deals (docs/strategy-test-vectors.json): raises, folds, a suit renaming of the same
 # situation, and strong hands on both rule sets (their raise paytables differ: their EVs tell them apart).

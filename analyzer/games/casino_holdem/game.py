@@ -5,20 +5,23 @@ from __future__ import annotations
 from analyzer.games.casino_holdem import basic
 from analyzer.games.casino_holdem.analysis import analyse
 from analyzer.games.casino_holdem.checks import check, check_statistics
-from analyzer.games.casino_holdem.design import problem as design_problem
 from analyzer.games.casino_holdem.count import SituationTable, count_situations
 from analyzer.games.casino_holdem.outputs import key_figures, outputs
-from analyzer.games.casino_holdem.protect import protect, protection_scenario
 from analyzer.games.casino_holdem.price import price
-from analyzer.games.casino_holdem.readme import readme_figures
-from analyzer.games.casino_holdem.seen import seen_counts
 from analyzer.games.casino_holdem.rules import HoldemRules, load_rules
+from analyzer.games.interface import on_first_use
 from analyzer.poker.hands import CATEGORIES
 from analyzer.poker.strategy_file import check_ev_column
 
 __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "outputs", "key_figures", "check",
-           "table_arrays", "table_from_arrays", "design_problem", "check_statistics", "derive_basic", "readme_figures",
-           "protect", "protection_scenario", "seen_counts", "spec_deals", "spec_refusals"]
+           "table_arrays", "table_from_arrays", "check_statistics", "derive_basic", "spec_deals",
+           "spec_refusals"]
+
+# the rest of the face: what no analysis needs (payout design, protection, README figures), imported on use
+__getattr__ = on_first_use(__package__, {"design_problem": "design.problem", "protect": "protect.protect",
+                                         "protection_scenario": "protect.protection_scenario",
+                                         "readme_figures": "readme.readme_figures",
+                                         "seen_counts": "seen.seen_counts"})
 
 # The test vectors' deals (docs/strategy-test-vectors.json): calls, folds, a suit renaming of the
 # same situation, flush draws, made hands, and a class whose two EVs are exactly equal ("either").
