@@ -15,8 +15,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from analyzer.core.exact import (abs_bound, as_int64_or_object, decimal_str, exact_cumsum, exact_masked_sum,
-                                 exact_sum, exact_terms, integer_array, to_fraction)
+from analyzer.core.exact import (abs_bound, as_int64_or_object, decimal_str, exact_cumsum, exact_group_sums,
+                                 exact_masked_sum, exact_sum, exact_terms, integer_array, to_fraction)
 
 FREE, FOLD, PLAY = -1, 0, 1            # values of the `fixed` array: optimal, always fold, always play
 TIES = ("fold", "play")
@@ -44,10 +44,6 @@ def _integers(values, name: str, python_ints: bool) -> np.ndarray:
     return array.astype(object) if python_ints else array
 
 
-def _sign(values) -> np.ndarray:
-    return (values > 0).astype(np.int8) - (values < 0).astype(np.int8)
-
-
 def _join(*parts) -> np.ndarray:
     """Ints and exact integer arrays end to end (Python integers if any part needs them)."""
     return np.concatenate([integer_array([part]) if isinstance(part, int) else part for part in parts])
@@ -56,24 +52,6 @@ def _join(*parts) -> np.ndarray:
 def _running(first: int, deltas: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """[first] + [first + sum(deltas[:e]) for e in ends], exactly."""
     return exact_cumsum(_join(first, deltas))[np.concatenate([[0], ends]).astype(np.intp)]
-
-
-def _group_sums(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Exact sums of `values` over the consecutive groups beginning at `starts`."""
-    if not len(starts):
-        return np.zeros(0, dtype=np.int64)
-    return np.diff(_running(0, values, np.append(starts[1:], len(values)))[1:], prepend=0)
-
-
-def _extreme(num: np.ndarray, den: np.ndarray, largest: bool) -> int:
-    """The index of the largest (or smallest) num/den (den > 0): exact comparisons, halving the field each round."""
-    field = np.arange(len(num))
-    while len(field) > 1:
-        half = len(field) // 2
-        x, y = field[:half], field[half:2 * half]
-        cross = exact_terms((num[x], den[y]), (num[y], den[x], -1))     # sign of num_x/den_x - num_y/den_y
-        field = np.concatenate([np.where(cross >= 0 if largest else cross <= 0, x, y), field[2 * half:]])
-    return int(field[0])
 
 
 def _exact_order(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -91,7 +69,7 @@ def _exact_order(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     new = ks[1:] != ks[:-1]
     run_of = np.concatenate([[0], np.cumsum(new)])                  # the run of equal keys of each position
     same = np.flatnonzero(~new)
-    steps = _sign(exact_terms((ps[same + 1], qs[same]), (ps[same], qs[same + 1], -1)))
+    steps = np.sign(exact_terms((ps[same + 1], qs[same]), (ps[same], qs[same + 1], -1)))
     new[same] = steps != 0
     for run in np.unique(run_of[same[steps < 0]]):
         start, stop = np.searchsorted(run_of, run), np.searchsorted(run_of, run, "right")
@@ -219,13 +197,9 @@ class Pieces:
     def at(self, theta) -> Point:
         """The exact figures at any theta in [lo, hi]."""
         theta = _as_fraction(theta, "theta")
-        side = _sign(exact_terms((self.den, theta.numerator), (self.num, -theta.denominator)))   # theta vs each point
-        if side[0] < 0 or side[-1] > 0:
+        if not self.theta(0) <= theta <= self.theta(-1):
             raise ValueError(f"theta {theta} lies outside [{self.theta(0)}, {self.theta(-1)}]")
-        i = int(np.count_nonzero(side > 0))                                                    # the points below it
-        if side[i] == 0:
-            return self.point(i)
-        return self.model.point_of(theta, self.A[i - 1], self.B[i - 1], self.P[i - 1])
+        return self.model.point(theta)
 
 
 @dataclass(frozen=True)
@@ -420,11 +394,11 @@ class PayoutModel:
         index, p, q, up = index[inside], p[inside], q[inside], up[inside]
         order, new = _exact_order(p, q)
         index, p, q, up = index[order], p[order], q[order], up[order]
-        starts = np.flatnonzero(np.concatenate([[True], new])) if len(p) else np.zeros(0, dtype=np.int64)
-        w = self.w[index]
-        return Breakpoints(p[starts], q[starts], _group_sums(up.astype(np.int64), starts),
-                           _group_sums((~up).astype(np.int64), starts), _group_sums(np.where(up, w, 0), starts),
-                           _group_sums(np.where(up, 0, w), starts), index, starts)
+        first = np.concatenate([[True], new])[:len(p)]                 # where each breakpoint's classes begin
+        starts, group, w = np.flatnonzero(first), np.cumsum(first) - 1, self.w[index]
+        per_class = (up.astype(np.int64), (~up).astype(np.int64), np.where(up, w, 0), np.where(up, 0, w))
+        return Breakpoints(p[starts], q[starts], *(exact_group_sums(group, x, len(starts)) for x in per_class),
+                           index, starts)
 
     def pieces(self, lo, hi) -> Pieces:
         """The exact linear EV, P(play) and RTP on every piece of [lo, hi] (see `Pieces`)."""
@@ -464,12 +438,13 @@ class PayoutModel:
 
     def _estimates(self, kind: str, target: Fraction, lines, thetas, n: int):
         """Float estimates of the figure minus the target at `solve`'s candidates, with a bound of each
-        one's error, or None past the floats; a sign is taken only where it lies beyond its bound."""
+        one's error (0 and inf past the floats); a sign is taken only where it lies beyond its bound."""
+        unknown = np.zeros(3 * n + 1), np.full(3 * n + 1, np.inf)
         try:
             (a, b, playing), (p, q) = ([x.astype(float) for x in arrays] for arrays in (lines, thetas))
             t, W, D, s = float(target), float(self.W), float(self.D), float(self.wager)
         except OverflowError:
-            return None
+            return unknown
         sign, constant = -1 if kind == "house_edge" else 1, 1 if kind == "rtp" else 0
 
         def on(rows: slice, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -481,7 +456,7 @@ class PayoutModel:
             v, error = (np.concatenate(x) for x in zip(on(slice(0, n + 1), theta), on(slice(n + 1, None), theta[:-1]),
                                                       on(slice(n + 1, None), theta[1:])))
         finite = np.isfinite(W * D * (1 + s)) and np.isfinite(v).all() and np.isfinite(error).all()  # E <= W D (1 + s)
-        return (v, error) if finite else None
+        return (v, error) if finite else unknown
 
     def _root(self, kind: str, target: Fraction, A, B, P) -> Fraction:
         """The theta where the line (A, B, P) (B != 0) meets the target."""
@@ -513,15 +488,11 @@ class PayoutModel:
         def value(k: int) -> Fraction:
             N, E = exact([k])
             return constant + Fraction(int(N[0]), int(E[0]))
-        estimate = self._estimates(kind, target, lines, (pieces.num, pieces.den), n)
-        everything = np.arange(3 * n + 1) if estimate is None else None
-        side = np.zeros(3 * n + 1, dtype=np.int8)                      # sign(figure - target), exactly
-        if estimate is not None:
-            v, error = estimate
-            side = _sign(v) * (np.abs(v) > error)
-        unsure = everything if estimate is None else np.flatnonzero(side == 0)
+        v, error = self._estimates(kind, target, lines, (pieces.num, pieces.den), n)
+        side = np.sign(v) * (np.abs(v) > error)                        # sign(figure - target), exactly
+        unsure = np.flatnonzero(side == 0)
         N, E = exact(unsure)
-        side[unsure] = _sign(exact_terms((N, offset.denominator), (E, -offset.numerator)))
+        side[unsure] = np.sign(exact_terms((N, offset.denominator), (E, -offset.numerator)))
         at, left, right = side[:n + 1], side[n + 1:2 * n + 1], side[2 * n + 1:]
         atoms = [(2 * i, "point") for i in np.flatnonzero(at == 0)]
         atoms += [(2 * j + 1, "piece") for j in np.flatnonzero((left == 0) & (right == 0))]
@@ -530,10 +501,9 @@ class PayoutModel:
         solutions = _intervals(sorted(atoms, key=lambda atom: atom[0]), pieces)
 
         def extreme(largest: bool) -> Fraction:
-            field = everything if estimate is None else np.flatnonzero(
-                v + error >= np.max(v - error) if largest else v - error <= np.min(v + error))
+            field = np.flatnonzero(v + error >= np.max(v - error) if largest else v - error <= np.min(v + error))
             N, E = exact(field)
-            return value(int(field[_extreme(N, E, largest)]))
+            return value(int(field[_exact_order(N, E)[0][-1 if largest else 0]]))
         lowest, highest = extreme(False), extreme(True)
         jumps = []
         if not solutions and lowest < target < highest:
@@ -557,7 +527,7 @@ class PayoutModel:
         _, p, q, _ = self._switches
         last = hi
         if len(p):
-            k = _extreme(p, q, True)
+            k = _exact_order(p, q)[0][-1]
             last = max(hi, Fraction(int(p[k]), int(q[k])))
         last = last if limit is None else min(last, Fraction(limit))
         found = self.solve(target, kind, lo, last).solutions

@@ -1,12 +1,6 @@
-"""`analyzer design`: vary one payout of a rule file, and answer exactly what it does to the game.
-
-The payout, the range and the output folder are checked before the game counts (or reads the
-count cache).  Reported: every breakpoint in the range where the optimal strategy changes; the
-house edge and RTP on each piece as exact linear functions of theta; the theta* meeting a
-target (without --range the range is doubled until it holds one, as far as the rule schema
-allows) and the printable payouts either side; a figure of the house edge against theta.
-Written atomically to <out>/designs/<rule set>.<key>/.
-"""
+"""`analyzer design`: vary one payout of a rule file and answer exactly what it does to the game (the
+breakpoints, the pieces, the theta* meeting a target and the printable payouts either side), written
+atomically to <out>/designs/<rule set>.<key>/; what it reports: docs/command-line.md."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -25,15 +19,15 @@ MAX_ROWS = 60              # breakpoints and pieces listed in design.md (all are
 CURVE_POINTS = 200
 
 
-def linear_text(alpha: Fraction, beta: Fraction, unit: str = "theta") -> str:
+def linear_text(alpha: Fraction, beta: Fraction) -> str:
     """'a + b theta' with exact fractions."""
-    return f"{fraction_str(alpha)} {'-' if beta < 0 else '+'} {fraction_str(abs(beta))} {unit}"
+    return f"{fraction_str(alpha)} {'-' if beta < 0 else '+'} {fraction_str(abs(beta))} theta"
 
 
 def solve(game: Game, rule_path, key: str, run: pipeline.Run, target: Fraction | None = None,
           kind: str = "rtp", lo=None, hi=None, step: Fraction | None = None, jackpot=None) -> dict:
-    """Everything `analyzer design` reports, as exact values (see the module docstring); every option is
-    checked, and the output folder, before the count."""
+    """Everything `analyzer design` reports, as exact values; every option, and the output folder, is
+    checked before the game counts (or reads the count cache)."""
     rule_file, rules = game.load_rules(rule_path)
     problem = game.module.design_problem(rule_file, rules, key, jackpot=jackpot)
     if jackpot is not None and problem.jackpot is None:
@@ -172,9 +166,8 @@ def write(answer: dict) -> Path:
                                            b.classes_to_fold, b.weight] for b in bps]).encode(),
              "pieces.csv": csv_text(["from", "to", "house_edge_constant", "house_edge_per_theta", "rtp_constant",
                                      "rtp_per_theta", "p_play"],
-                                    [[fraction_str(p.start), fraction_str(p.end), fraction_str(-p.ev.alpha),
-                                      fraction_str(-p.ev.beta), fraction_str(p.rtp.alpha), fraction_str(p.rtp.beta),
-                                      fraction_str(p.p_play)] for p in answer["pieces"]]).encode()}
+                                    [list(map(fraction_str, (p.start, p.end, -p.ev.alpha, -p.ev.beta, p.rtp.alpha,
+                                                             p.rtp.beta, p.p_play))) for p in answer["pieces"]]).encode()}
     if svg is not None:
         files["figure_design.svg"] = svg.encode()
     return write_folder_atomically(answer["folder"], files)
