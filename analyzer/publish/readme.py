@@ -126,6 +126,18 @@ def speed_table(report: dict) -> str:
                      f"{result['median_peak_rss_mb']:,.0f} MB | "
                      + (f"<= {target[0]:g} s, <= {target[1]} MB | time {_met(wall, target[0])}, "
                         f"memory {_met(peak, target[1])} |" if target else "| |"))
+    if "baseline" in report:
+        base, change = report["baseline"], report["against_baseline_percent"]
+        lines += ["", f"Against commit `{base['commit'][:12]}`, each run paired with one of it (the issue's limit: "
+                      "no command more than 10% slower or larger):", "",
+                  "| command | wall | baseline | change | peak memory | baseline | change | |", "|---|---:|---:|---:|---:|---:|---:|---|"]
+        for name, result in report["commands"].items():
+            was, delta = base["commands"][name], change[name]
+            worst = max(delta["median_wall_s"], delta["median_peak_tree_mb"])
+            lines.append(f"| `{name}` | {result['median_wall_s']:.2f} s | {was['median_wall_s']:.2f} s | "
+                         f"{delta['median_wall_s']:+.1f}% | {result['median_peak_tree_mb']:,.0f} MB | "
+                         f"{was['median_peak_tree_mb']:,.0f} MB | {delta['median_peak_tree_mb']:+.1f}% | "
+                         f"{'within 10%' if worst <= 10 else '**over 10%**'} |")
     for name, result in report["commands"].items():
         shown = [(stage, seconds) for stage, seconds in result["stages_median_s"].items() if seconds >= STAGE_SHOWN]
         lines += ["", f"`analyzer {name}`: where the time goes (median seconds; a stage's parts, named stage / part, come just before it; "
