@@ -125,13 +125,23 @@ class Protection(Protocol):
 CAPABILITIES = (CachedCount, DecisionTable, LiveShoe, SeenCards, DerivableBasic, Design, ReadmeFigures, Protection)
 
 
+# the faces' attributes no analysis needs (payout design, protection, seen cards, README figures): each
+# "module.attribute" of the game's package, imported when first asked for
+ON_FIRST_USE = {"design_problem": "design.problem", "protect": "protect.protect",
+                "protection_scenario": "protect.protection_scenario", "readme_figures": "readme.readme_figures",
+                "seen_counts": "seen.seen_counts"}
 
-def on_first_use(package: str, names: dict):
-    """A face's module `__getattr__` (PEP 562): each name ("module.attribute" within the game's package) is
-    imported when first asked for, so that an analysis loads no protection, design or README code."""
+
+def on_first_use(package: str):
+    """A face's module `__getattr__` (PEP 562) importing ON_FIRST_USE's attributes of `package` when first
+    asked for; AttributeError for a game without that module (hasattr, the capability checks, see False)."""
     def attribute(name: str):
-        if name not in names:
-            raise AttributeError(f"module {package}.game has no attribute {name!r}")
-        module, _, member = names[name].rpartition(".")
-        return getattr(import_module(f"{package}.{module}"), member)
+        module, _, member = ON_FIRST_USE.get(name, "").rpartition(".")
+        if module:
+            try:
+                return getattr(import_module(f"{package}.{module}"), member)
+            except ModuleNotFoundError as missing:
+                if missing.name != f"{package}.{module}":
+                    raise
+        raise AttributeError(f"module {package}.game has no attribute {name!r}")
     return attribute

@@ -19,10 +19,7 @@ from analyzer.games.baccarat.shoe import parse_counts, remove_cards
 __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "outputs", "key_figures", "check",
            "live_shoe", "check_statistics", "spec_deals", "spec_refusals"]
 
-# the rest of the face: what no analysis needs (payout design, protection, README figures), imported on use
-__getattr__ = on_first_use(__package__, {"design_problem": "design.problem", "protect": "protect.protect",
-                                         "protection_scenario": "protect.protection_scenario",
-                                         "readme_figures": "readme.readme_figures"})
+__getattr__ = on_first_use(__package__)      # the rest of the face (interface.ON_FIRST_USE), on use
 
 # The test vectors (docs/strategy-test-vectors.json): the full shoe, shoes by the cards dealt, a small shoe
 # where PLAYER and TIE are worth exactly the same, and one shoe per refusal of section 7 (the first rule broken

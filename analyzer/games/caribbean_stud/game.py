@@ -19,11 +19,7 @@ __all__ = ["load_rules", "check_limits", "count_fields", "count", "analyse", "ou
            "table_arrays", "table_from_arrays", "check_statistics", "derive_basic", "spec_deals",
            "spec_refusals"]
 
-# the rest of the face: what no analysis needs (payout design, protection, README figures), imported on use
-__getattr__ = on_first_use(__package__, {"design_problem": "design.problem", "protect": "protect.protect",
-                                         "protection_scenario": "protect.protection_scenario",
-                                         "readme_figures": "readme.readme_figures",
-                                         "seen_counts": "seen.seen_counts"})
+__getattr__ = on_first_use(__package__)      # the rest of the face (interface.ON_FIRST_USE), on use
 
 # The test vectors' deals (docs/strategy-test-vectors.json): raises, folds, a suit renaming of the same
 # situation, and strong hands on both rule sets (their raise paytables differ: their EVs tell them apart).
