@@ -77,6 +77,15 @@ def test_sections_rendered_apart_make_the_page_rendered_whole():
         assert svgs and "".join(body_html(piece, svgs) for piece in pieces) == body_html(markdown, svgs), path
 
 
+def test_the_page_is_the_whole_markdown_rendered(holdem_results):
+    """report.build renders the page in sections while the figures are drawn: it is what the whole report.md,
+    its figures inline, renders to."""
+    markdown = (holdem_results / "report.md").read_text()
+    svgs = {path.name: path.read_text() for path in holdem_results.glob("figure_*.svg")}
+    title = markdown.splitlines()[0].removeprefix("# ")
+    assert svgs and (holdem_results / "report.html").read_text() == to_html(markdown, svgs, title)
+
+
 def test_baccarat_results_are_byte_identical_with_reports(tmp_path, quick_checks):
     first, = support.run_game("baccarat", tmp_path / "a", checks=quick_checks)
     second, = support.run_game("baccarat", tmp_path / "b", checks=quick_checks)
