@@ -150,13 +150,10 @@ def _group_sums_by_rule(first: np.ndarray, second: np.ndarray, plays: np.ndarray
 
 
 def rule_costs_markdown(costs: list[RuleCost]) -> str:
-    rows = []
-    for c in costs:
-        rows.append([str(c.number) if c.number else "default", c.words, percent_str(c.share, 3),
-                     percent_str(Fraction(c.disagreements, c.situations) if c.situations else Fraction(0), 2),
-                     percent_str(c.ev_lost, 4),
-                     "" if c.ev_if_struck is None else percent_str(c.ev_if_struck, 4),
-                     "" if c.rtp_if_struck is None else percent_str(c.rtp_if_struck, 4)])
+    rows = [[str(c.number) if c.number else "default", c.words, percent_str(c.share, 3),
+             percent_str(Fraction(c.disagreements, c.situations) if c.situations else Fraction(0), 2),
+             percent_str(c.ev_lost, 4), "" if c.ev_if_struck is None else percent_str(c.ev_if_struck, 4),
+             "" if c.rtp_if_struck is None else percent_str(c.rtp_if_struck, 4)] for c in costs]
     rows.append(["**total**", "", "100.000%", "", f"**{percent_str(sum((c.ev_lost for c in costs), Fraction(0)), 4)}**",
                  "", ""])
     return markdown_table(["rule", "words", "situations decided", "of which against optimal",

@@ -34,6 +34,7 @@ from typing import Callable
 
 import numpy as np
 
+from analyzer.core.errors import InvariantError
 from analyzer.core.rules import RuleError, any_table, list_of, read_toml, table, text
 
 HOLDS = {"eq": lambda v, x: v == x, "ne": lambda v, x: v != x, "min": lambda v, x: v >= x,
@@ -166,13 +167,16 @@ class FeatureSet:
         return self.action_words.get(action, action.capitalize())
 
 
-def computed_in_chunks(compute_rows: Callable[[np.ndarray], dict], keys: np.ndarray, rows: int = 1 << 18) -> dict:
-    """compute_rows(keys) (feature name -> one value per key row), `rows` rows at a time, into whole arrays."""
+def computed_in_chunks(compute_rows: Callable[[np.ndarray], dict], keys: np.ndarray, declared: dict,
+                       rows: int = 1 << 18) -> dict:
+    """compute_rows(keys) (feature name -> one value per key row), `rows` rows at a time, into whole int8
+    arrays; the features computed must be the `declared` ones."""
     keys = np.ascontiguousarray(keys, dtype=np.uint8)
-    if len(keys) <= rows:
-        return compute_rows(keys)
-    parts = [compute_rows(keys[start:start + rows]) for start in range(0, len(keys), rows)]
-    return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+    parts = [compute_rows(keys[start:start + rows]) for start in range(0, len(keys), rows)] or [compute_rows(keys)]
+    missing = set(declared) ^ set(parts[0])
+    if missing:
+        raise InvariantError(f"features computed and declared differ: {sorted(missing)}")
+    return {name: np.concatenate([part[name] for part in parts], dtype=np.int8) for name in parts[0]}
 
 
 # --- conditions, rules, strategies -----------------------------------------------------------

@@ -595,7 +595,7 @@ def test_features_computed_in_chunks_equal_those_computed_at_once():
     for module, cards in ((holdem, 5), (stud, 6)):
         keys = np.array([rng.choice(52, cards, replace=False) for _ in range(3_000)], dtype=np.uint8)
         whole = module._compute_rows(keys)
-        chunked = computed_in_chunks(module._compute_rows, keys, rows=700)
+        chunked = computed_in_chunks(module._compute_rows, keys, module.FEATURES, rows=700)
         assert set(whole) == set(chunked) and all(np.array_equal(whole[k], chunked[k]) for k in whole)
 
 

@@ -69,11 +69,16 @@ def stud_basic_strategy_markdown(priced: Priced, strategy: Strategy, others: dic
     return "\n".join(out)
 
 
+def _kept(derived: dict, key, make):
+    """derived[key], made by make() the first time it is asked for."""
+    if key not in derived:
+        derived[key] = make()
+    return derived[key]
+
+
 def pattern_features(table: SituationCounts) -> dict:
     """The features of each pattern, read off one class of each (no feature reads suits); kept with the count."""
-    if "basic pattern features" not in table.derived:
-        table.derived["basic pattern features"] = features.compute(patterns_of(table).keys)
-    return table.derived["basic pattern features"]
+    return _kept(table.derived, "basic pattern features", lambda: features.compute(patterns_of(table).keys))
 
 
 class ClassFeatures(Mapping):
@@ -83,9 +88,7 @@ class ClassFeatures(Mapping):
         self._patterns, self._by_pattern, self._spread = patterns_of(table), pattern_features(table), {}
 
     def __getitem__(self, name: str) -> np.ndarray:
-        if name not in self._spread:
-            self._spread[name] = self._patterns.spread(self._by_pattern[name])
-        return self._spread[name]
+        return _kept(self._spread, name, lambda: self._patterns.spread(self._by_pattern[name]))
 
     def __iter__(self):
         return iter(self._by_pattern)
@@ -96,25 +99,19 @@ class ClassFeatures(Mapping):
 
 def features_of(priced: Priced) -> ClassFeatures:
     """The features of every class, kept with the rule set's pricing."""
-    if "basic_features" not in priced.derived:
-        priced.derived["basic_features"] = ClassFeatures(priced.table)
-    return priced.derived["basic_features"]
+    return _kept(priced.derived, "basic_features", lambda: ClassFeatures(priced.table))
 
 
 def pattern_raises(strategy: Strategy, priced: Priced) -> np.ndarray:
     """Where a rule list raises, per pattern (kept with the rule list, once per rule set)."""
-    key = ("pattern raises", id(strategy))
-    if key not in priced.derived:
-        priced.derived[key] = (strategy, features.decisions(strategy, pattern_features(priced.table)))
-    return priced.derived[key][1]
+    return _kept(priced.derived, ("pattern raises", id(strategy)),
+                 lambda: (strategy, features.decisions(strategy, pattern_features(priced.table))))[1]
 
 
 def raises_of(strategy: Strategy, priced: Priced) -> np.ndarray:
     """Where a rule list raises, on every class (its pattern decisions spread, once per rule set)."""
-    key = ("raises", id(strategy))
-    if key not in priced.derived:
-        priced.derived[key] = (strategy, priced.patterns.spread(pattern_raises(strategy, priced)))
-    return priced.derived[key][1]
+    return _kept(priced.derived, ("raises", id(strategy)),
+                 lambda: (strategy, priced.patterns.spread(pattern_raises(strategy, priced))))[1]
 
 
 def strategy_figures(name: str, strategy: Strategy, priced: Priced, description: str | None = None,

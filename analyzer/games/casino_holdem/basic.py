@@ -60,12 +60,8 @@ def three_strategy_table(priced: Priced, strategy: Strategy, published: dict | N
         optimal, _ = priced.optimal_call()
         calls = {"basic": basic_call, "optimal": optimal, "call_on_aa_win_basic": basic_call | priced.aa_wins()}
         known = {row: known.get(row) or figures(priced, row, label, calls[row]) for row, label, *_ in THREE_ROWS}
-    rows = []
-    for row, label, main_key, aa_key in THREE_ROWS:
-        f = known[row]
-        rows.append(TableRow(row, label, f, f.rtp, f.aa_rtp,
-                             published.get(main_key), published.get(aa_key)))
-    return rows
+    return [TableRow(row, label, known[row], known[row].rtp, known[row].aa_rtp, published.get(main_key),
+                     published.get(aa_key)) for row, label, main_key, aa_key in THREE_ROWS]
 
 
 def three_strategy_markdown(rows: list[TableRow]) -> str:
