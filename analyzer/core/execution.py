@@ -9,6 +9,7 @@ stage cancelled with a one-line error; Ctrl-C stops local workers at once and qu
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -59,14 +60,12 @@ class Totals:
 
     def add(self, parts: list[Part]) -> None:
         for part in parts:
-            if part.name not in self.arrays:
-                shape, dtype = self.shapes[part.name]
-                if part.offset == 0 and part.values.shape == tuple(shape) and part.values.dtype == dtype \
-                        and part.values.flags.writeable:
-                    self.arrays[part.name] = part.values        # the first part is the whole total: no copy
-                    continue
-                self.arrays[part.name] = np.zeros(shape, dtype=dtype)
-            total = self.arrays[part.name]
+            shape, dtype = self.shapes[part.name]
+            if part.name not in self.arrays and part.offset == 0 and part.values.shape == tuple(shape) \
+                    and part.values.dtype == dtype and part.values.flags.writeable:
+                self.arrays[part.name] = part.values            # the first part is the whole total: no copy
+                continue
+            total = self[part.name]
             view = total[part.offset:part.offset + len(part.values)]
             if np.issubdtype(total.dtype, np.unsignedinteger) and part.values.size:
                 # unsigned totals: check the exact sum fits before adding (no silent wraparound)
@@ -204,10 +203,10 @@ class LocalExecutor(Executor):
                                      initargs=(inputs.descriptions, outputs.descriptions)) as pool:
                 pending = {pool.submit(_call, chunk.function, chunk.args) for chunk in chunks}
                 try:
-                    with _DeferredSignals() as signals:
+                    with _deferred_signals() as act:
                         while pending:
                             done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
-                            signals.act()
+                            act()
                             for future in done:
                                 placed += future.result()
                                 bar and bar.update()
@@ -226,37 +225,34 @@ class LocalExecutor(Executor):
         return totals
 
 
-class _DeferredSignals:
-    """Ctrl-C and SIGTERM noted while this process waits on its pool, and acted on at `act()`, where no
-    future's lock is held (raised inside `wait`, an interrupt can leave one taken and shutdown hang)."""
+@contextlib.contextmanager
+def _deferred_signals():
+    """Ctrl-C and SIGTERM noted while this process waits on its pool, and acted on by the `act()` yielded,
+    where no future's lock is held (raised inside `wait`, an interrupt can leave one taken and shutdown hang)."""
+    previous, received = {}, []
 
-    def __init__(self):
-        self.previous, self.received = {}, []
+    def restore():
+        for number, handler in previous.items():         # restoring twice does no harm
+            signal.signal(number, handler)
 
-    def __enter__(self):
-        try:
-            for number in (signal.SIGINT, signal.SIGTERM):
-                self.previous[number] = signal.signal(number, lambda n, frame: self.received.append((n, frame)))
-        except ValueError:                               # not the main thread
-            pass
-        return self
-
-    def act(self) -> None:
+    def act():
         """Run the earlier handler of the first signal received (it raises), if one came."""
-        if self.received:
-            number, frame = self.received[0]
-            self.received.clear()
-            self.__exit__()
-            handler = self.previous[number]
-            if callable(handler):
-                handler(number, frame)
-            elif handler == signal.SIG_DFL:
+        if received:
+            number, frame = received[0]
+            received.clear()
+            restore()
+            if callable(previous[number]):
+                previous[number](number, frame)
+            elif previous[number] == signal.SIG_DFL:
                 signal.raise_signal(number)
 
-    def __exit__(self, *exc):
-        for number, handler in self.previous.items():       # restoring twice does no harm
-            signal.signal(number, handler)
-        return False
+    with contextlib.suppress(ValueError):                 # not the main thread
+        for number in (signal.SIGINT, signal.SIGTERM):
+            previous[number] = signal.signal(number, lambda n, frame: received.append((n, frame)))
+    try:
+        yield act
+    finally:
+        restore()
 
 
 def _terminate_workers(pool: ProcessPoolExecutor) -> None:
@@ -348,12 +344,10 @@ class DaskExecutor(Executor):
                     submit(sorted(lost))
                 if time.monotonic() - last_progress > self.stall_limit:
                     raise self._stalled(label, len(merged), len(chunks))
-        except BaseException:
-            if running:
-                self.client.cancel([f for f, _ in running.values()])
-            raise
         finally:
             bar and bar.close()
+            if running:                                # abandoned (an error, Ctrl-C): cancel what is left
+                self.client.cancel([f for f, _ in running.values()])
             # release the futures even while a traceback keeps this frame: the cluster forgets them
             running.clear()
             handed = None
