@@ -12,6 +12,7 @@ import hashlib
 import json
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
@@ -69,9 +70,11 @@ def count(game: Game, rules, run: Run):
     return counted(game, rules, run)[0]
 
 
-def counted(game: Game, rules, run: Run) -> tuple:
+def counted(game: Game, rules, run: Run, storing: list | None = None) -> tuple:
     """(the counts, the cache key they were read under, or None when they were counted here).  A cache that
-    cannot be written costs a line on stderr, never the run (`count_cache.store`)."""
+    cannot be written costs a line on stderr, never the run (`count_cache.store`).  With `storing`, the cache
+    file is written on a thread of its own (its future appended): hashing and fsyncing ~200 MB overlaps the
+    analysis."""
     if run.cache is None or not game.has(CachedCount):
         return game.module.count(rules, run.executor, run.progress), None
     key = count_cache.cache_key(game.name, game.module.count_fields(rules),
@@ -84,7 +87,13 @@ def counted(game: Game, rules, run: Run) -> tuple:
         print(f"count cache: not trusting the counts of {run.cache} under key {key[:16]}: they do not fit these "
               "rules or break their totals; they are recounted", file=sys.stderr)
     table = game.module.count(rules, run.executor, run.progress)
-    count_cache.store(run.cache, key, *game.module.table_arrays(table), prefix=game.folder)
+    arguments = (run.cache, key, *game.module.table_arrays(table))
+    if storing is None:
+        count_cache.store(*arguments, prefix=game.folder)
+    else:
+        writer = ThreadPoolExecutor(1, thread_name_prefix="count-cache")
+        storing.append(writer.submit(count_cache.store, *arguments, prefix=game.folder))
+        writer.shutdown(wait=False)                   # its thread ends with its one task
     return table, None
 
 
@@ -148,18 +157,23 @@ def analyse(game: Game, rule_paths, run: Run, loaded=None, publishing: bool = Fa
     loaded = load(game, rule_paths) if loaded is None else loaded
     options = dict(run.options, start_files=True) if publishing and game.has(DecisionTable) else run.options
     keys = [json.dumps(game.module.count_fields(rules), sort_keys=True) for _, rules in loaded]
-    counts, hits = {}, {}
-    for index, ((rule_file, rules), key) in enumerate(zip(loaded, keys)):
-        if key not in counts:
-            with timing.stage(f"{game.name} count"):
-                counts[key], hits[key] = counted(game, rules, run)
-                memory.release()
-        if hits[key] is not None:
-            run.from_cache[game.name, rule_file.name] = hits[key]
-        # This frame keeps neither the analysis nor (after the last rule set that needs it) the count:
-        # both go when the caller lets go of the analysis.
-        yield rule_file, _analysed(game, rule_file, rules,
-                                   counts[key] if key in keys[index + 1:] else counts.pop(key), options)
+    counts, hits, storing = {}, {}, []
+    try:
+        for index, ((rule_file, rules), key) in enumerate(zip(loaded, keys)):
+            if key not in counts:
+                with timing.stage(f"{game.name} count"):
+                    counts[key], hits[key] = counted(game, rules, run, storing)
+                    memory.release()
+            if hits[key] is not None:
+                run.from_cache[game.name, rule_file.name] = hits[key]
+            # This frame keeps neither the analysis nor (after the last rule set that needs it) the count:
+            # both go when the caller lets go of the analysis.
+            yield rule_file, _analysed(game, rule_file, rules,
+                                       counts[key] if key in keys[index + 1:] else counts.pop(key), options)
+    finally:
+        wait(storing)                                 # a cache file being written is finished, or removed
+    for future in storing:
+        future.result()                               # what the write raised (not an OSError: that is a line)
 
 
 def _analysed(game: Game, rule_file, rules, count, options: dict):
