@@ -4,6 +4,7 @@ Each command runs as a fresh process (`python -m analyzer ...`, from the checkou
 --checkout, default the one holding this script), several times, the commands interleaved
 so that a change in the machine's load hits them alike, and twice a round: once timed, once
 with its memory sampled (the sampling takes CPU the command would have: `_timing.run_command`).
+Each checkout's analyzer/ is byte-compiled first, as a user's runs find it from the second on.
 It records
 - from the timed runs, the wall time of the whole process (start to exit, imports included) and
   the in-process time of each stage (counting, pricing, strategies, each output file,
@@ -29,6 +30,7 @@ Run: python benchmarks/bench_commands.py [--runs 3] [--only casino-holdem caribb
 from __future__ import annotations
 
 import argparse
+import compileall
 import datetime
 import json
 import os
@@ -80,6 +82,10 @@ def main() -> None:
     args = parser.parse_args()
     checkout = args.checkout.resolve()
     sides = {"checkout": checkout} | ({"baseline": args.baseline.resolve()} if args.baseline else {})
+    for side in sides.values():
+        # as from a user's second run on: Python has cached the bytecode (which PYTHONDONTWRITEBYTECODE,
+        # set on some machines, would otherwise have every run compile anew, on one side and not the other)
+        compileall.compile_dir(str(side / "analyzer"), quiet=1)
     report = {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine_info(),
               "checkout": str(checkout), "commit": git_commit(checkout), "runs": args.runs,
               "load_average_before": list(os.getloadavg()), "targets": TARGETS, "commands": {}}
