@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from analyzer.games.caribbean_stud import basic, progressive
+from analyzer.games.caribbean_stud import basic
 from analyzer.games.caribbean_stud.analysis import analyse
 from analyzer.games.caribbean_stud.checks import check, check_statistics
 from analyzer.games.caribbean_stud.count import SituationCounts, consistent, count_classes
@@ -53,9 +53,7 @@ def count_fields(rules: StudRules) -> dict:
 
 
 def count(rules: StudRules, executor=None, progress=None) -> SituationCounts:
-    """The paytable-free counts of every (hand, up card) class (the kernel's card-removal sweep); sympy, which
-    the progressive's analysis needs next, is imported meanwhile (`progressive.import_sympy_meanwhile`)."""
-    progressive.import_sympy_meanwhile()
+    """The paytable-free counts of every (hand, up card) class (the kernel's card-removal sweep)."""
     return count_classes(rules.cards, rules.qualifier_rank, executor)
 
 

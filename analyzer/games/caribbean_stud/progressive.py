@@ -5,23 +5,15 @@ function as sympy's str() of its expanded form.
 from __future__ import annotations
 
 import re
-import threading
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from importlib import import_module
 
 from analyzer.core.errors import InputError
 from analyzer.core.exact import decimal_str, percent_str
 from analyzer.games.caribbean_stud.count import SituationCounts, hand_category_counts
 from analyzer.games.caribbean_stud.rules import Progressive
 from analyzer.poker.settlement import N_CATEGORIES
-
-
-def import_sympy_meanwhile() -> None:
-    """Start importing sympy on a thread of its own, for a caller about to count with the GIL released: the
-    import (~0.35 s of CPU) leaves the analysis's path (a function needing sympy waits on the import lock)."""
-    threading.Thread(target=import_module, args=("sympy",), name="import sympy", daemon=True).start()
 
 
 @cache
