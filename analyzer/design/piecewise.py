@@ -501,8 +501,7 @@ class PayoutModel:
         if not solutions and lowest < target < highest:
             before = np.concatenate([at[:1], right])          # the limit from the left at each point
             after = np.concatenate([left, at[-1:]])           # and from the right
-            straddles = (np.minimum(before, at) < 0) & (np.maximum(before, at) > 0) \
-                | (np.minimum(at, after) < 0) & (np.maximum(at, after) > 0)
+            straddles = (before * at < 0) | (at * after < 0)           # signs: -1, 0 or 1
             jumps = [Jump(pieces.theta(i), value(2 * n + i) if i else value(i), value(i),
                           value(n + 1 + i) if i < n else value(i)) for i in np.flatnonzero(straddles)]
         return Solution(kind, target, pieces.theta(0), pieces.theta(-1), solutions, value(0), value(n), lowest,
