@@ -49,11 +49,6 @@ def _join(*parts) -> np.ndarray:
     return np.concatenate([integer_array([part]) if isinstance(part, int) else part for part in parts])
 
 
-def _running(first: int, deltas: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """[first] + [first + sum(deltas[:e]) for e in ends], exactly."""
-    return exact_cumsum(_join(first, deltas))[np.concatenate([[0], ends]).astype(np.intp)]
-
-
 def _exact_order(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(the permutation sorting p/q (q > 0) exactly, True where a sorted value differs from the one before).
     Sorted by correctly rounded float keys; runs of equal keys are checked, and sorted, exactly."""
@@ -94,9 +89,6 @@ class Point:
     @property
     def house_edge(self) -> Fraction:
         return -self.ev
-
-    def value(self, kind: str) -> Fraction:
-        return {"rtp": self.rtp, "house_edge": self.house_edge, "ev": self.ev}[kind]
 
 
 @dataclass(frozen=True)
@@ -413,10 +405,10 @@ class PayoutModel:
         (A_lo, B_lo, P_lo), (A_hi, B_hi, P_hi) = self._line(lo), self._line(hi)
         bounds = np.append(points.starts, len(points.members))          # each breakpoint's classes in members
         index = points.members[bounds[first]:bounds[stop]]
-        ends = bounds[first + 1:stop + 1] - bounds[first]
+        ends = np.concatenate([[0], bounds[first + 1:stop + 1] - bounds[first]]).astype(np.intp)
         sign = np.where(self.b[index] > 0, 1, -1)                # a class starting to play adds, one stopping takes
         A0, B0, P0 = self._line(lo, "right" if lo < hi else "at")        # [lo, lo]: one piece, of the point
-        A, B, P = (_running(start, exact_terms((values[index], sign)), ends)
+        A, B, P = (exact_cumsum(_join(start, exact_terms((values[index], sign))))[ends]    # the running sums
                    for start, values in ((A0, self._w_gain), (B0, self._wb), (P0, self.w)))
         # at an inner point the switching classes are indifferent: those of the right piece minus those
         # turning to play (tie "fold"), or plus those turning to fold (tie "play")
@@ -509,11 +501,9 @@ class PayoutModel:
         if not solutions and lowest < target < highest:
             before = np.concatenate([at[:1], right])          # the limit from the left at each point
             after = np.concatenate([left, at[-1:]])           # and from the right
-            straddles = (np.minimum(before, at) < 0) & (np.maximum(before, at) > 0) \
-                | (np.minimum(at, after) < 0) & (np.maximum(at, after) > 0)
-            for i in np.flatnonzero(straddles):
-                jumps.append(Jump(pieces.theta(i), value(2 * n + i) if i else value(i), value(i),
-                                  value(n + 1 + i) if i < n else value(i)))
+            straddles = (before * at < 0) | (at * after < 0)           # signs: -1, 0 or 1
+            jumps = [Jump(pieces.theta(i), value(2 * n + i) if i else value(i), value(i),
+                          value(n + 1 + i) if i < n else value(i)) for i in np.flatnonzero(straddles)]
         return Solution(kind, target, pieces.theta(0), pieces.theta(-1), solutions, value(0), value(n), lowest,
                         highest, jumps)
 
@@ -537,7 +527,7 @@ class PayoutModel:
             if B:
                 first = self._root(kind, target, A, B, P)
                 first = first if first > last else None
-            elif self.point_of(last, A, B, P).value(kind) == target:
+            elif getattr(self.point_of(last, A, B, P), kind) == target:
                 first, included = last, False
         if first is None or limit is not None and first > limit:
             return None

@@ -70,9 +70,8 @@ class RoundOutcomes:
 
     def _set(self, names: tuple, denominators: tuple, rows: Iterable[tuple[tuple, int]]) -> None:
         merged: dict[tuple[int, ...], int] = {}
-        for key, count in rows:
-            if count:
-                merged[key] = merged.get(key, 0) + count
+        for key, count in rows:                   # counts > 0: __init__ drops zeros, derived rows are counted
+            merged[key] = merged.get(key, 0) + count
         if not merged:
             raise ValueError("no round is counted")
         self._names, self._denominators = names, denominators

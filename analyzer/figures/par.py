@@ -3,14 +3,6 @@
 A game declares its wagers (`WagerEntry`: labels, exact statistics, JSON Pointer into summary.json)
 and what is its own in a `ParStatistics`; from it this module writes summary.json's
 round_statistics, the PAR sheet's statistics section and CSV rows, and the workbook's sheets.
-
->>> from analyzer.figures.distribution import RoundOutcomes
->>> coin = WagerStatistics.from_outcomes(RoundOutcomes.single("net", {1: 1, -1: 1}), "net", None)
->>> entry = WagerEntry(("coin",), coin, "/round_statistics/coin")
->>> figures_table([entry], ["Bet"]).headers()[:6]
-['Bet', 'summary.json', 'Rounds counted', 'EV per initial bet (exact)', 'EV per initial bet', 'Variance (exact)']
->>> [row[:4] for row in distribution_table([entry], ["Bet"]).text_rows(2)]
-[['coin', '/round_statistics/coin', '-1/1', '-1.00'], ['coin', '/round_statistics/coin', '1/1', '1.00']]
 """
 from __future__ import annotations
 
@@ -197,19 +189,16 @@ def figures_markdown(entries: Sequence[WagerEntry], label_titles: Sequence[str],
     rows = []
     for e in entries:
         s, largest = e.stats, e.stats.largest_win
+        p = largest and largest.probability
         rows.append(_label_texts(e) + [
             decimal_str(s.mean, places), fraction_str(s.variance), decimal_str(s.variance, places),
             s.standard_deviation(places), s.sd_per_unit_wagered(places), decimal_str(s.hit_frequency, places),
             decimal_str(s.push_probability, places), decimal_str(s.loss_probability, places),
             "" if largest is None else f"{decimal_str(largest.value, 2).removesuffix('.00')} "
-                                       f"(p = {_probability_text(largest.probability)})"])
+                                       f"(p = {decimal_str(p, 8 if p >= Fraction(1, 10**6) else 12)})"])
     headers = list(label_titles) + ["EV", "variance (exact)", "variance", "SD", "SD per unit wagered",
                                     "hit frequency", "P(push)", "P(loss)", "largest net win"]
     return markdown_table(headers, rows, "l" * len(label_titles) + "r" * 9)
-
-
-def _probability_text(p: Fraction) -> str:
-    return decimal_str(p, 8) if p >= Fraction(1, 10**6) else decimal_str(p, 12)
 
 
 def distribution_markdown(stats: WagerStatistics, places: int = DECIMAL_PLACES) -> str:
@@ -243,25 +232,23 @@ def csv_rows(par: ParStatistics, headers: Sequence[str]) -> list[list]:
     columns = [par.csv_fields.get(header) for header in headers]
     joined = "figure" not in par.csv_fields.values()
     names = [title.lower() for title in par.titles]
+    at = names.index("wager") + 1
     rows = []
     for e in par.shown:
         labels = dict(zip(names, e.labels))
-        at = names.index("wager") + 1
         labels["wager"] += "".join(f" at {name} {label}" for name, label in zip(names[at:], e.labels[at:]) if label)
         for v in e.stats.distribution:
-            contribution = v.value * v.probability
-            row = {"kind": "net_result", **labels, "count": v.count, "probability": fraction_str(v.probability),
-                   "probability_decimal": decimal_str(v.probability), "net": fraction_str(v.value),
-                   "net_decimal": decimal_str(v.value, 6), "contribution": fraction_str(contribution),
-                   "contribution_decimal": decimal_str(contribution)}
-            rows.append([row.get(column, "") for column in columns])
+            p, contribution = v.probability, v.value * v.probability
+            rows.append({"kind": "net_result", **labels, "count": v.count, "probability": fraction_str(p),
+                         "probability_decimal": decimal_str(p), "net": fraction_str(v.value),
+                         "net_decimal": decimal_str(v.value, 6), "contribution": fraction_str(contribution),
+                         "contribution_decimal": decimal_str(contribution)})
         for name, exact, decimal, count in _figure_texts(e.stats):
-            row = {"kind": "figure", **labels, "figure": name, "count": count, "probability": exact,
-                   "probability_decimal": decimal}
+            rows.append({"kind": "figure", **labels, "figure": name, "count": count, "probability": exact,
+                         "probability_decimal": decimal})
             if joined:
-                row["wager"] = f"{labels['wager']}: {name}"
-            rows.append([row.get(column, "") for column in columns])
-    return rows
+                rows[-1]["wager"] = f"{labels['wager']}: {name}"
+    return [[row.get(column, "") for column in columns] for row in rows]
 
 
 def _figure_texts(stats: WagerStatistics):

@@ -70,25 +70,23 @@ class Tally:
         distribution = sorted(merged.items())
         mean = sum((p * v for v, p in distribution), Fraction(0))
         observed = {Fraction(numerator, self.denominator): count for numerator, count in self.values.items()}
-        possible = {v for v, _ in distribution}
-        impossible = sorted(v for v in observed if v not in possible)
+        impossible = sorted(v for v in observed if v not in merged)
         rare = [(v, p) for v, p in distribution if p * n < RARE_EXPECTED]
         bulk = [(v, p) for v, p in distribution if p * n >= RARE_EXPECTED]
         sample_bulk = sum((observed.get(v, 0) * (v - mean) ** 2 for v, _ in bulk), Fraction(0)) / n
-        expected_bulk = exact - sum((p * (v - mean) ** 2 for v, p in rare), Fraction(0))
+        rare_part = sum((p * (v - mean) ** 2 for v, p in rare), Fraction(0))    # taken at its expectation
         first = sum((p * (v - mean) ** 2 for v, p in bulk), Fraction(0))
         second = sum((p * (v - mean) ** 4 for v, p in bulk), Fraction(0))
         sampling_variance = (second - first * first) / n
-        difference = sample_bulk - expected_bulk
+        difference = sample_bulk - (exact - rare_part)
         with localcontext() as context:
             context.prec = 40
             se = (Decimal(sampling_variance.numerator) / Decimal(sampling_variance.denominator)).sqrt() \
                 if sampling_variance > 0 else Decimal(0)
             z = Decimal(difference.numerator) / Decimal(difference.denominator) / se if se else \
                 Decimal(0 if difference == 0 else 10**9)
-        tested = sample_bulk + sum((p * (v - mean) ** 2 for v, p in rare), Fraction(0))
-        return {"rounds": n, "variance": self.variance(), "tested": tested, "exact": exact, "z": z, "se": se,
-                "rare_values": len(rare), "impossible": impossible,
+        return {"rounds": n, "variance": self.variance(), "tested": sample_bulk + rare_part, "exact": exact,
+                "z": z, "se": se, "rare_values": len(rare), "impossible": impossible,
                 "passed": not impossible and abs(z) <= Z_999}
 
 
