@@ -49,11 +49,11 @@ class TableRow:
     published_aa: str | None
 
 
-def three_strategy_table(priced: Priced, strategy: Strategy, published: dict | None = None,
+def three_strategy_table(priced: Priced, strategy: Strategy,
                          priced_figures: dict | None = None) -> list[TableRow]:
-    """The operator's table with our basic strategy: main and AA Bonus RTPs, exact, beside the published
-    (`published`: default the rule file's; `priced_figures`: what the analysis already has by row)."""
-    published = priced.rules.published if published is None else published
+    """The operator's table with our basic strategy: main and AA Bonus RTPs, exact, beside the rule file's
+    published ones (`priced_figures`: what the analysis already has by row)."""
+    published = priced.rules.published
     known = dict(priced_figures or {})
     if any(row not in known for row, *_ in THREE_ROWS):
         basic_call = features.decisions(strategy, features.of_table(priced.table))
