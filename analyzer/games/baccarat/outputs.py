@@ -26,8 +26,7 @@ def money(amount: Fraction) -> str:
 
 def summary(analysis: BaccaratAnalysis) -> dict:
     """summary.json: every figure exact, with its decimal."""
-    rules, main = analysis.rules, analysis.main
-    n = sum(analysis.shoe)
+    rules, main, n = analysis.rules, analysis.main, sum(analysis.shoe)
     bets = {}
     for bet in BETS:
         rtp = analysis.rtp(bet)
@@ -123,8 +122,7 @@ def outcome_rows(analysis: BaccaratAnalysis) -> list[list]:
 
 def par_markdown(analysis: BaccaratAnalysis) -> str:
     """The PAR sheet: outcomes, each bet's lines, the stake table, the effect of removal."""
-    rules, main = analysis.rules, analysis.main
-    n = sum(analysis.shoe)
+    rules, main, n = analysis.rules, analysis.main, sum(analysis.shoe)
     out = par_heading("Baccarat", analysis.rule_file) + [
            f"Every round is dealt from a full shoe of {rules.decks} decks ({n} cards). Every ordered "
            f"sequence of the first six cards is counted once: "
@@ -168,8 +166,7 @@ def par_markdown(analysis: BaccaratAnalysis) -> str:
 
 def strategy_file_bytes(analysis: BaccaratAnalysis) -> bytes:
     """Reference shoes (the full shoe, then one card of each value removed) with exact outcome counts."""
-    rules = analysis.rules
-    shoes = analysis_shoes(rules)
+    rules, shoes = analysis.rules, analysis_shoes(analysis.rules)
     mains = [MainOutcomes.from_counts(counts) for counts in analysis.shoe_counts]
     order = sorted(range(len(shoes)), key=lambda i: shoes[i])
     header = {
@@ -195,8 +192,7 @@ def key_figures(analysis: BaccaratAnalysis) -> list[KeyFigure]:
 
 def report_content(analysis: BaccaratAnalysis, par_sheet: str) -> ReportContent:
     """What Baccarat contributes to its report: method, strategy, PAR sheet, the effect-of-removal figure."""
-    rules, main = analysis.rules, analysis.main
-    n = sum(analysis.shoe)
+    rules, main, n = analysis.rules, analysis.main, sum(analysis.shoe)
     method = (
         f"Every round is dealt from a full shoe of {rules.decks} decks ({n} cards). The enumeration walks "
         "the cards by value (0 for ten, jack, queen, king; 1 for the ace; 2 to 9), each draw weighted by how "

@@ -17,8 +17,7 @@ from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, Wag
                                   derivation, distribution_figure, lines_markdown, par_heading, round_statistics,
                                   share, statistics_markdown, workbook_sheets as statistics_sheets)
 from analyzer.figures.tables import EXACT, VALUE, Table, csv_text, demote, markdown_table, thousands
-from analyzer.games.caribbean_stud import basic as basic_strategy
-from analyzer.games.caribbean_stud import fitted_rule
+from analyzer.games.caribbean_stud import basic as basic_strategy, fitted_rule
 from analyzer.games.caribbean_stud.analysis import BASIC_FILE, OPTIMAL_FILE, StudAnalysis
 from analyzer.games.caribbean_stud.progressive import rtp_points
 from analyzer.games.caribbean_stud.rules import GAME, Progressive
@@ -133,10 +132,8 @@ def par_statistics(analysis: StudAnalysis) -> ParStatistics:
                                       f"{path}/{key}", detail=name == DETAILED_STRATEGY))
             combined.append(((name, key), f"{path}/{key}", stats.combined, (
                 stats.main.mean, stats.side.mean, stats.covariance, c.functions.covariance, c.functions.variance)))
-        frame[name] = {"covariance_as_function_of_jackpot": c.functions.covariance,
-                       "mean_as_function_of_jackpot": c.functions.mean,
-                       "variance_as_function_of_jackpot": c.functions.variance,
-                       "rtp_as_function_of_jackpot": c.functions.rtp,
+        frame[name] = {**{f"{key}_as_function_of_jackpot": getattr(c.functions, key)
+                          for key in ("covariance", "mean", "variance", "rtp")},
                        "at_jackpot": {jackpot_key(level): {"covariance_main_progressive": figure(stats.covariance)}
                                       for level, stats in c.at_levels}}
     first_level, first_progressive = analysis.progressive_at[0]

@@ -37,8 +37,7 @@ def readme_figures(results: Path) -> str:
             row("the rule in words (below)", "house_edge_per_ante", "rule_in_words")]
     same = operator["strategies"]["optimal"]["probability_of_raising"] == \
         standard["strategies"]["optimal"]["probability_of_raising"]
-    rule = operator["rule_in_words"]
-    prog = operator["progressive"]
+    rule, prog = operator["rule_in_words"], operator["progressive"]
     return (f"{thousands(int(e['situations']))} (hand, dealer up card) situations in "
             f"{thousands(e['situation_classes'])} suit classes, each against all "
             f"{thousands(e['dealer_completions_per_situation'])} completions of the dealer's hand: "

@@ -27,13 +27,12 @@ from analyzer.strategy.language import strategy_card_markdown
 
 def strategy_summary(f: HoldemStrategy) -> dict:
     """One strategy's entry of summary.json."""
-    average_wager = f.average_wager
     entry = {
         "description": f.description,
         "probability_of_calling": figure(f.p_call),
         "ev_per_ante": figure(f.ev),
         "house_edge_per_ante": figure(f.house_edge),
-        "average_wager_per_ante": figure(average_wager),
+        "average_wager_per_ante": figure(f.average_wager),
         "rtp_returned_over_wagered": figure(f.rtp),
         "return_per_ante": figure(f.return_per_ante),
         "aa_bonus_rtp": figure(f.aa_rtp),
@@ -44,7 +43,7 @@ def strategy_summary(f: HoldemStrategy) -> dict:
         total_ev = f.ev + f.aa_ratio * (f.aa_rtp - 1)
         entry["aa_bonus_ratio"] = fraction_str(f.aa_ratio)
         entry["total_ev_per_ante"] = figure(total_ev)
-        entry["total_rtp_returned_over_wagered"] = figure(1 + total_ev / (average_wager + f.aa_ratio))
+        entry["total_rtp_returned_over_wagered"] = figure(1 + total_ev / (f.average_wager + f.aa_ratio))
     return entry
 
 
@@ -183,8 +182,7 @@ def aa_par_lines(analysis: HoldemAnalysis) -> list[dict]:
 def par_markdown(analysis: HoldemAnalysis, lines: list, aa_lines: list) -> str:
     """The PAR sheet: every outcome of the optimal strategy with its count, and the AA Bonus."""
     rules, table, st = analysis.rules, analysis.table, analysis.strategies
-    opt = st["optimal"]
-    total = analysis.total_deals
+    opt, total = st["optimal"], analysis.total_deals
     out = par_heading("Casino Hold'em", analysis.rule_file,
                       "Strategy: the main-game optimal strategy (call exactly when calling beats folding).")
     out += [f"Every situation the player decides on (2 hole cards and a 3-card flop: "
