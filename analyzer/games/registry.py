@@ -156,8 +156,8 @@ GAMES = (
                        ("flop", "the 3 flop cards, e.g. \"Qs 7h 2c\"")),
         seen_help="1 or 2 of the dealer's hole cards, seen at the flop, e.g. 7h",
         options=(Option("--aa-ratio", {"type": "exact", "metavar": "K",
-                                       "help": "AA Bonus stake per ANTE for the jointly optimal strategy (default: "
-                                               "the rule file's aa_bonus.ratio, 1)"}),)),
+                                       "help": "AA Bonus stake per ANTE for the jointly optimal strategy "
+                                               "(default: the rule file's aa_bonus.ratio, 1)"}),)),
     Game(
         name="caribbean-stud", folder="caribbean_stud", title="Caribbean Stud Poker with the progressive jackpot",
         rule_files=("caribbean_stud.toml", "caribbean_stud.standard.toml"),
