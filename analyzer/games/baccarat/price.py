@@ -75,7 +75,7 @@ def bet_returns(rules: BaccaratRules, banker_return: Fraction | None = None) -> 
 
 def bet_lines(main: MainOutcomes, rules: BaccaratRules, banker_return: Fraction | None = None) -> dict:
     """PAR lines of each bet: {bet: [BetLine, ...]} covering every outcome once (the bet's win first)."""
-    return {bet: [BetLine(outcome, main.by_outcome[outcome], returned) for outcome, returned in returns.items()]
+    return {bet: [BetLine(o, main.by_outcome[o], returned) for o, returned in returns.items()]
             for bet, returns in bet_returns(rules, banker_return).items()}
 
 

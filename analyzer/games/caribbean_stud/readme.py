@@ -15,8 +15,8 @@ def readme_figures(results: Path) -> str:
     e = operator["enumeration"]
 
     def row(label, field, name="optimal", exact=(), published=None):
-        """A figure of each rule set as a percentage (exactly too in the rule sets `exact` names), the standard
-        rule set's beside its `published` value, if it has one."""
+        """A figure of each rule set as a percentage (exactly too in the rule sets `exact` names), the
+        standard rule set's beside its `published` value, if it has one."""
         cells = [label]
         for rule_set, s in (("operator", operator), ("standard", standard)):
             value = s["strategies"][name][field]
