@@ -91,10 +91,6 @@ class Game:
         return self.module.load_rules(path or self.builtin_rule_paths[0])
 
 
-def _exact(help_text: str, **more) -> dict:
-    return {"type": "exact", "help": help_text, **more}
-
-
 def _dealer_cards(limit: int, when: str) -> Option:
     return Option("--dealer-cards", {"type": "whole", "metavar": "K",
                                      "help": f"K = 1..{limit} of the dealer's hole cards seen {when}: the exploit's "
@@ -159,8 +155,9 @@ GAMES = (
         advise_groups=(("hole", "the player's 2 hole cards, e.g. \"Ah Kd\""),
                        ("flop", "the 3 flop cards, e.g. \"Qs 7h 2c\"")),
         seen_help="1 or 2 of the dealer's hole cards, seen at the flop, e.g. 7h",
-        options=(Option("--aa-ratio", _exact("AA Bonus stake per ANTE for the jointly optimal strategy (default: "
-                                             "the rule file's aa_bonus.ratio, 1)", metavar="K")),)),
+        options=(Option("--aa-ratio", {"type": "exact", "metavar": "K",
+                                       "help": "AA Bonus stake per ANTE for the jointly optimal strategy "
+                                               "(default: the rule file's aa_bonus.ratio, 1)"}),)),
     Game(
         name="caribbean-stud", folder="caribbean_stud", title="Caribbean Stud Poker with the progressive jackpot",
         rule_files=("caribbean_stud.toml", "caribbean_stud.standard.toml"),

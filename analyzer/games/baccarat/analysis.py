@@ -55,10 +55,8 @@ class BaccaratAnalysis:
 def analyse(rule_file: RuleFile, rules: BaccaratRules, shoe_counts: list) -> BaccaratAnalysis:
     """Every bet priced on the counted shoes (`count.analysis_shoes`: the full shoe first)."""
     main = MainOutcomes.from_counts(shoe_counts[0])
-    stake_rtps = []
-    for stake in commission_stakes(rules):
-        returned = banker_win_return(rules, stake)
-        stake_rtps.append((stake, returned, rtp_of(bet_lines(main, rules, returned)["banker"])))
+    stake_rtps = [(stake, returned, rtp_of(bet_lines(main, rules, returned)["banker"]))
+                  for stake in commission_stakes(rules) for returned in [banker_win_return(rules, stake)]]
     analysis = BaccaratAnalysis(rule_file, rules, shoe_counts[0], main, bet_lines(main, rules),
                                 effect_of_removal(rules, shoe_counts), stake_rtps, shoe_counts)
     analysis.joint = bet_outcomes(main, rules)

@@ -26,8 +26,7 @@ def money(amount: Fraction) -> str:
 
 def summary(analysis: BaccaratAnalysis) -> dict:
     """summary.json: every figure exact, with its decimal."""
-    rules, main = analysis.rules, analysis.main
-    n = sum(analysis.shoe)
+    rules, main, n = analysis.rules, analysis.main, sum(analysis.shoe)
     bets = {}
     for bet in BETS:
         rtp = analysis.rtp(bet)
@@ -42,9 +41,9 @@ def summary(analysis: BaccaratAnalysis) -> dict:
         "shoe": {"decks": rules.decks, "cards": n, "cards_by_value": list(analysis.shoe)},
         "deals": {"ordered_six_card_sequences": str(main.total),
                   "formula": "·".join(str(n - i) for i in range(6))},
-        "outcomes": {name: {"combinations": str(count), "probability": figure(Fraction(count, main.total))}
-                     for name, count in (("banker_wins", main.banker), ("player_wins", main.player),
-                                         ("tie", main.tie))},
+        "outcomes": {name.replace(" ", "_"): {"combinations": str(count),
+                                              "probability": figure(Fraction(count, main.total))}
+                     for name, count in main.by_outcome.items()},
         "bets": bets,
         "effect_of_removal": {VALUE_NAMES[v]: {bet: figure(d) for bet, d in effect.items()}
                               for v, effect in analysis.effects.items()},
@@ -123,8 +122,7 @@ def outcome_rows(analysis: BaccaratAnalysis) -> list[list]:
 
 def par_markdown(analysis: BaccaratAnalysis) -> str:
     """The PAR sheet: outcomes, each bet's lines, the stake table, the effect of removal."""
-    rules, main = analysis.rules, analysis.main
-    n = sum(analysis.shoe)
+    rules, main, n = analysis.rules, analysis.main, sum(analysis.shoe)
     out = par_heading("Baccarat", analysis.rule_file) + [
            f"Every round is dealt from a full shoe of {rules.decks} decks ({n} cards). Every ordered "
            f"sequence of the first six cards is counted once: "
@@ -134,9 +132,7 @@ def par_markdown(analysis: BaccaratAnalysis) -> str:
            "## Outcomes\n",
            markdown_table(["outcome", "combinations", "probability", "decimal"],
                           [[name, thousands(c), fraction_str(Fraction(c, main.total)),
-                            decimal_str(Fraction(c, main.total))]
-                           for name, c in (("banker wins", main.banker), ("player wins", main.player),
-                                           ("tie", main.tie))]) ]
+                            decimal_str(Fraction(c, main.total))] for name, c in main.by_outcome.items()])]
     for bet in BETS:
         rtp = analysis.rtp(bet)
         pays = f"{rules.pays[bet]} to 1" + (f", less {percent_str(rules.commission, 2)} commission"
@@ -147,11 +143,9 @@ def par_markdown(analysis: BaccaratAnalysis) -> str:
                                 for line in analysis.lines[bet]], main.total),
                 f"\nRTP = {fraction_str(rtp)} = {percent_str(rtp, 6)}; house edge = "
                 f"{fraction_str(1 - rtp)} = {percent_str(1 - rtp, 6)}.\n"]
-        check = published_check(rules.published.get(f"{bet}_rtp"), rtp)
-        if check:
-            verdict = "agrees" if check["agrees"] else "DIFFERS"
+        if check := published_check(rules.published.get(f"{bet}_rtp"), rtp):
             out.append(f"Published RTP {check['published']}; exact RTP rounds to {check['exact_rounded']} "
-                       f"({verdict}).\n")
+                       f"({'agrees' if check['agrees'] else 'DIFFERS'}).\n")
     out += ["## Commission rounding: BANKER RTP by stake\n",
             f"A winning BANKER stake returns {decimal_str(banker_win_return(rules), 2)} x stake rounded "
             f"{rules.rounding} to {money(rules.unit)}. The rounding costs the player exactly when "
@@ -172,8 +166,7 @@ def par_markdown(analysis: BaccaratAnalysis) -> str:
 
 def strategy_file_bytes(analysis: BaccaratAnalysis) -> bytes:
     """Reference shoes (the full shoe, then one card of each value removed) with exact outcome counts."""
-    rules = analysis.rules
-    shoes = analysis_shoes(rules)
+    rules, shoes = analysis.rules, analysis_shoes(analysis.rules)
     mains = [MainOutcomes.from_counts(counts) for counts in analysis.shoe_counts]
     order = sorted(range(len(shoes)), key=lambda i: shoes[i])
     header = {
@@ -199,8 +192,7 @@ def key_figures(analysis: BaccaratAnalysis) -> list[KeyFigure]:
 
 def report_content(analysis: BaccaratAnalysis, par_sheet: str) -> ReportContent:
     """What Baccarat contributes to its report: method, strategy, PAR sheet, the effect-of-removal figure."""
-    rules, main = analysis.rules, analysis.main
-    n = sum(analysis.shoe)
+    rules, main, n = analysis.rules, analysis.main, sum(analysis.shoe)
     method = (
         f"Every round is dealt from a full shoe of {rules.decks} decks ({n} cards). The enumeration walks "
         "the cards by value (0 for ten, jack, queen, king; 1 for the ace; 2 to 9), each draw weighted by how "

@@ -30,6 +30,11 @@ class MainOutcomes:
     def total(self) -> int:
         return self.banker + self.player + self.tie
 
+    @property
+    def by_outcome(self) -> dict:
+        """{outcome of OUTCOMES: its sequence count}."""
+        return dict(zip(OUTCOMES, (self.banker, self.player, self.tie)))
+
     @classmethod
     def from_counts(cls, counts: np.ndarray) -> "MainOutcomes":
         by_totals = counts.sum(axis=2)          # [player total, banker total]
@@ -70,8 +75,7 @@ def bet_returns(rules: BaccaratRules, banker_return: Fraction | None = None) -> 
 
 def bet_lines(main: MainOutcomes, rules: BaccaratRules, banker_return: Fraction | None = None) -> dict:
     """PAR lines of each bet: {bet: [BetLine, ...]} covering every outcome once (the bet's win first)."""
-    combinations = {"banker wins": main.banker, "player wins": main.player, "tie": main.tie}
-    return {bet: [BetLine(outcome, combinations[outcome], returned) for outcome, returned in returns.items()]
+    return {bet: [BetLine(o, main.by_outcome[o], returned) for o, returned in returns.items()]
             for bet, returns in bet_returns(rules, banker_return).items()}
 
 
@@ -79,9 +83,8 @@ def bet_outcomes(main: MainOutcomes, rules: BaccaratRules, banker_return: Fracti
     """The joint net result of a 1-unit bet on each of BANKER, PLAYER and TIE in one round (components named
     by BETS), counted over the shoe's ordered sequences: what the bets' variances and covariances come from."""
     returns = bet_returns(rules, banker_return)
-    combinations = {"banker wins": main.banker, "player wins": main.player, "tie": main.tie}
     return RoundOutcomes(BETS, [(tuple(returns[bet][outcome] - 1 for bet in BETS), count)
-                                for outcome, count in combinations.items()])
+                                for outcome, count in main.by_outcome.items()])
 
 
 def rtp_of(lines: list[BetLine]) -> Fraction:

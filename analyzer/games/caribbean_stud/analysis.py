@@ -65,9 +65,7 @@ class StudAnalysis:
         """What `game.count` returned for this analysis (shared by rule sets on one deck and qualifier)."""
         return self.priced.table
 
-    @property
-    def table(self) -> SituationCounts:
-        return self.priced.table
+    table = count                # the same counts, by the name the rest of the code reads
 
     @property
     def total_deals(self) -> int:

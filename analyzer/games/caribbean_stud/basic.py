@@ -155,9 +155,8 @@ SEEDED = "from no rules"
 DERIVATION_PARAMETERS = {"max_rules": 4, "max_conditions": 4, "beam": 8, "penalty": 1e-7, "features": None, "seed": None}
 
 
-def derive(priced: Priced, rule_set: str, log=None, **parameters) -> Strategy:
+def derive(priced: Priced, rule_set: str, log=None) -> Strategy:
     """A Caribbean Stud basic strategy derived from exact raise margins (`analyzer.strategy.search`)."""
-    p = dict(DERIVATION_PARAMETERS, **parameters)
     return derive_basic(features.FEATURE_SET, features_of(priced), priced.gain,
                         priced.denominator * priced.table.raw_situations,
-                        f"Caribbean Stud basic strategy ({rule_set} rule set)", p, log)
+                        f"Caribbean Stud basic strategy ({rule_set} rule set)", DERIVATION_PARAMETERS, log)

@@ -15,9 +15,8 @@ from analyzer.games.caribbean_stud.analysis import combined, play_statistics, pr
 from analyzer.games.caribbean_stud.count import SituationCounts, hand_category_counts
 from analyzer.games.caribbean_stud.progressive import progressive_moments, rtp_at
 from analyzer.games.caribbean_stud.rules import StudRules
-from analyzer.poker.checks import (check_decision_table, report_statistics, settle_main, spot_check,
-                                   strategy_masks)
-from analyzer.poker.checks import simulate as poker_simulate
+from analyzer.poker.checks import (check_decision_table, report_statistics, settle_main,
+                                   simulate as poker_simulate, spot_check, strategy_masks)
 from analyzer.poker.hands import CATEGORIES
 from analyzer.poker.settlement import N_CATEGORIES
 from cython_ext import handeval, stud_enum

@@ -16,7 +16,7 @@ from analyzer.core.execution import Chunk, Executor, Part, SerialExecutor, Total
 from analyzer.poker.settlement import N_CATEGORIES
 from cython_ext import stud_enum
 
-HAND, SITUATION, N_SUITS = 5, 6, 4
+HAND, SITUATION = 5, 6
 FULL_DECK_CLASSES = 5_649_150            # (hand, up card) classes of the 52-card deck
 
 

@@ -1,11 +1,9 @@
 """The Caribbean Stud rule in words: a chained rule list of the strategy language, fitted to the optimal table.
 
-The rule has a fixed shape: raise every category from the lowest that never folds; within each
-lower category but high card raise from a fitted level and fold the rest; fold the high cards
-below the lowest worth raising; in between, thresholds on the third and fourth cards by how the
-up card pairs the hand.  Each choice is the candidate of least exact cost (`Losses`) on the
-rank patterns it decides.
-"""
+The rule has a fixed shape: raise every category from the lowest that never folds; within each lower category
+but high card raise from a fitted level and fold the rest; fold the high cards below the lowest worth raising;
+in between, thresholds on the third and fourth cards by how the up card pairs the hand.  Each choice is the
+candidate of least exact cost (`Losses`) on the rank patterns it decides."""
 from __future__ import annotations
 
 import numpy as np

@@ -17,8 +17,7 @@ from analyzer.figures.par import (CombinedPlay, Distribution, ParStatistics, Wag
                                   derivation, distribution_figure, lines_markdown, par_heading, round_statistics,
                                   share, statistics_markdown, workbook_sheets as statistics_sheets)
 from analyzer.figures.tables import EXACT, VALUE, Table, csv_text, demote, markdown_table, thousands
-from analyzer.games.caribbean_stud import basic as basic_strategy
-from analyzer.games.caribbean_stud import fitted_rule
+from analyzer.games.caribbean_stud import basic as basic_strategy, fitted_rule
 from analyzer.games.caribbean_stud.analysis import BASIC_FILE, OPTIMAL_FILE, StudAnalysis
 from analyzer.games.caribbean_stud.progressive import rtp_points
 from analyzer.games.caribbean_stud.rules import GAME, Progressive
@@ -47,10 +46,8 @@ def strategy_entry(f: StrategyFigures, raises: np.ndarray) -> dict:
 
 def summary(analysis: StudAnalysis) -> dict:
     """summary.json: every figure exact, with its decimal."""
-    rules, table, st, prog = analysis.rules, analysis.table, analysis.strategies, analysis.progressive
-    raise_, ties = analysis.priced.optimal()
-    optimal = st["optimal"]
-    check = analysis.rule_check
+    rules, table, st, check = analysis.rules, analysis.table, analysis.strategies, analysis.rule_check
+    _, ties = analysis.priced.optimal()
     return {
         **summary_head(GAME, analysis.rule_file),
         "dealer_qualifies_with": qualifier_words(rules.qualifier),
@@ -69,9 +66,8 @@ def summary(analysis: StudAnalysis) -> dict:
                                                   "situations": exact_masked_sum(table.weights, ties)},
         },
         "strategies": {name: strategy_entry(f, analysis.raises(name)) for name, f in st.items()},
-        "published": {"house_edge": published_check(rules.published.get("house_edge"), optimal.house_edge),
-                      "raise_probability": published_check(rules.published.get("raise_probability"),
-                                                           optimal.p_play)},
+        "published": {key: published_check(rules.published.get(key), getattr(st["optimal"], field))
+                      for key, field in (("house_edge", "house_edge"), ("raise_probability", "p_play"))},
         "rule_in_words": {
             "rule": check.strategy.lines(),
             "clauses": fitted_rule.clauses(check.strategy),
@@ -81,7 +77,7 @@ def summary(analysis: StudAnalysis) -> dict:
             "least_cost_of_any_rank_only_rule": figure(check.best_rank_only_cost),
             "rank_patterns_whose_best_play_depends_on_suits": check.mixed_rank_patterns,
         },
-        "progressive": progressive_summary(rules.progressive, prog),
+        "progressive": progressive_summary(rules.progressive, analysis.progressive),
         "round_statistics": round_statistics(par_statistics(analysis)),
     }
 
@@ -136,10 +132,8 @@ def par_statistics(analysis: StudAnalysis) -> ParStatistics:
                                       f"{path}/{key}", detail=name == DETAILED_STRATEGY))
             combined.append(((name, key), f"{path}/{key}", stats.combined, (
                 stats.main.mean, stats.side.mean, stats.covariance, c.functions.covariance, c.functions.variance)))
-        frame[name] = {"covariance_as_function_of_jackpot": c.functions.covariance,
-                       "mean_as_function_of_jackpot": c.functions.mean,
-                       "variance_as_function_of_jackpot": c.functions.variance,
-                       "rtp_as_function_of_jackpot": c.functions.rtp,
+        frame[name] = {**{f"{key}_as_function_of_jackpot": getattr(c.functions, key)
+                          for key in ("covariance", "mean", "variance", "rtp")},
                        "at_jackpot": {jackpot_key(level): {"covariance_main_progressive": figure(stats.covariance)}
                                       for level, stats in c.at_levels}}
     first_level, first_progressive = analysis.progressive_at[0]
@@ -232,9 +226,7 @@ def par_csv(analysis: StudAnalysis, lines: list) -> str:
 def par_markdown(analysis: StudAnalysis, lines: list) -> str:
     """The PAR sheet: the paytable, every outcome of the optimal strategy, the strategies, the progressive."""
     rules, table, st = analysis.rules, analysis.table, analysis.strategies
-    optimal = st["optimal"]
-    total = analysis.total_deals
-    n = len(rules.cards)
+    optimal, total, n = st["optimal"], analysis.total_deals, len(rules.cards)
     out = par_heading("Caribbean Stud Poker", analysis.rule_file) + [
            f"Every situation the player can face (his 5 cards and the dealer's up card: C({n},5) x {n - 5} = "
            f"{thousands(table.raw_situations)}, in {thousands(len(table))} suit classes) and every completion of "
@@ -261,13 +253,11 @@ def par_markdown(analysis: StudAnalysis, lines: list) -> str:
             f"{percent_str(optimal.house_edge, 6)}; probability of raising {percent_str(optimal.p_play, 6)}; "
             f"average wager {decimal_str(optimal.average_wager, 6)} ANTE; element of risk "
             f"{percent_str(optimal.element_of_risk, 6)}; RTP (returned / wagered) {percent_str(optimal.rtp, 6)}.\n"]
-    for key, label in (("house_edge", "house edge"), ("raise_probability", "probability of raising")):
-        exact = optimal.house_edge if key == "house_edge" else optimal.p_play
-        check = published_check(rules.published.get(key), exact)
-        if check:
-            verdict = "agrees" if check["agrees"] else "DIFFERS"
+    for key, label, exact in (("house_edge", "house edge", optimal.house_edge),
+                              ("raise_probability", "probability of raising", optimal.p_play)):
+        if check := published_check(rules.published.get(key), exact):
             out.append(f"Published {label} {check['published']}; the exact value rounds to "
-                       f"{check['exact_rounded']} ({verdict}).\n")
+                       f"{check['exact_rounded']} ({'agrees' if check['agrees'] else 'DIFFERS'}).\n")
     out += ["## Strategies compared\n",
             markdown_table(["strategy", "P(raise)", "house edge", "element of risk", "RTP"],
                            [[f.description, percent_str(f.p_play, 4), percent_str(f.house_edge, 6),
@@ -343,9 +333,7 @@ def strategy_rule_markdown(analysis: StudAnalysis) -> str:
 def key_figures(analysis: StudAnalysis) -> list[KeyFigure]:
     """The headline figures (the report's first table, and what `analyzer sweep` compares)."""
     st, check, prog = analysis.strategies, analysis.rule_check, analysis.progressive
-    optimal = st["optimal"]
-    published = analysis.rules.published
-    note = functools.partial(published_note, published)
+    optimal, note = st["optimal"], functools.partial(published_note, analysis.rules.published)
     out = [
         KeyFigure("house edge per ANTE, optimal strategy", optimal.house_edge, note("house_edge")),
         KeyFigure("probability of raising, optimal strategy", optimal.p_play, note("raise_probability")),
@@ -362,8 +350,7 @@ def key_figures(analysis: StudAnalysis) -> list[KeyFigure]:
 
 def report_content(analysis: StudAnalysis, par_sheet: str) -> ReportContent:
     """What Caribbean Stud contributes to its report: method, strategy, PAR sheet, figures."""
-    check, prog = analysis.rule_check, analysis.progressive
-    table, priced = analysis.table, analysis.priced
+    check, prog, table, priced = analysis.rule_check, analysis.progressive, analysis.table, analysis.priced
     raise_, ties = priced.optimal()
     method = (
         f"Every situation the player decides on, his 5 cards and the dealer's up card "
@@ -395,10 +382,9 @@ def report_content(analysis: StudAnalysis, par_sheet: str) -> ReportContent:
                       {"bins": lambda: margin_histogram(priced.ev_raise, priced.denominator, table.weights, total),
                        "action": "raise",                               # the bins made when the figure is drawn
                        "title": "Raise-minus-fold margin, optimal strategy"})]
-    optimal = analysis.statistics["optimal"]
     first_level, first_progressive = analysis.progressive_at[0]
     figures.append(distribution_figure("Net result of one round, optimal strategy", "Net result of one round", [
-        ("ANTE + raise, optimal strategy (per ANTE)", optimal.main),
+        ("ANTE + raise, optimal strategy (per ANTE)", analysis.statistics["optimal"].main),
         (f"progressive per unit staked, jackpot {jackpot_key(first_level)}", first_progressive)]))
     if prog.break_even is not None:
         figures.append(Figure("figure_progressive.svg", "Progressive RTP as a function of the jackpot",
@@ -432,13 +418,6 @@ def strategy_rule_exceptions_csv(analysis: StudAnalysis) -> str:
     return csv_text(EXCEPTION_HEADERS, rows)
 
 
-def progressive_csv(analysis: StudAnalysis) -> str:
-    """The progressive's RTP at each of the rule file's jackpot levels."""
-    return csv_text(["jackpot", "rtp", "rtp_decimal"],
-                    [[decimal_str(level, 2), fraction_str(rtp), decimal_str(rtp)]
-                     for level, rtp in analysis.progressive.table])
-
-
 def workbook_sheets(analysis: StudAnalysis, lines: list) -> list:
     """The PAR workbook's sheets (the publisher adds the rules analysed)."""
     rows = [["ANTE + raise", *cells] for cells in main_lines(analysis, lines)]
@@ -458,7 +437,9 @@ def outputs(analysis: StudAnalysis) -> Outputs:
     files = {
         "par_sheet.md": par_sheet,
         "par_sheet.csv": lambda: par_csv(analysis, lines),
-        "progressive_rtp_by_jackpot.csv": lambda: progressive_csv(analysis),
+        "progressive_rtp_by_jackpot.csv": lambda: csv_text(  # the progressive's RTP at each jackpot level
+            ["jackpot", "rtp", "rtp_decimal"], [[jackpot_key(level), fraction_str(rtp), decimal_str(rtp)]
+                                                for level, rtp in analysis.progressive.table]),
         "strategy_rule.md": lambda: strategy_rule_markdown(analysis),
         "strategy_rule_exceptions.csv": lambda: strategy_rule_exceptions_csv(analysis),
         OPTIMAL_FILE: lambda: strategies.data(OPTIMAL_FILE),

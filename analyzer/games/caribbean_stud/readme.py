@@ -14,40 +14,30 @@ def readme_figures(results: Path) -> str:
                           for rule_set in ("operator", "standard"))
     e = operator["enumeration"]
 
-    def both(label, get):
-        return [label, get(operator, False), get(standard, True)]
-
-    def he(name, exact=False):
-        def get(s, is_standard):
-            value = s["strategies"][name]["house_edge_per_ante"]
+    def row(label, field, name="optimal", exact=(), published=None):
+        """A figure of each rule set as a percentage (exactly too in the rule sets `exact` names), the
+        standard rule set's beside its `published` value, if it has one."""
+        cells = [label]
+        for rule_set, s in (("operator", operator), ("standard", standard)):
+            value = s["strategies"][name][field]
             text = percent_str(_x(value), 6)
-            if exact:
-                text = f"{value['exact']} = {text}"
-                if is_standard and s["published"]["house_edge"]:
-                    text += f" (published {s['published']['house_edge']['published']})"
-            return text
-        return get
-
-    def p_raise(s, is_standard):
-        value = s["strategies"]["optimal"]["probability_of_raising"]
-        text = percent_str(_x(value), 6)
-        if not is_standard:
-            return f"{value['exact']} = {text}"
-        published = s["published"]["raise_probability"]
-        return text + (f" (published {published['published']})" if published else "")
-    rows = [both("optimal house edge per ANTE", he("optimal", exact=True)),
-            both("probability of raising", p_raise),
-            both("element of risk", lambda s, _: percent_str(_x(s["strategies"]["optimal"]["element_of_risk"]), 6)),
-            both("RTP (returned / wagered)",
-                 lambda s, _: percent_str(_x(s["strategies"]["optimal"]["rtp_returned_over_wagered"]), 6)),
-            both("raise a pair or better", he("raise_pair_or_better")),
-            both("raise ace-king or better", he("raise_ace_king_or_better")),
-            both("raise everything", he("raise_everything")),
-            both("the rule in words (below)", he("rule_in_words"))]
+            cells.append(f"{value['exact']} = {text}" if rule_set in exact else text)
+            if published and rule_set == "standard" and s["published"][published]:
+                cells[-1] += f" (published {s['published'][published]['published']})"
+        return cells
+    rows = [row("optimal house edge per ANTE", "house_edge_per_ante", exact=("operator", "standard"),
+                published="house_edge"),
+            row("probability of raising", "probability_of_raising", exact=("operator",),
+                published="raise_probability"),
+            row("element of risk", "element_of_risk"),
+            row("RTP (returned / wagered)", "rtp_returned_over_wagered"),
+            row("raise a pair or better", "house_edge_per_ante", "raise_pair_or_better"),
+            row("raise ace-king or better", "house_edge_per_ante", "raise_ace_king_or_better"),
+            row("raise everything", "house_edge_per_ante", "raise_everything"),
+            row("the rule in words (below)", "house_edge_per_ante", "rule_in_words")]
     same = operator["strategies"]["optimal"]["probability_of_raising"] == \
         standard["strategies"]["optimal"]["probability_of_raising"]
-    rule = operator["rule_in_words"]
-    prog = operator["progressive"]
+    rule, prog = operator["rule_in_words"], operator["progressive"]
     return (f"{thousands(int(e['situations']))} (hand, dealer up card) situations in "
             f"{thousands(e['situation_classes'])} suit classes, each against all "
             f"{thousands(e['dealer_completions_per_situation'])} completions of the dealer's hand: "

@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-import numpy as np
-
 from analyzer.core.exact import decimal_str, fraction_str, percent_str, to_fraction
 from analyzer.figures.tables import markdown_table
 from analyzer.games.casino_holdem import features
@@ -16,9 +14,9 @@ from analyzer.strategy.language import Strategy, strategy_card_markdown
 from analyzer.strategy.search import derive_basic
 
 
-def basic_figures(priced: Priced, strategy: Strategy, call: np.ndarray | None = None) -> HoldemStrategy:
-    """Exact figures of a basic strategy (its decisions recomputed from the features unless given)."""
-    call = features.decisions(strategy, features.of_table(priced.table)) if call is None else call
+def basic_figures(priced: Priced, strategy: Strategy) -> HoldemStrategy:
+    """Exact figures of a basic strategy, its decisions computed from the features."""
+    call = features.decisions(strategy, features.of_table(priced.table))
     return figures(priced, strategy.name, strategy.title, call)
 
 
@@ -49,11 +47,11 @@ class TableRow:
     published_aa: str | None
 
 
-def three_strategy_table(priced: Priced, strategy: Strategy, published: dict | None = None,
+def three_strategy_table(priced: Priced, strategy: Strategy,
                          priced_figures: dict | None = None) -> list[TableRow]:
-    """The operator's table with our basic strategy: main and AA Bonus RTPs, exact, beside the published
-    (`published`: default the rule file's; `priced_figures`: what the analysis already has by row)."""
-    published = priced.rules.published if published is None else published
+    """The operator's table with our basic strategy: main and AA Bonus RTPs, exact, beside the rule file's
+    published ones (`priced_figures`: what the analysis already has by row)."""
+    published = priced.rules.published
     known = dict(priced_figures or {})
     if any(row not in known for row, *_ in THREE_ROWS):
         basic_call = features.decisions(strategy, features.of_table(priced.table))
@@ -138,8 +136,8 @@ SEEDED = ("starting from (and keeping) its first two rules, 'call with a pair or
           "'call with a straight or flush draw'")
 
 
-def derive(priced: Priced, rule_set: str, log=None, **parameters) -> Strategy:
+def derive(priced: Priced, rule_set: str, log=None) -> Strategy:
     """The Casino Hold'em basic strategy derived from exact call margins (`analyzer.strategy.search`)."""
-    p = dict(DERIVATION_PARAMETERS, **parameters)
     return derive_basic(features.FEATURE_SET, features.of_table(priced.table), priced.decisions.gain,
-                        priced.denominator * priced.decisions.total_weight, "Casino Hold'em basic strategy", p, log)
+                        priced.denominator * priced.decisions.total_weight, "Casino Hold'em basic strategy",
+                        DERIVATION_PARAMETERS, log)

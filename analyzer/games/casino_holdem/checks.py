@@ -14,9 +14,8 @@ from analyzer.games.casino_holdem.analysis import play_statistics
 from analyzer.games.casino_holdem.count import SituationTable
 from analyzer.games.casino_holdem.price import aa_bonus_hands, table_aa_bonus_hands
 from analyzer.games.casino_holdem.rules import AA_HANDS, HoldemRules
-from analyzer.poker.checks import (check_decision_table, report_statistics, settle_main, spot_check,
-                                   strategy_masks)
-from analyzer.poker.checks import simulate as poker_simulate
+from analyzer.poker.checks import (check_decision_table, report_statistics, settle_main,
+                                   simulate as poker_simulate, spot_check, strategy_masks)
 from analyzer.poker.settlement import N_CATEGORIES, N_OUTCOMES
 from cython_ext import handeval, holdem_enum
 

@@ -27,13 +27,12 @@ from analyzer.strategy.language import strategy_card_markdown
 
 def strategy_summary(f: HoldemStrategy) -> dict:
     """One strategy's entry of summary.json."""
-    average_wager = f.average_wager
     entry = {
         "description": f.description,
         "probability_of_calling": figure(f.p_call),
         "ev_per_ante": figure(f.ev),
         "house_edge_per_ante": figure(f.house_edge),
-        "average_wager_per_ante": figure(average_wager),
+        "average_wager_per_ante": figure(f.average_wager),
         "rtp_returned_over_wagered": figure(f.rtp),
         "return_per_ante": figure(f.return_per_ante),
         "aa_bonus_rtp": figure(f.aa_rtp),
@@ -44,7 +43,7 @@ def strategy_summary(f: HoldemStrategy) -> dict:
         total_ev = f.ev + f.aa_ratio * (f.aa_rtp - 1)
         entry["aa_bonus_ratio"] = fraction_str(f.aa_ratio)
         entry["total_ev_per_ante"] = figure(total_ev)
-        entry["total_rtp_returned_over_wagered"] = figure(1 + total_ev / (average_wager + f.aa_ratio))
+        entry["total_rtp_returned_over_wagered"] = figure(1 + total_ev / (f.average_wager + f.aa_ratio))
     return entry
 
 
@@ -145,52 +144,45 @@ def par_statistics(analysis: HoldemAnalysis) -> ParStatistics:
                        Distribution(f"ANTE + CALL + AA Bonus ({ratio} x ANTE, per ANTE)", optimal.combined)])
 
 
-def par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]:
-    """PAR lines of the main game: fold, then each called (final hand, outcome) with its count."""
+def par_lines(analysis: HoldemAnalysis) -> list[dict]:
+    """The optimal strategy's PAR lines of the main game: fold, then each called (final hand, outcome)."""
     rules, table = analysis.rules, analysis.table
-    played, folded = _played_by_aa_hand(analysis, strategy)
+    played, folded = _played_by_aa_hand(analysis)
+    called = played.sum(axis=0)       # non-negative parts of one total in range: int64 when they are
     lines = [{"hand": "(any)", "outcome": "fold", "combinations": sum(int(x) for x in folded) * table.continuations,
               "wagered": Fraction(1), "net": Fraction(-1)}]
-    called = played.sum(axis=0)       # non-negative parts of one total in range: int64 when they are
-    for c in range(N_CATEGORIES - 1, -1, -1):
-        for o in range(N_OUTCOMES):
-            lines.append({"hand": CATEGORY_WORDS[c], "outcome": OUTCOME_WORDS[o],
-                          "combinations": int(called[c, o]), "wagered": 1 + rules.call_size,
-                          "net": rules.paytable.net(c, o)})
+    lines += [{"hand": CATEGORY_WORDS[c], "outcome": OUTCOME_WORDS[o], "combinations": int(called[c, o]),
+               "wagered": 1 + rules.call_size, "net": rules.paytable.net(c, o)}
+              for c in range(N_CATEGORIES - 1, -1, -1) for o in range(N_OUTCOMES)]
     if sum(line["combinations"] for line in lines) != analysis.total_deals:
         raise InvariantError("the Casino Hold'em PAR lines do not cover every deal exactly once")
     return lines
 
 
-def _played_by_aa_hand(analysis: HoldemAnalysis, strategy: str) -> tuple[np.ndarray, np.ndarray]:
-    """(weight x counts of the called classes by AA hand x category x outcome, folded weight by AA hand), as
-    the round statistics summed them (kept with the table)."""
+def _played_by_aa_hand(analysis: HoldemAnalysis) -> tuple[np.ndarray, np.ndarray]:
+    """The optimal strategy's (weight x counts of the called classes by AA hand x category x outcome, folded
+    weight by AA hand), as the round statistics summed them (kept with the table)."""
     table = analysis.table
-    return played_counts(table.weights, table.counts, analysis.strategies[strategy].call, N_CATEGORIES,
+    return played_counts(table.weights, table.counts, analysis.strategies["optimal"].call, N_CATEGORIES,
                          side=analysis.priced.aa_hand, n_side=len(AA_HANDS), cache=table.derived)
 
 
-def aa_par_lines(analysis: HoldemAnalysis, strategy: str = "optimal") -> list[dict]:
+def aa_par_lines(analysis: HoldemAnalysis) -> list[dict]:
     """PAR lines of the AA Bonus (per raw situation): each AA hand, called or folded."""
     rules = analysis.rules
-    played, folded = _played_by_aa_hand(analysis, strategy)
+    played, folded = _played_by_aa_hand(analysis)
     called_weights = played_weights(played, analysis.table.continuations)
-    lines = []
-    for index, name in enumerate(AA_HANDS):
-        pay = rules.aa_pays[name]
-        for called in (True, False):
-            returned = rules.aa_return(name) if called else Fraction(0)
-            lines.append({"hand": name.replace("_", " "), "action": "call" if called else "fold",
-                          "combinations": called_weights[index] if called else int(folded[index]),
-                          "pays": "lose" if pay is None else f"{pay} to 1", "returned": returned})
-    return lines
+    return [{"hand": name.replace("_", " "), "action": "call" if called else "fold",
+             "combinations": called_weights[index] if called else int(folded[index]),
+             "pays": "lose" if rules.aa_pays[name] is None else f"{rules.aa_pays[name]} to 1",
+             "returned": rules.aa_return(name) if called else Fraction(0)}
+            for index, name in enumerate(AA_HANDS) for called in (True, False)]
 
 
 def par_markdown(analysis: HoldemAnalysis, lines: list, aa_lines: list) -> str:
     """The PAR sheet: every outcome of the optimal strategy with its count, and the AA Bonus."""
     rules, table, st = analysis.rules, analysis.table, analysis.strategies
-    opt = st["optimal"]
-    total = analysis.total_deals
+    opt, total = st["optimal"], analysis.total_deals
     out = par_heading("Casino Hold'em", analysis.rule_file,
                       "Strategy: the main-game optimal strategy (call exactly when calling beats folding).")
     out += [f"Every situation the player decides on (2 hole cards and a 3-card flop: "

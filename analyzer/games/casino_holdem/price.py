@@ -97,8 +97,7 @@ def price(table: SituationTable, rules: HoldemRules) -> Priced:
     """EV of calling every class (numerators over continuations x the paytable's scale), and the AA Bonus."""
     nets, scale = rules.paytable.net_matrix()
     decisions = DecisionTable(table.weights, play_ev_numerators(table.counts, nets, row_total=table.continuations),
-                              scale * table.continuations,
-                              rules.call_size)
+                              scale * table.continuations, rules.call_size)
     hands = table_aa_bonus_hands(table)
     returns = {name: rules.aa_return(name) for name in AA_HANDS}
     aa_denominator = math.lcm(*(r.denominator for r in returns.values()))

@@ -23,9 +23,7 @@ def payout_or_lose():
     amount = number()
 
     def check(value, file, key):
-        if value == "lose":
-            return None
-        return amount(value, file, key)
+        return None if value == "lose" else amount(value, file, key)
     check.bounds = amount.bounds
     return check
 
