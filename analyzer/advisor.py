@@ -271,9 +271,6 @@ class PokerDecisions:
             self.deck = frozenset(deck_of_cards(self.keys.present))
         if len(self.decisions) and int(self.decisions.max()) > EITHER:
             raise StrategyError(f"{self.game} strategy file: a decision code is not 0, 1 or 2")
-        ranks = "".join(RANKS[r] for r in sorted({c // 4 for c in self.deck}))
-        suits = "".join(SUITS[s] for s in sorted({c % 4 for c in self.deck}))
-        self.deck_text = f"ranks {ranks}, suits {suits}"
 
     @property
     def packed(self) -> np.ndarray:
@@ -307,8 +304,10 @@ class PokerStrategy(PokerDecisions):
         """The answer for cards as integers, one list per group (CardError for a card not in its deck)."""
         for card in (c for group in groups for c in group):
             if card not in self.deck:
+                ranks = "".join(RANKS[r] for r in sorted({c // 4 for c in self.deck}))
+                suits = "".join(SUITS[s] for s in sorted({c % 4 for c in self.deck}))
                 raise CardError(f"card {card_str(card)} is not in the deck of the {self.game} rule set "
-                                f"{self.rule_set!r} ({self.deck_text})")
+                                f"{self.rule_set!r} (ranks {ranks}, suits {suits})")
         canonical = canonical_groups(groups)
         key = int.from_bytes(bytes(c for group in canonical for c in group), "big")
         row = int(np.searchsorted(self.packed, np.uint64(key)))
