@@ -19,6 +19,7 @@ import numpy as np
 from analyzer.formats import strategy_file
 from analyzer.core.cards import N_CARDS, RANKS, SUITS, CardError, card_str, parse_cards, parse_groups
 from analyzer.core.errors import InputError
+from analyzer.core.exact import fraction_str
 from analyzer.core.files import read_regular_file
 from analyzer.core.isomorphism import canonical_groups
 from analyzer.formats.manifest import MANIFEST_NAME, ManifestError, is_published, read_manifest
@@ -55,8 +56,8 @@ class Decision:
         return self.ev[self.decision] - max(v for action, v in self.ev.items() if action != self.decision)
 
     def as_json(self) -> dict:
-        return {"decision": self.decision, "ev": {k: f"{v.numerator}/{v.denominator}" for k, v in self.ev.items()},
-                "margin": f"{self.margin.numerator}/{self.margin.denominator}", "key": self.key}
+        return {"decision": self.decision, "ev": {k: fraction_str(v) for k, v in self.ev.items()},
+                "margin": fraction_str(self.margin), "key": self.key}
 
 
 @dataclass(frozen=True)
@@ -68,8 +69,7 @@ class SeenDecision:
     seen: tuple                   # the dealer's cards seen
 
     def as_json(self) -> dict:
-        exploit = self.exploit.as_json()
-        del exploit["key"]
+        exploit = {k: v for k, v in self.exploit.as_json().items() if k != "key"}
         return {**exploit, "seen": [card_str(c) for c in self.seen], "honest": self.honest.as_json()}
 
 
@@ -108,11 +108,11 @@ def strategy_path(results: str | Path, game: str, rule_set: str, basic: bool = F
     return folder / STRATEGY_FILES["basic" if basic else "optimal"]
 
 
-def load_strategy(path: str | Path, check_manifest: bool = True, staged: bool = False):
+def load_strategy(path: str | Path, check_manifest: bool = True):
     """Read and check a strategy file; a PokerStrategy or a ShoeStrategy.  StrategyError when it is damaged,
     of another version, lacks a header field, does not match its folder's manifest, or that folder was
-    never published (staged=True: the pipeline checking its own staging folder)."""
-    return _loaded(Path(path), check_manifest, staged)[0]
+    never published."""
+    return _loaded(Path(path), check_manifest, staged=False)[0]
 
 
 def _read_checked(path: Path, check_manifest: bool, staged: bool, columns=None, expected=None) -> tuple[dict, dict]:
@@ -147,21 +147,19 @@ def _loaded(path: Path, check_manifest: bool, staged: bool, expected=None) -> tu
 
 def _made(path: Path, kind, header: dict, columns: dict, *more):
     """kind(header, columns, *more), its header faults as StrategyError naming the file."""
-    game = header.get("game")
     try:
         return kind(header, columns, *more)
     except (KeyError, TypeError, ValueError, ArithmeticError) as error:
         if isinstance(error, InputError):
             raise StrategyError(f"{path}: {error}") from None
         what = f"field {error.args[0]!r} is missing" if isinstance(error, KeyError) else f"is damaged ({error})"
-        raise StrategyError(f"{path}: {game} strategy file header {what}") from None
+        raise StrategyError(f"{path}: {header.get('game')} strategy file header {what}") from None
 
 
 def load_folder_strategies(folder: str | Path, staged: bool = False, expected: dict | None = None) -> dict:
-    """The strategy files of a results folder, read together on threads and checked as `load_strategy` does:
-    {"optimal": as `load_strategy` returns it, "basic": PokerDecisions (keys and decision codes) where
-    the folder has it, sharing the optimal file's keys when they are the same bytes}.  `expected`: as
-    `_read_checked` takes it."""
+    """The strategy files of a results folder, read on threads and checked as `load_strategy` does (`staged`:
+    the pipeline's own staging folder; `expected`: as `_read_checked` takes it): {"optimal": as
+    `load_strategy` returns it, "basic": PokerDecisions where the folder has it, sharing equal keys}."""
     paths = {name: Path(folder) / file for name, file in STRATEGY_FILES.items()}
     optimal_path = paths.pop("optimal")
     paths = {name: path for name, path in paths.items() if path.is_file()}
@@ -218,16 +216,12 @@ def _check_against_manifest(path: Path, data: bytes, staged: bool = False) -> di
     return manifest
 
 
-class StrategyHeaderError(StrategyError):
-    """A header field a game's strategy file needs is missing or of the wrong kind."""
-
-
 def _field(header: dict, name: str, kind, check=lambda v: True, what: str = ""):
     value = header.get(name)
     if value is None or isinstance(value, bool) and kind is not bool or not isinstance(value, kind) \
             or not check(value):
-        raise StrategyHeaderError(f"header field {name!r} is {'missing' if value is None else repr(value)}"
-                                  + (f", not {what}" if what else ""))
+        raise StrategyError(f"header field {name!r} is {'missing' if value is None else repr(value)}"
+                            + (f", not {what}" if what else ""))
     return value
 
 
@@ -237,7 +231,7 @@ def deck_of_cards(present: np.ndarray) -> tuple:
     (docs/strategy-format.md, section 3)."""
     cards = np.flatnonzero(present)
     if len(cards) == 0 or cards[-1] >= N_CARDS:
-        raise StrategyHeaderError("keys hold no cards, or bytes that are not cards (0..51)")
+        raise StrategyError("keys hold no cards, or bytes that are not cards (0..51)")
     ranks = sorted({int(c) // 4 for c in cards})
     suits = int(max(int(c) % 4 for c in cards)) + 1
     return tuple(sorted(r * 4 + s for r in ranks for s in range(suits)))
@@ -263,10 +257,10 @@ class PokerDecisions:
                               "two action names")                       # [fold action, play action]
         for name in self.COLUMNS:
             if name not in columns:
-                raise StrategyHeaderError(f"has no {name!r} column")
+                raise StrategyError(f"has no {name!r} column")
         width = sum(size for _, size in self.groups)
         if columns["key"].ndim != 2 or columns["key"].shape[1] != width or width > 8:
-            raise StrategyHeaderError(f"its key column is not {width} bytes wide (the groups' cards)")
+            raise StrategyError(f"its key column is not {width} bytes wide (the groups' cards)")
         self.decisions = columns["decision"]
         if same_keys is not None and same_rows(columns["key"], same_keys[1]):
             self.keys, self.deck = same_keys[0].keys, same_keys[0].deck
@@ -277,7 +271,6 @@ class PokerDecisions:
             self.deck = frozenset(deck_of_cards(self.keys.present))
         if len(self.decisions) and int(self.decisions.max()) > EITHER:
             raise StrategyError(f"{self.game} strategy file: a decision code is not 0, 1 or 2")
-        self.deck_text = _deck_text(self.deck)
 
     @property
     def packed(self) -> np.ndarray:
@@ -300,14 +293,6 @@ class PokerStrategy(PokerDecisions):
         self.ev_play = columns[ev_column]
         self.weights = columns["weight"]
 
-    def check_deck(self, groups: list[list[int]]) -> None:
-        """Refuse (CardError, naming the card) a card that is not in the deck the file was computed for."""
-        for group in groups:
-            for card in group:
-                if card not in self.deck:
-                    raise CardError(f"card {card_str(card)} is not in the deck of the {self.game} rule set "
-                                    f"{self.rule_set!r} ({self.deck_text})")
-
     def decide(self, *card_texts: str) -> Decision:
         """The answer for concrete cards, one text per group: e.g. decide("Ah Kd", "Qs 7h 2c")."""
         if len(card_texts) != len(self.groups):
@@ -316,12 +301,15 @@ class PokerStrategy(PokerDecisions):
         return self.decide_cards(parse_groups(card_texts, self.groups))
 
     def decide_cards(self, groups: list[list[int]]) -> Decision:
-        """The answer for cards as integers, one list per group (checked against the file's deck)."""
-        self.check_deck(groups)
+        """The answer for cards as integers, one list per group (CardError for a card not in its deck)."""
+        for card in (c for group in groups for c in group):
+            if card not in self.deck:
+                ranks = "".join(RANKS[r] for r in sorted({c // 4 for c in self.deck}))
+                suits = "".join(SUITS[s] for s in sorted({c % 4 for c in self.deck}))
+                raise CardError(f"card {card_str(card)} is not in the deck of the {self.game} rule set "
+                                f"{self.rule_set!r} (ranks {ranks}, suits {suits})")
         canonical = canonical_groups(groups)
-        key = 0
-        for card in (c for group in canonical for c in group):
-            key = key << 8 | card
+        key = int.from_bytes(bytes(c for group in canonical for c in group), "big")
         row = int(np.searchsorted(self.packed, np.uint64(key)))
         if row >= len(self.packed) or int(self.packed[row]) != key:
             raise StrategyError(f"situation {key:#x} is not in the {self.game} strategy file "
@@ -345,12 +333,6 @@ class PokerStrategy(PokerDecisions):
         if not (self.packed[rows] == keys).all():
             raise StrategyError("a situation of the batch is not in the strategy file (bad cards?)")
         return {"decision": self.decisions[rows], "ev_play": self.ev_play[rows], "row": rows}
-
-
-def _deck_text(deck) -> str:
-    ranks = "".join(r for i, r in enumerate(RANKS) if any(c // 4 == i for c in deck))
-    suits = "".join(x for i, x in enumerate(SUITS) if any(c % 4 == i for c in deck))
-    return f"ranks {ranks}, suits {suits}"
 
 
 class ShoeStrategy:

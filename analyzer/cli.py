@@ -14,6 +14,7 @@ import argparse
 import json
 import signal
 import sys
+from pathlib import Path
 
 from analyzer import __version__
 from analyzer.publish import memory
@@ -125,7 +126,8 @@ def add_option(parser: argparse.ArgumentParser, option: registry.Option) -> None
     parser.add_argument(option.flag, **keywords)
 
 
-def add_jobs(parser: argparse.ArgumentParser) -> None:
+def add_light(parser: argparse.ArgumentParser, out_help: str) -> None:
+    """The executor, --out, --quiet and the count cache: the options of every command that counts."""
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--jobs", type=jobs_count, metavar="N",
                        help="run the enumeration's chunks on N local worker processes (1 to 4 per core; default: "
@@ -133,28 +135,8 @@ def add_jobs(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--scheduler", type=scheduler, metavar="ADDRESS",
                        help="run the chunks on an existing Dask cluster instead, e.g. tcp://10.0.0.5:8786 "
                             "(workers need this package installed; pip install '.[cluster]')")
-
-
-def add_common(parser: argparse.ArgumentParser) -> None:
-    """The options of an analysis that publishes results folders: executor, --out, checks, count cache."""
-    add_jobs(parser)
-    parser.add_argument("--out", default="results", metavar="DIR", type=out_folder,
-                        help="results root folder (default: ./results); checked before any work")
-    parser.add_argument("--replace", action="store_true",
-                        help="replace results of the same rule set computed from another rule file (without it "
-                             "such a folder is refused; folders the analyzer did not write are never replaced)")
+    parser.add_argument("--out", default="results", metavar="DIR", type=out_folder, help=out_help)
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
-    parser.add_argument("--check-samples", type=whole_number, default=200, metavar="N",
-                        help="situations re-enumerated by direct dealing before publishing (default 200)")
-    parser.add_argument("--check-rounds", type=monte_carlo_rounds, metavar="N",
-                        help=f"Monte Carlo rounds played before publishing (default: the game's, ~20 s; 0 skips, "
-                             f"else at least {MIN_MONTE_CARLO_ROUNDS})")
-    parser.add_argument("--seed", type=whole_number, default=1,
-                        help="seed of the pre-publication checks, >= 0 (default 1)")
-    add_cache(parser)
-
-
-def add_cache(parser: argparse.ArgumentParser) -> None:
     cache = parser.add_mutually_exclusive_group()
     cache.add_argument("--cache", metavar="DIR",
                        help="the count cache: paytable-free counts kept between runs, so another paytable on the "
@@ -164,12 +146,19 @@ def add_cache(parser: argparse.ArgumentParser) -> None:
     cache.add_argument("--no-cache", action="store_true", help="count afresh and keep nothing")
 
 
-def add_light(parser: argparse.ArgumentParser, out_help: str) -> None:
-    """--out, --quiet, the count cache and the executor of a command that counts but publishes no results folder."""
-    parser.add_argument("--out", default="results", metavar="DIR", type=out_folder, help=out_help)
-    parser.add_argument("--quiet", action="store_true", help="no progress bars")
-    add_cache(parser)
-    add_jobs(parser)
+def add_common(parser: argparse.ArgumentParser) -> None:
+    """The options of an analysis that publishes results folders: add_light's, --replace and the checks."""
+    add_light(parser, "results root folder (default: ./results); checked before any work")
+    parser.add_argument("--replace", action="store_true",
+                        help="replace results of the same rule set computed from another rule file (without it "
+                             "such a folder is refused; folders the analyzer did not write are never replaced)")
+    parser.add_argument("--check-samples", type=whole_number, default=200, metavar="N",
+                        help="situations re-enumerated by direct dealing before publishing (default 200)")
+    parser.add_argument("--check-rounds", type=monte_carlo_rounds, metavar="N",
+                        help=f"Monte Carlo rounds played before publishing (default: the game's, ~20 s; 0 skips, "
+                             f"else at least {MIN_MONTE_CARLO_ROUNDS})")
+    parser.add_argument("--seed", type=whole_number, default=1,
+                        help="seed of the pre-publication checks, >= 0 (default 1)")
 
 
 def _once(action_class):
@@ -197,6 +186,9 @@ class Parser(argparse.ArgumentParser):
 
     def parse_known_args(self, args=None, namespace=None):
         self.given = set()
+        for token in sys.argv[1:] if args is None else args:
+            if token.startswith("--") and token.endswith("=--"):     # argparse would make it an empty list
+                self.error(f"option {token[:-3]}: '--' is not a value; give the option what it asks for")
         return super().parse_known_args(args, namespace)
 
     def error(self, message):
@@ -424,25 +416,15 @@ def pipeline_run(args, argv=None, drawer=None):
     an analysis that publishes results folders (`drawer`: the `drawing.Drawer` that draws its figures, if any)."""
     from analyzer.publish.options import CheckOptions
     from analyzer.publish.pipeline import Run
+    from analyzer.core.execution import make_executor
     publishing = {} if argv is None else dict(
         argv=argv, checks=CheckOptions(args.check_samples, args.check_rounds, args.seed), replace=args.replace,
         drawer=drawer)
-    return Run(out_root=args.out, executor=executor_of(args), progress=progress_bar(args.quiet),
-               cache=cache_folder(args), **publishing)
-
-
-def cache_folder(args):
-    """The count cache's folder the options ask for (None with --no-cache)."""
-    from pathlib import Path
-    if args.no_cache:
-        return None
-    return Path(args.cache) if args.cache else Path(args.out) / ".cache"
-
-
-def game_options(game: registry.Game, args) -> dict:
-    """The game's own options that were given, as keyword arguments of its analysis."""
-    dests = (option.flag.lstrip("-").replace("-", "_") for option in game.options)
-    return {dest: getattr(args, dest) for dest in dests if getattr(args, dest, None) is not None}
+    if not hasattr(args, "_executor"):        # made once per command, reused by every analysis; closed by main
+        args._executor = make_executor(args.jobs, args.scheduler)
+    cache = None if args.no_cache else Path(args.cache) if args.cache else Path(args.out) / ".cache"
+    return Run(out_root=args.out, executor=args._executor, progress=progress_bar(args.quiet), cache=cache,
+               **publishing)
 
 
 def run_games(jobs: list, args, argv) -> None:
@@ -450,12 +432,16 @@ def run_games(jobs: list, args, argv) -> None:
     The drawing child is forked first, so its import of matplotlib overlaps this process's imports."""
     from analyzer.publish import drawing
 
+    def options(game):                   # the game's own options that were given: keywords of its analysis
+        dests = (option.flag.lstrip("-").replace("-", "_") for option in game.options)
+        return {dest: getattr(args, dest) for dest in dests if getattr(args, dest, None) is not None}
+
     def done(game, published, seconds):
         folder = published[0].folder if len(published) == 1 else published[0].folder.parent
         print(f"{game.name}: wrote {folder} ({seconds:.2f} s)")
     with drawing.drawing_process() as drawer:
         from analyzer.publish import pipeline
-        pipeline.run_games(jobs, pipeline_run(args, argv, drawer), lambda game: game_options(game, args), done)
+        pipeline.run_games(jobs, pipeline_run(args, argv, drawer), options, done)
 
 
 def live_shoe(game: registry.Game, args) -> None:
@@ -527,10 +513,8 @@ def protect(args, argv) -> None:
     options = {o.flag.lstrip("-").replace("-", "_"): getattr(args, o.flag.lstrip("-").replace("-", "_"))
                for o in (*game.protect_scenarios, *game.protect_options)}
     done = protection.run(game, [args.rules] if args.rules else None, options, pipeline_run(args), argv)
-    if args.json:
-        print(json.dumps(protection.as_json(done, game), sort_keys=True))
-    else:
-        print("\n".join(protection.summary_lines(done, game)))
+    print(json.dumps(protection.as_json(done, game), sort_keys=True) if args.json
+          else "\n".join(protection.summary_lines(done, game)))
 
 
 def derive_basic(args) -> None:
@@ -545,18 +529,9 @@ def derive_basic(args) -> None:
         f"the exact per-situation EVs of rule set '{rule_file.name}' (rule file sha256 {rule_file.sha256}),\n"
         f"{seeded}, with {parameters}.\nEdit by re-deriving; the tests recompute every figure of this list.")
     if args.write:
-        with open(args.write, "w", encoding="utf-8") as out:
-            out.write(text)
+        Path(args.write).write_text(text, encoding="utf-8")
     else:
         print(text)
-
-
-def executor_of(args):
-    """The executor the options ask for (made once per command, reused by every analysis)."""
-    from analyzer.core.execution import make_executor
-    if not hasattr(args, "_executor"):
-        args._executor = make_executor(getattr(args, "jobs", None), getattr(args, "scheduler", None))
-    return args._executor
 
 
 class Terminated(KeyboardInterrupt):
@@ -570,11 +545,6 @@ def _terminate(signum, frame):
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     memory.one_arena()            # before any thread: what threads free goes back with memory.release()
-    for token in argv:            # argparse drops a value of '--' given as --flag=--, leaving a list behind
-        if token.startswith("--") and token.endswith("=--"):
-            print(f"analyzer: error: option {token[:-3]}: '--' is not a value; give the option what it asks for "
-                  f"(see analyzer --help)", file=sys.stderr)
-            return EXIT_BAD_INPUT
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as stop:                             # --help, --version, or a one-line usage error

@@ -43,8 +43,7 @@ class Chunk:
 
 @dataclass
 class Part:
-    """A piece of a named total: `values` added at `offset` along the first axis (a whole total is taken
-    uncopied)."""
+    """A piece of a named total: `values` added at `offset` along the first axis (a whole total: no copy)."""
 
     name: str
     values: np.ndarray
@@ -190,14 +189,13 @@ class LocalExecutor(Executor):
         if self.workers == 1 or len(chunks) == 1:
             return SerialExecutor().run(chunks, totals, shared, progress, label)
         inputs, outputs = _SharedArrays(), _SharedArrays()
-        bar = None
+        bar = progress(total=len(chunks), desc=label, unit="chunk") if progress else None
         try:
             for name, array in (shared or {}).items():
                 inputs.put(name, np.shape(array), np.asarray(array).dtype, array)
             for name, (shape, dtype) in totals.shapes.items():
                 outputs.put(name, shape, dtype)
             context = get_context("forkserver" if sys.platform != "win32" else "spawn")
-            bar = progress(total=len(chunks), desc=label, unit="chunk") if progress else None
             placed = []
             with ProcessPoolExecutor(self.workers, mp_context=context, initializer=_attach,
                                      initargs=(inputs.descriptions, outputs.descriptions)) as pool:
@@ -406,14 +404,10 @@ class DaskExecutor(Executor):
 
 def _check_disjoint(placed: list) -> None:
     """Workers add into shared totals concurrently: exact only when no two parts overlap."""
-    by_name = {}
-    for name, offset, length in placed:
-        by_name.setdefault(name, []).append((offset, offset + length))
-    for name, spans in by_name.items():
-        spans.sort()
-        for (_, end), (start, _) in zip(spans, spans[1:]):
-            if start < end:
-                raise InvariantError(f"chunks overlap in total {name!r}: parallel adds would not be exact")
+    spans = sorted(placed)                             # (name, offset, length): by total, then offset
+    for (name, offset, length), (next_name, start, _) in zip(spans, spans[1:]):
+        if name == next_name and start < offset + length:
+            raise InvariantError(f"chunks overlap in total {name!r}: parallel adds would not be exact")
 
 
 def default_jobs() -> int:
