@@ -199,9 +199,10 @@ class LocalExecutor(Executor):
             placed = []
             with ProcessPoolExecutor(self.workers, mp_context=context, initializer=_attach,
                                      initargs=(inputs.descriptions, outputs.descriptions)) as pool:
-                pending = {pool.submit(_call, chunk.function, chunk.args) for chunk in chunks}
+                pending = set()
                 try:
-                    with _deferred_signals() as act:
+                    with _deferred_signals() as act:      # from before the first chunk starts on a worker
+                        pending = {pool.submit(_call, chunk.function, chunk.args) for chunk in chunks}
                         while pending:
                             done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
                             act()
