@@ -166,17 +166,14 @@ def cache_files(folder) -> list[Path]:
 def store(folder, key: str, arrays: dict, meta: dict | None = None, *, prefix: str | None = None,
           max_bytes: int = DEFAULT_MAX_BYTES) -> Path | None:
     """Write `arrays` (name -> integer or bool ndarray) and `meta` (JSON-able) under `key`; the file's path.
-
     Written atomically (a temporary file named with this process's id, fsynced, renamed), then `evict`.
     A failing file system or a file over `max_bytes` costs one line "count not cached: <path>: <reason>"
-    on stderr, and None.  TypeError for arrays of other dtypes or a meta not JSON-able.
-    """
+    on stderr, and None.  TypeError for arrays of other dtypes or a meta not JSON-able."""
     _check_key(key)
     meta = canonical(dict(meta or {}))
     prepared = []
     for name in sorted(arrays):
-        array = np.asarray(arrays[name])
-        array = array if array.flags.c_contiguous else array.copy(order="C")   # keeps 0-d arrays 0-d
+        array = np.asarray(arrays[name], order="C")           # (ascontiguousarray makes 0-d arrays 1-d)
         if not isinstance(name, str):
             raise TypeError(f"array names must be strings, not {name!r}")
         if array.dtype.kind not in STORABLE_KINDS:
@@ -300,10 +297,8 @@ def _read(path: Path, key: str, secret: bytes) -> tuple[dict, dict] | None:
 
 def load(folder, key: str) -> tuple[dict, dict] | None:
     """(arrays, meta) cached under `key` in `folder` (arrays copy on write, meta in its JSON form), or None.
-
     A file that fails a check (format, HMAC, length) is deleted with one line on stderr, and None.
-    A file read becomes the most recently used.
-    """
+    A file read becomes the most recently used."""
     _check_key(key)
     for path in [path for path in cache_files(folder) if path.name.endswith(f"-{key[:16]}{SUFFIX}")]:
         try:

@@ -81,7 +81,7 @@ class ResultFolder:
 
     def manifest(self, published: bool = True) -> dict:
         """The manifest; a staged folder's says "published": false (the published one carries no such key)."""
-        manifest = {
+        return {
             "format": MANIFEST_FORMAT,
             "game": self.game,
             "rule_set": self.rules.name,
@@ -91,12 +91,9 @@ class ResultFolder:
             "git": git_commit(),
             "command": self.command,
             "files": dict(sorted(self.hashes.items())),
+            **({} if self.counts is None else {"counts": self.counts}),
+            **({} if published else {"published": False}),
         }
-        if self.counts is not None:
-            manifest["counts"] = self.counts
-        if not published:
-            manifest["published"] = False
-        return manifest
 
     def check_target(self) -> None:
         """Refuse (InputError) to replace what this tool did not write (`check_ours`), another game's results,
@@ -165,12 +162,15 @@ def check_out_root(root: str | Path) -> None:
     existing = root = Path(root)
     while not os.path.lexists(existing) and existing != existing.parent:
         existing = existing.parent
-    longest_name = _limit(existing, "PC_NAME_MAX", 255)
+    try:
+        longest_name, longest_path = os.pathconf(existing, "PC_NAME_MAX"), os.pathconf(existing, "PC_PATH_MAX")
+    except (OSError, ValueError):
+        longest_name, longest_path = 255, 4096    # where the system does not say: Linux's limits
     too_long = [part for part in root.parts if len(os.fsencode(part)) > longest_name]
     if too_long:
         raise InputError(f"--out {str(root)[:60]}...: the name {too_long[0][:20]!r}... is longer than the "
                          f"{longest_name} bytes a file name may have here")
-    room = _limit(existing, "PC_PATH_MAX", 4096) - RESULTS_PATH_ROOM
+    room = longest_path - RESULTS_PATH_ROOM
     if len(os.fsencode(os.path.abspath(root))) > room:
         raise InputError(f"--out {str(root)[:60]}...: the path is too long to hold results below it "
                          f"(at most {room} bytes here)")
@@ -181,13 +181,6 @@ def check_out_root(root: str | Path) -> None:
         os.rmdir(tempfile.mkdtemp(prefix=".analyzer-probe-", dir=existing))
     except OSError as error:
         raise InputError(f"--out {root}: cannot write in {existing} ({error.strerror or error})") from None
-
-
-def _limit(path: Path, name: str, default: int) -> int:
-    try:
-        return os.pathconf(path, name)
-    except (OSError, ValueError):
-        return default
 
 
 def check_folder(target: Path) -> None:
@@ -253,10 +246,8 @@ def _unlisted(folder: Path, names: set) -> str | None:
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
-    except PermissionError:
-        return True                       # someone else's process: alive
-    except (OverflowError, OSError):
-        return False
+    except (OverflowError, OSError) as error:
+        return isinstance(error, PermissionError)      # someone else's process: alive
     return True
 
 
@@ -269,11 +260,8 @@ def remove_stale(parent: Path) -> None:
         return
     for entry in entries:
         match = STAGING_NAME.match(entry.name)
-        if not match or not entry.is_dir(follow_symlinks=False):
-            continue
-        pid = int(match["pid"])
-        if pid == os.getpid() or _alive(pid):
-            continue
+        if not match or not entry.is_dir(follow_symlinks=False) or _alive(int(match["pid"])):
+            continue                      # not a staging folder, or a live run's (this one's too)
         path, target = Path(entry.path), parent / match["name"]
         if match["kind"] == "old" and _unfinished(target):      # no target, or an unpublished folder
             shutil.rmtree(target, ignore_errors=True)
@@ -291,16 +279,6 @@ def _unfinished(target: Path) -> bool:
     except ManifestError:
         return False
     return manifest is not None and not is_published(manifest) and _unlisted(target, _written(manifest)) is None
-
-
-def _sync_folder(path: Path) -> None:
-    """fsync a folder, so a rename into it survives a crash (best effort where not supported)."""
-    with suppress(OSError):
-        handle = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(handle)
-        finally:
-            os.close(handle)
 
 
 def _write_file(path: Path, data: bytes) -> None:
@@ -340,8 +318,13 @@ def _staging(target: Path, failure: str, unchanged: str):
         if isinstance(error, OSError):
             raise OutputError(f"{failure}: {_reason(error)}; {unchanged}") from None
         raise
-    _sync_folder(target)
-    _sync_folder(target.parent)
+    for folder in (target, target.parent):   # fsynced, so that the renames survive a crash (best effort)
+        with suppress(OSError):
+            handle = os.open(folder, os.O_RDONLY)
+            try:
+                os.fsync(handle)
+            finally:
+                os.close(handle)
     shutil.rmtree(retired, ignore_errors=True)
 
 

@@ -33,12 +33,10 @@ LAYOUTS_KEPT = 4096          # math-text layouts shared at most (a figure's log 
 
 
 def _share_math_layouts() -> None:
-    """Let every renderer of this process reuse a math text's layout (a log axis's tick labels) once any has
-    made it: matplotlib caches layouts per renderer, and bbox_inches="tight" makes two, so parsing was half
-    of drawing a `net_distribution` figure.  A layout depends only on the parser's kind and the arguments:
-    the SVG bytes are the same (tests/publish/test_plots.py).  Layouts hold fonts, which cannot cross a
-    fork: emptied in a forked child.  Without matplotlib's private `_parse_cached`, nothing changes.
-    """
+    """Let every renderer of this process reuse a math text's layout (a log axis's tick labels): matplotlib
+    caches them per renderer, and bbox_inches="tight" makes two.  A layout depends only on the parser's kind
+    and the arguments, so the SVG bytes are the same (tests/publish/test_plots.py); emptied in a forked child
+    (its fonts cannot cross a fork).  Without matplotlib's private `_parse_cached`, nothing changes."""
     from matplotlib import mathtext
     parse = getattr(mathtext.MathTextParser._parse_cached, "__wrapped__", None)
     if parse is None or getattr(mathtext.MathTextParser, "_layouts_shared", False):
@@ -82,9 +80,7 @@ def margin_histogram(bins, action: str, title: str) -> str:
         figure, axes = plt.subplots(figsize=(7, 3.2))
         axes.stairs(heights, edges, fill=True, color="#4a6fa5")
         axes.axvline(0, color="#b22222", linewidth=1)
-        axes.set_xlabel(f"EV({action}) - EV(fold), in ANTEs")
-        axes.set_ylabel("share of situations")
-        axes.set_title(title)
+        axes.set(xlabel=f"EV({action}) - EV(fold), in ANTEs", ylabel="share of situations", title=title)
         axes.text(0.01, 0.95, "fold", transform=axes.transAxes, va="top", color="#b22222")
         axes.text(0.99, 0.95, action, transform=axes.transAxes, va="top", ha="right", color="#b22222")
         return _svg(figure)
@@ -100,9 +96,7 @@ def rtp_against_jackpot(points: list[tuple[Fraction, Fraction]], break_even: Fra
         axes.axvline(float(break_even), color="#b22222", linewidth=1)
         axes.annotate(f"break-even jackpot {float(break_even):,.0f}", (float(break_even), 100),
                       xytext=(8, -14), textcoords="offset points", color="#b22222")
-        axes.set_xlabel("jackpot")
-        axes.set_ylabel("RTP (%)")
-        axes.set_title(title)
+        axes.set(xlabel="jackpot", ylabel="RTP (%)", title=title)
         return _svg(figure)
 
 
@@ -116,8 +110,7 @@ def effect_of_removal(effects: dict, labels: list[str], bets: list[str], title: 
             axes.bar(range(len(labels)), values, color=["#4a6fa5" if x >= 0 else "#b22222" for x in values])
             axes.set_xticks(range(len(labels)), [label.split(" ")[0] for label in labels])
             axes.axhline(0, color="#444444", linewidth=0.6)
-            axes.set_title(bet.upper())
-            axes.set_xlabel("card value removed")
+            axes.set(title=bet.upper(), xlabel="card value removed")
         all_axes[0].set_ylabel("EV change (millionths)")
         figure.suptitle(title)
         return _svg(figure)
@@ -135,9 +128,7 @@ def design_curve(points, breakpoints, target, current, xlabel: str, title: str) 
         axes.axvline(float(current), color="#888888", linewidth=0.8, linestyle="--", label="rule file")
         if target is not None:
             axes.plot([float(target[0])], [float(target[1]) * 100], "o", color="#b22222", label="theta*")
-        axes.set_xlabel(xlabel)
-        axes.set_ylabel("house edge (%)")
-        axes.set_title(title)
+        axes.set(xlabel=xlabel, ylabel="house edge (%)", title=title)
         axes.legend(loc="best", frameon=False)
         return _svg(figure)
 
@@ -154,10 +145,9 @@ def net_distribution(series: list[dict], title: str) -> str:
             positions = range(len(values))
             axes.bar(positions, probabilities, color=["#b22222" if v < 0 else "#888888" if v == 0 else "#4a6fa5"
                                                       for v in values])
-            axes.set_yscale("log")
+            axes.set(yscale="log", ylabel="probability")
             many = len(values) > 12
             axes.set_xticks(positions, [f"{v:g}" for v in values], rotation=60 if many else 0, fontsize=7 if many else 9)
-            axes.set_ylabel("probability")
             axes.set_title(wager["label"], fontsize=9)
         all_axes[-1, 0].set_xlabel("net result of the round (each distinct value; in units of the initial bet)")
         figure.suptitle(title)

@@ -17,57 +17,41 @@ from analyzer.games import registry
 from analyzer.games.interface import DecisionTable, LiveShoe
 
 
-def games() -> list:
-    """The games with strategy files, in the order of docs/strategy-format.md: the decision tables, then the
-    shoes; each face gives its deals and refusals (`analyzer.games.interface.StrategyFiles`)."""
-    return [game for kind in (DecisionTable, LiveShoe) for game in registry.GAMES if game.has(kind)]
-
-
 def build(results: str | Path, names=None) -> list[dict]:
-    """Every vector whose game is in `names` (default all), from the strategy files under `results`:
-    game by game (`games()`), its answers then its refusals."""
+    """Every vector whose game is in `names` (default all), from the strategy files under `results`, game by
+    game in the order of docs/strategy-format.md (the decision tables, then the shoes; each face gives its
+    deals and refusals: `analyzer.games.interface.StrategyFiles`), its answers then its refusals."""
     strategies = cache(lambda game, rule_set: advisor.load_strategy(advisor.strategy_path(results, game, rule_set)))
-    return [vector for game in games() if names is None or game.name in names
-            for vector in _answers(game, strategies) + _refusals(game, strategies)]
+    return [vector for kind in (DecisionTable, LiveShoe) for game in registry.GAMES
+            if game.has(kind) and (names is None or game.name in names) for vector in _vectors(game, strategies)]
 
 
-def _deal(game, strategy, deal: dict) -> dict:
-    """A vector's input: a shoe's `removed` or `counts` as given (neither: the full shoe), or a poker deal's
-    card groups as text beside the header's names of the groups."""
-    if game.has(LiveShoe):
-        return dict(deal)
-    return {"deal": list(deal.values()), "groups": [name for name, _ in strategy.groups]}
-
-
-def _answers(game, strategies) -> list[dict]:
+def _vectors(game, strategies) -> list[dict]:
+    """A game's vectors, its answers then its refusals.  The input is a shoe's `removed` or `counts` as
+    given (neither: the full shoe), or a poker deal's card groups as text beside the header's group names."""
+    shoe = game.has(LiveShoe)
+    answers = [(rule_set, deal, None) for rule_set, deals in game.module.spec_deals.items() for deal in deals]
     vectors = []
-    for rule_set, deals in game.module.spec_deals.items():
+    for rule_set, deal, refused in answers + list(game.module.spec_refusals):
         strategy = strategies(game.name, rule_set)
-        for deal in deals:
-            entry = _deal(game, strategy, deal)
-            if game.has(LiveShoe):
-                shoe = strategy.shoe(remove=deal.get("removed"), counts=deal.get("counts"))
-                answer = strategy.decide(shoe)
-                entry["shoe"] = list(shoe)
+        vector = {"game": game.name, "rule_set": strategy.rule_set, **(dict(deal) if shoe else {
+            "deal": list(deal.values()), "groups": [name for name, _ in strategy.groups]})}
+        try:
+            if shoe:
+                live = strategy.shoe(remove=deal.get("removed"), counts=deal.get("counts"))
+                answer, vector["shoe"] = strategy.decide(live), list(live)
             else:
                 answer = strategy.decide(*deal.values())
-                entry.update(key=answer.key, key_hex=bytes(c for group in answer.canonical for c in group).hex())
-            vectors.append({"game": game.name, "rule_set": strategy.rule_set, **entry, **answer.as_json()})
-    return vectors
-
-
-def _refusals(game, strategies) -> list[dict]:
-    vectors = []
-    for rule_set, deal, rule in game.module.spec_refusals:
-        strategy = strategies(game.name, rule_set)
-        entry = _deal(game, strategy, deal)
-        try:
-            strategy.shoe(remove=deal.get("removed"), counts=deal.get("counts")) if game.has(LiveShoe) \
-                else strategy.decide(*deal.values())
+                key = bytes(card for group in answer.canonical for card in group)
+                vector.update(key=answer.key, key_hex=key.hex())
         except InputError as error:
-            vectors.append({"game": game.name, "rule_set": rule_set, **entry, "refused": rule, "message": str(error)})
-        else:
-            raise AssertionError(f"the reference reader answered {entry}, which must be refused ({rule})")
+            if refused is None:
+                raise
+            vectors.append({**vector, "refused": refused, "message": str(error)})
+            continue
+        if refused is not None:
+            raise AssertionError(f"the reference reader answered {vector}, which must be refused ({refused})")
+        vectors.append({**vector, **answer.as_json()})
     return vectors
 
 

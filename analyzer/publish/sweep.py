@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzer.core.errors import InputError
-from analyzer.core.exact import decimal_str, fraction_str
 from analyzer.core.rules import RuleError, check_folder_name, read_toml
 from analyzer.figures.tables import Table, csv_text, markdown_table
 from analyzer.games import registry
@@ -51,8 +50,8 @@ def run(paths, name: str, run: pipeline.Run, publish: bool = False) -> Path:
                 pipeline.publish(game, rule_file, analysis, run)
             figures += [[game.name, rule_file.name, rule_file.path.name, k.label, k.value, k.note]
                         for k in game.module.key_figures(analysis)]
-    rows = [[*figure[:4], fraction_str(figure[4]), decimal_str(figure[4]), figure[5]] for figure in figures]
     table = Table(["game", "rule set", "rule file", "figure", ("value", "exact"), "note"], figures)
+    rows = table.text_rows()               # under HEADERS: the value's "p/q", then its decimal
     return write_folder_atomically(folder, {
         "comparison.csv": csv_text(HEADERS, rows).encode(),
         "comparison.md": (f"# Sweep {name}: {len(paths)} rule files\n\n" + markdown_table(HEADERS, rows, "lllllrl")).encode(),
