@@ -185,14 +185,13 @@ def _analysed(game: Game, rule_file, rules, count, options: dict):
 
 @dataclass
 class Staged:
-    """One analysis's results, made and held without the analysis: files, summary, report content, its
+    """One analysis's results, made and held without the analysis: files, report content, its
     figures (being drawn)."""
 
     game: Game
     folder: ResultFolder
-    summary: dict
     report: object               # the game's ReportContent
-    drawing: Drawing             # its figures: file -> SVG text
+    drawing: Drawing             # its figures (file -> SVG text) and the HTML of its tables (report.tables_markdown)
     count: object                # what game.count returned (the verification re-derives the statistics on it)
     strategy_columns: dict       # the arrays its strategy files were written from (compared as they are read back)
 
@@ -207,6 +206,7 @@ def stage(game: Game, rule_file, analysis, run: Run) -> Staged:
             folder = result_folder(game, rule_file, run)
             summary = _made(outputs.summary)
             folder.add("summary.json", json_bytes(summary))
+            drawing.render(report.tables_markdown(outputs.report, summary))
             for name, data in outputs.files.items():
                 folder.add(name, _made(data))
             sheets = _made(outputs.sheets)
@@ -219,7 +219,7 @@ def stage(game: Game, rule_file, analysis, run: Run) -> Staged:
     # the report needs the figures' names and captions, no longer their data (which would hold the analysis)
     content = dataclasses.replace(outputs.report, figures=[dataclasses.replace(figure, data={})
                                                            for figure in outputs.report.figures])
-    return Staged(game, folder, summary, content, drawing, analysis.count, outputs.strategy_columns)
+    return Staged(game, folder, content, drawing, analysis.count, outputs.strategy_columns)
 
 
 def _made(value):
@@ -242,11 +242,8 @@ def finish(staged: Staged, run: Run) -> Path:
         if not verification.passed:
             failures = "; ".join(c.line() for c in verification.checks if not c.passed)
             raise InvariantError(f"verification failed before publishing {folder.target}: {failures}")
-        def figures():
-            with timing.stage("figures"):
-                return staged.drawing.result()
         with timing.stage("report"):
-            return report.build(staged.report, folder, staged.summary, verification, figures)
+            return report.build(staged.report, folder, verification, staged.drawing)
     try:
         with timing.stage(f"{staged.game.name} {folder.rules.name} publish"):
             return folder.publish(verified_report)

@@ -28,7 +28,7 @@ from analyzer.games.registry import Game
 from analyzer.publish import pipeline
 from analyzer.publish.folder import (MOVE_AWAY, check_folder, check_out_root, json_bytes, make_folder,
                                      write_folder_atomically)
-from analyzer.publish.report import to_html
+from analyzer.publish.markdown_html import to_html
 from analyzer.publish.workbook import rules_table, workbook_bytes
 
 FORMAT = "analyzer-protection/1"

@@ -12,6 +12,7 @@ from analyzer.core.errors import InvariantError
 from analyzer.figures.outputs import Figure, ReportContent
 from analyzer.publish import drawing
 from analyzer.publish.drawing import Drawer, Drawing
+from analyzer.publish.markdown_html import body_html
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is what is tested")
 
@@ -118,3 +119,12 @@ def test_the_command_line_forks_its_one_drawer_before_importing_the_pipeline(tmp
     assert run.stdout.splitlines()[0] == "pipeline not imported"       # one drawer: the pipeline draws with it
     assert run.stdout.count("pipeline") == 1
     assert (tmp_path / "baccarat" / "operator" / "figure_net_distribution.svg").is_file()
+
+
+def test_the_child_renders_the_html_rendered_here(drawer):
+    markdown = "## Every figure\n\n| figure | exact |\n|---|---|\n| rtp | 1/2 |\n"
+    there, here = Drawing(content(jackpot()), drawer), Drawing(content(jackpot()))
+    there.render(markdown)
+    here.render(markdown)
+    assert there.html() == here.html() == body_html(markdown) and "<td>1/2</td>" in there.html()
+    assert there.result() == here.result()                  # the figures, sent first, were not lost

@@ -5,7 +5,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import support
-from analyzer.publish.report import body_html, summary_figures, to_html
+from analyzer.publish.markdown_html import body_html, to_html
+from analyzer.publish.report import summary_figures
 
 
 def test_report_holds_every_summary_figure(holdem_results):
@@ -65,15 +66,15 @@ def test_html_is_self_contained_and_well_formed(holdem_results):
 
 
 def test_sections_rendered_apart_make_the_page_rendered_whole():
-    """The report renders its sections before and after the figures while they are drawn: each section
+    """The report renders its sections apart (its tables in the drawing child, the rest around them): each section
     starting at a heading, the pieces join to what the whole Markdown renders to (every committed report)."""
     reports = sorted((Path(__file__).parents[2] / "results").glob("*/*/report.md"))
     assert len(reports) == 4
     for path in reports:
         markdown = path.read_text()
         svgs = {name: f"<svg id='{name}'></svg>" for name in re.findall(r"\]\((figure_\w+\.svg)\)", markdown)}
-        figures, par_sheet = markdown.index("\n## Figures\n"), markdown.index("\n## PAR sheet\n")
-        pieces = [markdown[:figures], markdown[figures + 1:par_sheet], markdown[par_sheet + 1:]]
+        cuts = [0] + [markdown.index(f"\n## {name}\n") + 1 for name in ("Figures", "PAR sheet", "Verification")]
+        pieces = [markdown[start:stop] for start, stop in zip(cuts, cuts[1:] + [len(markdown)])]
         assert svgs and "".join(body_html(piece, svgs) for piece in pieces) == body_html(markdown, svgs), path
 
 
