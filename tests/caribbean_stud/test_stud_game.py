@@ -339,7 +339,7 @@ def test_progressive_hand_counts_and_break_even(stud_analyses):
     assert prog.break_even == break_even
     levels = dict(prog.table)
     assert levels[Fraction(100000)] == (fixed + Fraction(4, 2_598_960) * 100000) / Fraction(1, 2)
-    assert str(prog.rtp) == "J/324870 + 6091/15470"
+    assert prog.rtp_text == "J/324870 + 6091/15470"
 
 
 def test_progressive_stake_returned_switch(tmp_path):

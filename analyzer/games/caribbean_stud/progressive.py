@@ -1,6 +1,6 @@
 """The Caribbean Stud progressive side bet, paid on the player's five cards alone: its RTP and moments as exact
-functions of the jackpot J, a positive sympy symbol (sympy is imported here only); the files write each
-function as sympy's str() of its expanded form.
+functions of the jackpot J, polynomials over the rationals (sympy's `Poly`; sympy is imported here only); the
+files write each function as sympy's str() of its expression.
 """
 from __future__ import annotations
 
@@ -18,34 +18,34 @@ from analyzer.poker.settlement import N_CATEGORIES
 
 @cache
 def jackpot():
-    """The symbol J (positive: a jackpot below or at zero is no break-even)."""
+    """J as a polynomial (the symbol positive: a jackpot below or at zero is no break-even)."""
     import sympy
-    return sympy.Symbol("J", positive=True)
+    return sympy.Poly(sympy.Symbol("J", positive=True), domain=sympy.QQ)
 
 
-def _expanded(expression):
+def polynomial(value):
+    """A number, or a polynomial in J, as a polynomial in J over the rationals."""
     import sympy
-    return sympy.expand(sympy.sympify(expression))
+    return sympy.Poly(value, *jackpot().gens, domain=sympy.QQ)
 
 
-def _fraction(value) -> Fraction:
-    """A sympy Rational as a Fraction."""
-    return Fraction(int(value.p), int(value.q))
+def text(function) -> str:
+    """A function of J as the files write it ("J/324870 + 6091/15470")."""
+    return str(function.as_expr())
 
 
-def value_at_jackpot(expression, jackpot_value) -> Fraction:
-    """A function of J at one jackpot, exactly: its polynomial's coefficients by Horner's rule."""
+def value_at_jackpot(function, jackpot_value) -> Fraction:
+    """A function of J at one jackpot, exactly: its coefficients by Horner's rule."""
     value, at = Fraction(0), Fraction(jackpot_value)
-    for coefficient in _coefficients(expression):
+    for coefficient in _coefficients(function):
         value = value * at + coefficient
     return value
 
 
 @cache
-def _coefficients(expression) -> tuple[Fraction, ...]:
-    """A polynomial in J's coefficients, the highest power's first."""
-    import sympy
-    return tuple(_fraction(c) for c in sympy.Poly(sympy.sympify(expression), jackpot()).all_coeffs())
+def _coefficients(function) -> tuple[Fraction, ...]:
+    """A polynomial's coefficients, the highest power's first."""
+    return tuple(Fraction(int(c.p), int(c.q)) for c in function.all_coeffs())
 
 
 @dataclass
@@ -54,7 +54,7 @@ class ProgressiveFigures:
 
     counts: list                 # hands of each category
     hands: int                   # C(n, 5)
-    rtp: object                  # total returned / total staked, a function of J (a sympy expression)
+    rtp: object                  # total returned / total staked, a polynomial in J
     break_even: Fraction | None  # the jackpot J > 0 at which RTP = 1 (None if no hand pays a share of it)
     table: list                  # [(jackpot, rtp)] at the rule file's levels
     lines: list                  # PAR lines, best hand first: category, combinations, pays, contribution
@@ -62,7 +62,7 @@ class ProgressiveFigures:
     @property
     def rtp_text(self) -> str:
         """RTP(J) as the files write it."""
-        return str(self.rtp)
+        return text(self.rtp)
 
 
 def progressive_figures(table: SituationCounts, prog: Progressive) -> ProgressiveFigures:
@@ -72,20 +72,25 @@ def progressive_figures(table: SituationCounts, prog: Progressive) -> Progressiv
 
 def figures_of_counts(prog: Progressive, counts: list[int]) -> ProgressiveFigures:
     """`progressive_figures` from the hands of each category."""
-    import sympy
     hands = sum(counts)
     rtp = rtp_function(prog, counts)
-    # the symbol is positive: no break-even when the fixed payouts alone return the stake
-    solutions = sympy.solve(rtp - 1, jackpot()) if rtp.has(jackpot()) else []
-    break_even = _fraction(solutions[0]) if solutions else None
+    # no break-even when the fixed payouts alone return the stake (RTP(J) = 1 only at J <= 0)
+    roots = [root for root in (rtp - 1).real_roots() if root > 0] if rtp.degree() > 0 else []
+    break_even = Fraction(int(roots[0].p), int(roots[0].q)) if roots else None
     levels = [(level, value_at_jackpot(rtp, level)) for level in prog.levels]
     return ProgressiveFigures(counts, hands, rtp, break_even, levels, progressive_lines(prog, counts, hands))
+
+
+@cache
+def returned(prog: Progressive, category: int):
+    """Total returned per unit staked by a hand of this category, a polynomial in J."""
+    return polynomial(prog.returned(category, jackpot()) * (1 / Fraction(prog.stake)))
 
 
 def rtp_function(prog: Progressive, counts: list[int]):
     """RTP(J) = total returned / total staked over the deck's five-card hands (`counts` per category)."""
     hands = sum(counts)
-    return _expanded(sum(Fraction(n, hands) * prog.returned(c, jackpot()) for c, n in enumerate(counts)) / prog.stake)
+    return sum((returned(prog, c) * Fraction(n, hands) for c, n in enumerate(counts)), polynomial(0))
 
 
 def progressive_lines(p: Progressive, counts: list, hands: int) -> list[dict]:
@@ -98,10 +103,10 @@ def progressive_lines(p: Progressive, counts: list, hands: int) -> list[dict]:
             words.append(f"{percent_str(share, 0)} of J" if share * 100 == int(share * 100) else f"{share} x J")
         if pays:
             words.append(f"EUR {decimal_str(pays, 2)}")
-        contribution = _expanded(p.returned(c, jackpot()) * Fraction(counts[c], hands) / p.stake)
-        exact = None if contribution.has(jackpot()) else value_at_jackpot(contribution, 0)
+        contribution = returned(p, c) * Fraction(counts[c], hands)
+        exact = None if contribution.degree() > 0 else value_at_jackpot(contribution, 0)
         lines.append({"category": c, "combinations": counts[c], "pays": " + ".join(words) or "loses",
-                      "contribution": str(contribution), "contribution_exact": exact})
+                      "contribution": text(contribution), "contribution_exact": exact})
     return lines
 
 
@@ -118,7 +123,7 @@ _TERM = r"(?:[1-9]\d*\*)?J(?:\*\*2)?(?:/[1-9]\d*)?|(?:0|[1-9]\d*)(?:/[1-9]\d*)?"
 _FUNCTION_OF_J = re.compile(rf"\s*-?\s*(?:{_TERM})(?:\s*[+-]\s*(?:{_TERM}))*\s*")
 
 
-def rtp_at(text: str, jackpot_value) -> Fraction:
+def rtp_at(written: str, jackpot_value) -> Fraction:
     """A function of J as a summary writes it ("J/324870 + 6091/15470"), evaluated exactly at a jackpot.
 
     InputError if the text is not a polynomial in J of degree at most 2 with rational coefficients.
@@ -127,42 +132,43 @@ def rtp_at(text: str, jackpot_value) -> Fraction:
     Fraction(6091, 15470)
     """
     import sympy
-    if not isinstance(text, str) or not _FUNCTION_OF_J.fullmatch(text):
-        raise InputError(f"{text!r} is not a polynomial in J of degree at most 2 with rational coefficients")
-    return value_at_jackpot(sympy.sympify(text, locals={"J": jackpot()}), jackpot_value)
+    if not isinstance(written, str) or not _FUNCTION_OF_J.fullmatch(written):
+        raise InputError(f"{written!r} is not a polynomial in J of degree at most 2 with rational coefficients")
+    return value_at_jackpot(polynomial(sympy.sympify(written, locals={"J": jackpot().gens[0]})), jackpot_value)
 
 
 # --- volatility: the progressive's moments, and its covariance with ANTE + raise, as functions of J ---
 
-def net_expression(prog: Progressive, category: int):
-    """The net result per unit staked of a hand of this category, a function of J (`Progressive.net` of J)."""
-    return _expanded(prog.returned(category, jackpot()) / prog.stake - 1)
+@cache
+def net_function(prog: Progressive, category: int):
+    """The net result per unit staked of a hand of this category, a polynomial in J (`Progressive.net` of J)."""
+    return returned(prog, category) - 1
 
 
 @dataclass
 class ProgressiveMoments:
     """Exact functions of J: the progressive's mean and variance per unit staked (X = payment / stake - 1)."""
 
-    mean: object                 # sympy expressions
+    mean: object                 # polynomials in J
     variance: object
 
     @property
     def mean_text(self) -> str:
         """E[X](J) as the files write it."""
-        return str(self.mean)
+        return text(self.mean)
 
     @property
     def variance_text(self) -> str:
         """Var[X](J) as the files write it."""
-        return str(self.variance)
+        return text(self.variance)
 
 
 def progressive_moments(prog: Progressive, counts: list) -> ProgressiveMoments:
     """E[X](J) and Var[X](J) over the deck's five-card hands (`counts` per category): linear and quadratic in J."""
     hands = sum(counts)
-    nets = [net_expression(prog, c) for c in range(N_CATEGORIES)]
-    mean = _expanded(sum(Fraction(counts[c], hands) * nets[c] for c in range(N_CATEGORIES)))
-    variance = _expanded(sum(Fraction(counts[c], hands) * nets[c] ** 2 for c in range(N_CATEGORIES)) - mean ** 2)
+    nets = [net_function(prog, c) for c in range(N_CATEGORIES)]
+    mean = sum((nets[c] * Fraction(counts[c], hands) for c in range(N_CATEGORIES)), polynomial(0))
+    variance = sum((nets[c] ** 2 * Fraction(counts[c], hands) for c in range(N_CATEGORIES)), -mean ** 2)
     return ProgressiveMoments(mean, variance)
 
 
@@ -181,9 +187,9 @@ def combined_functions(moments: ProgressiveMoments, prog: Progressive, main_by_c
     """Cov(main, X)(J) = sum_c E[main; category c] X_c(J) - E[main] E[X](J), and the combined mean, variance
     and RTP (`main_by_category[c]`: E[main x 1{category c}])."""
     r = Fraction(ratio)
-    covariance = _expanded(sum(Fraction(main_by_category[c]) * net_expression(prog, c) for c in range(N_CATEGORIES))
-                           - Fraction(main_mean) * moments.mean)
-    mean = _expanded(Fraction(main_mean) + r * moments.mean)
-    variance = _expanded(Fraction(main_variance) + r ** 2 * moments.variance + 2 * r * covariance)
-    rtp = _expanded(1 + mean / (Fraction(mean_wagered) + r))
-    return CombinedFunctions(str(covariance), str(mean), str(variance), str(rtp))
+    covariance = sum((net_function(prog, c) * Fraction(main_by_category[c]) for c in range(N_CATEGORIES)),
+                     moments.mean * -Fraction(main_mean))
+    mean = moments.mean * r + Fraction(main_mean)
+    variance = moments.variance * r ** 2 + covariance * (2 * r) + Fraction(main_variance)
+    rtp = mean * (1 / (Fraction(mean_wagered) + r)) + 1
+    return CombinedFunctions(text(covariance), text(mean), text(variance), text(rtp))
