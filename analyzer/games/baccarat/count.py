@@ -31,8 +31,9 @@ def count_outcomes(counts, rules: BaccaratRules) -> np.ndarray:
 
 
 def count_outcomes_python(counts, rules: BaccaratRules) -> np.ndarray:
-    """The kernel's count in plain Python integers, each round played by `rules.play_round`; a round of
-    k < 6 cards is weighted by the (n-k)...(n-5) ways to fill the rest of the sequence."""
+    """The kernel's count in plain Python integers, each round played by `rules.play_round` (a sixth card
+    drawn adds to the banker's total); a round of k < 6 cards is weighted by the (n-k)...(n-5) ways to fill
+    the rest of the sequence."""
     c = list(counts)
     n = sum(c)
     out = {}                               # (player, banker, cards dealt - 4) -> sequences
@@ -53,14 +54,11 @@ def count_outcomes_python(counts, rules: BaccaratRules) -> np.ndarray:
             add(player, banker, 0, ways * (n - 4) * (n - 5))
         for fifth in values if ways and used > 4 else ():
             more = ways * draw(fifth)
-            cards = [*first, fifth, 0]
-            player, banker, used = play(cards)
+            player, banker, used = play(first + (fifth, 0))
             if more and used == 5:
                 add(player, banker, 1, more * (n - 5))
-            for sixth in values if more and used == 6 else ():
-                cards[5] = sixth
-                player, banker, _ = play(cards)
-                add(player, banker, 2, more * c[sixth])
+            for sixth in values if more and used == 6 else ():    # the banker's third card, added to his total
+                add(player, (banker + sixth) % 10, 2, more * c[sixth])
             c[fifth] += 1
         for value in first:
             c[value] += 1
