@@ -95,8 +95,9 @@ def _rounded(value: Fraction, root: bool) -> float | None:
     if not -307 <= exponent < 308:
         return None
     shift = NUMBER_DIGITS - 1 - exponent
-    scaled = value * Fraction(10) ** (shift * (2 if root else 1))
-    numerator, denominator = scaled.numerator, scaled.denominator
+    power = 10 ** abs(shift * (2 if root else 1))          # Y in integers, not reduced: no gcd to take
+    numerator, denominator = (value.numerator * power, value.denominator) if shift >= 0 else \
+        (value.numerator, value.denominator * power)
     # Y = value x 10^shift (10^(2 shift) for a root): floor(Y + 1/2), or floor(sqrt(Y) + 1/2) = (isqrt(floor(4Y)) + 1) // 2
     digits = (math.isqrt(4 * numerator // denominator) + 1) // 2 if root else \
         (2 * numerator + denominator) // (2 * denominator)
