@@ -39,10 +39,8 @@ SETTLING_TOLERANCES = {"0.1": Fraction(1, 1000), "0.01": Fraction(1, 10000)}
 class RoundOutcomes:
     """The exact joint distribution of one round's named components, as counted rows (immutable).
 
-    `rows`: {tuple of exact values (never float): count} or (values, count) pairs; equal rows merge, zero
-    counts drop, rows sort ascending.  Each component is kept as integer numerators over its least common
-    denominator; moments are population moments.
-    """
+    `rows`: {tuple of exact values (never float): count} or (values, count) pairs; equal rows merge, zero counts
+    drop, rows sort ascending. Each component is kept as integer numerators over its least common denominator."""
 
     __slots__ = ("_names", "_denominators", "_counts", "_total", "_rows")
 
@@ -268,20 +266,13 @@ class WagerStatistics:
 
     # --- probabilities of the net result -------------------------------------------------
 
-    @property
-    def hit_frequency(self) -> Fraction:
-        """P(net > 0)."""
-        return Fraction(sum(v.count for v in self.distribution if v.value > 0), self.rounds)
+    def _probability(self, sign: int) -> Fraction:
+        """P(the net's sign is `sign`): 1 a win, 0 a push, -1 a loss."""
+        return Fraction(sum(v.count for v in self.distribution if (v.value > 0) - (v.value < 0) == sign), self.rounds)
 
-    @property
-    def push_probability(self) -> Fraction:
-        """P(net = 0)."""
-        return Fraction(sum(v.count for v in self.distribution if v.value == 0), self.rounds)
-
-    @property
-    def loss_probability(self) -> Fraction:
-        """P(net < 0)."""
-        return Fraction(sum(v.count for v in self.distribution if v.value < 0), self.rounds)
+    hit_frequency = property(lambda self: self._probability(1), doc="P(net > 0).")
+    push_probability = property(lambda self: self._probability(0), doc="P(net = 0).")
+    loss_probability = property(lambda self: self._probability(-1), doc="P(net < 0).")
 
     @property
     def largest_win(self) -> NetValue | None:
@@ -345,28 +336,22 @@ class WagerStatistics:
         context=False the texts every entry shares (`summary_context`)."""
         largest = self.largest_win
         summary = {
-            "net_component": self.net,
-            "wagered_component": self.wagered,
-            "rounds_counted": str(self.rounds),
+            "net_component": self.net, "wagered_component": self.wagered, "rounds_counted": str(self.rounds),
             "ev_per_initial_bet": figure(self.mean, places),
             "house_edge_per_initial_bet": figure(self.house_edge_per_initial_bet, places),
-            "variance": figure(self.variance, places),
-            "standard_deviation": _root(self.variance, places),
+            "variance": figure(self.variance, places), "standard_deviation": _root(self.variance, places),
             "hit_frequency": figure(self.hit_frequency, places),
             "push_probability": figure(self.push_probability, places),
             "loss_probability": figure(self.loss_probability, places),
             "largest_win": None if largest is None else {"net": figure(largest.value, places),
                                                          "probability": figure(largest.probability, places)},
-            "mean_wagered": figure(self.mean_wagered, places),
-            "rtp": figure(self.rtp, places),
+            "mean_wagered": figure(self.mean_wagered, places), "rtp": figure(self.rtp, places),
             "house_edge_per_unit_wagered": figure(self.house_edge, places),
             "sd_per_unit_wagered": _root(self.variance / self.mean_wagered ** 2, places),
             "ratio_variance": figure(self.ratio_variance, places),
-            "rounds_to_settle": [
-                {"tolerance_percentage_points": label, "confidence": "95%",
-                 "rounds": str(self.rounds_to_settle(epsilon, Z95))}
-                for label, epsilon in SETTLING_TOLERANCES.items()],
-        }
+            "rounds_to_settle": [{"tolerance_percentage_points": label, "confidence": "95%",
+                                  "rounds": str(self.rounds_to_settle(epsilon, Z95))}
+                                 for label, epsilon in SETTLING_TOLERANCES.items()]}
         if not detail:
             return summary
         summary["net_distribution"] = [{"net": figure(v.value, places), "count": str(v.count),

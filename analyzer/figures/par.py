@@ -1,9 +1,7 @@
 """The statistics of a game's wagers in its PAR sheet, workbook and summary, written once from its declaration.
 
-A game declares its wagers (`WagerEntry`: labels, exact statistics, JSON Pointer into summary.json)
-and what is its own in a `ParStatistics`; from it this module writes summary.json's
-round_statistics, the PAR sheet's statistics section and CSV rows, and the workbook's sheets.
-"""
+A game declares its wagers (`WagerEntry`) and what is its own in a `ParStatistics`; from it this module writes
+summary.json's round_statistics, the PAR sheet's statistics section and CSV rows, and the workbook's sheets."""
 from __future__ import annotations
 
 import copy
@@ -287,11 +285,10 @@ def distribution_table(entries: Sequence[WagerEntry], label_titles: Sequence[str
                   for e in entries if e.detail for v in e.stats.distribution])
 
 
-def settling_table(entries: Sequence[WagerEntry], label_titles: Sequence[str],
-                   places: int = DECIMAL_PLACES) -> Table:
+def settling_table(entries: Sequence[WagerEntry], label_titles: Sequence[str]) -> Table:
     """The 95% and 99% intervals of each detailed wager's realised return for N = 10^3 .. 10^8 rounds."""
     return Table(list(label_titles) + ["summary.json", "Rounds", "Confidence", "Half-width", "Low", "High"],
-                 [list(e.labels) + [e.path, rounds, level, *e.stats.interval(rounds, z, places)]
+                 [list(e.labels) + [e.path, rounds, level, *e.stats.interval(rounds, z)]
                   for e in entries if e.detail for rounds in SETTLING_ROUNDS for level, z in CONFIDENCE_LEVELS.items()])
 
 

@@ -39,16 +39,14 @@ def summary(analysis: BaccaratAnalysis) -> dict:
         **summary_head(GAME, analysis.rule_file),
         "rtp_definition": "total returned (stake included) / total staked; a push returns the stake",
         "shoe": {"decks": rules.decks, "cards": n, "cards_by_value": list(analysis.shoe)},
-        "deals": {"ordered_six_card_sequences": str(main.total),
-                  "formula": "·".join(str(n - i) for i in range(6))},
+        "deals": {"ordered_six_card_sequences": str(main.total), "formula": "·".join(str(n - i) for i in range(6))},
         "outcomes": {name.replace(" ", "_"): {"combinations": str(count),
                                               "probability": figure(Fraction(count, main.total))}
                      for name, count in main.by_outcome.items()},
         "bets": bets,
         "effect_of_removal": {VALUE_NAMES[v]: {bet: figure(d) for bet, d in effect.items()}
                               for v, effect in analysis.effects.items()},
-        "round_statistics": round_statistics(par_statistics(analysis)),
-    }
+        "round_statistics": round_statistics(par_statistics(analysis))}
 
 
 WAGER_DEFINITIONS = {
@@ -128,8 +126,7 @@ def par_markdown(analysis: BaccaratAnalysis) -> str:
            f"sequence of the first six cards is counted once: "
            f"{'·'.join(str(n - i) for i in range(6))} = {thousands(main.total)} sequences; a round "
            "that uses fewer than six cards counts every way to fill the unused positions. "
-           "Probabilities are these counts over the total, exactly.\n",
-           "## Outcomes\n",
+           "Probabilities are these counts over the total, exactly.\n", "## Outcomes\n",
            markdown_table(["outcome", "combinations", "probability", "decimal"],
                           [[name, thousands(c), fraction_str(Fraction(c, main.total)),
                             decimal_str(Fraction(c, main.total))] for name, c in main.by_outcome.items()])]
@@ -159,8 +156,7 @@ def par_markdown(analysis: BaccaratAnalysis) -> str:
                            [[VALUE_NAMES[v]] + [decimal_str(e[b] * 10**6, 4) for b in BETS]
                             for v, e in analysis.effects.items()]),
             "\nEvery final (player total, banker total, cards dealt) outcome with its exact count is "
-            "in `outcomes.csv`.\n",
-            statistics_markdown(par_statistics(analysis))]
+            "in `outcomes.csv`.\n", statistics_markdown(par_statistics(analysis))]
     return "\n".join(out)
 
 
@@ -169,18 +165,13 @@ def strategy_file_bytes(analysis: BaccaratAnalysis) -> bytes:
     rules, shoes = analysis.rules, analysis_shoes(analysis.rules)
     mains = [MainOutcomes.from_counts(counts) for counts in analysis.shoe_counts]
     order = sorted(range(len(shoes)), key=lambda i: shoes[i])
-    header = {
-        "game": GAME, "rule_set": analysis.rule_file.name, "rule_sha256": analysis.rule_file.sha256,
-        "decks": rules.decks, "rules": strategy_header_rules(rules), "actions": list(BETS),
-        "key": "shoe: cards left of each value 0 (T J Q K), 1 (A), 2, ..., 9",
-        "ev_unit": "unit staked; BANKER with the commission taken exactly",
-    }
-    return strategy_file.encode(header, {
-        "shoe": np.array([shoes[i] for i in order], dtype="<u4"),
-        "banker_wins": np.array([mains[i].banker for i in order], dtype="<i8"),
-        "player_wins": np.array([mains[i].player for i in order], dtype="<i8"),
-        "ties": np.array([mains[i].tie for i in order], dtype="<i8"),
-    })
+    header = {"game": GAME, "rule_set": analysis.rule_file.name, "rule_sha256": analysis.rule_file.sha256,
+              "decks": rules.decks, "rules": strategy_header_rules(rules), "actions": list(BETS),
+              "key": "shoe: cards left of each value 0 (T J Q K), 1 (A), 2, ..., 9",
+              "ev_unit": "unit staked; BANKER with the commission taken exactly"}
+    counts = {column: np.array([getattr(mains[i], field) for i in order], dtype="<i8")
+              for column, field in (("banker_wins", "banker"), ("player_wins", "player"), ("ties", "tie"))}
+    return strategy_file.encode(header, {"shoe": np.array([shoes[i] for i in order], dtype="<u4"), **counts})
 
 
 def key_figures(analysis: BaccaratAnalysis) -> list[KeyFigure]:
@@ -216,11 +207,9 @@ def report_content(analysis: BaccaratAnalysis, par_sheet: str) -> ReportContent:
     return ReportContent(key_figures(analysis), method, strategy, par_sheet, [figure_, distribution])
 
 
-PAR_HEADERS = ["bet", "outcome", "combinations", "probability", "probability_decimal",
-               "returned_per_unit", "returned_per_unit_decimal", "contribution_to_rtp",
-               "contribution_to_rtp_decimal"]
-OUTCOME_HEADERS = ["player_total", "banker_total", "cards_dealt", "combinations", "probability",
-                   "probability_decimal"]
+PAR_HEADERS = ["bet", "outcome", "combinations", "probability", "probability_decimal", "returned_per_unit",
+               "returned_per_unit_decimal", "contribution_to_rtp", "contribution_to_rtp_decimal"]
+OUTCOME_HEADERS = ["player_total", "banker_total", "cards_dealt", "combinations", "probability", "probability_decimal"]
 
 
 def outputs(analysis: BaccaratAnalysis) -> Outputs:
@@ -237,7 +226,6 @@ def outputs(analysis: BaccaratAnalysis) -> Outputs:
             [[v, bet, fraction_str(d), decimal_str(d)] for v, e in analysis.effects.items() for bet, d in e.items()]),
         "banker_commission_by_stake.csv": lambda: csv_text(
             ["stake", "returned_on_win", "rtp", "rtp_decimal"],
-            [[money(s), money(r * s), fraction_str(rtp), decimal_str(rtp)] for s, r, rtp in analysis.stake_rtps]),
-    }
+            [[money(s), money(r * s), fraction_str(rtp), decimal_str(rtp)] for s, r, rtp in analysis.stake_rtps])}
     return Outputs(lambda: summary(analysis), files, report_content(analysis, par_sheet),
                    lambda: workbook_sheets(analysis))

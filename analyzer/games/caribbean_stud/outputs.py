@@ -32,16 +32,10 @@ MAX_PATTERNS_SHOWN = 200             # exception patterns listed in strategy_rul
 
 def strategy_entry(f: StrategyFigures, raises: np.ndarray) -> dict:
     """One strategy's entry of summary.json (`raises`: where it raises, per class)."""
-    return {
-        "description": f.description,
-        "probability_of_raising": figure(f.p_play),
-        "ev_per_ante": figure(f.ev),
-        "house_edge_per_ante": figure(f.house_edge),
-        "average_wager_per_ante": figure(f.average_wager),
-        "element_of_risk": figure(f.element_of_risk),
-        "rtp_returned_over_wagered": figure(f.rtp),
-        "situation_classes_raised": int(np.count_nonzero(raises)),
-    }
+    return {"description": f.description, "probability_of_raising": figure(f.p_play), "ev_per_ante": figure(f.ev),
+            "house_edge_per_ante": figure(f.house_edge), "average_wager_per_ante": figure(f.average_wager),
+            "element_of_risk": figure(f.element_of_risk), "rtp_returned_over_wagered": figure(f.rtp),
+            "situation_classes_raised": int(np.count_nonzero(raises))}
 
 
 def summary(analysis: StudAnalysis) -> dict:
@@ -54,32 +48,22 @@ def summary(analysis: StudAnalysis) -> dict:
         "definitions": {
             "ev_per_ante": "expected net result per ANTE under the strategy (house edge = -EV)",
             "element_of_risk": "house edge / average total wager (ANTE + raise x P(raise))",
-            "rtp_returned_over_wagered": "total returned (stakes included) / total wagered",
-        },
+            "rtp_returned_over_wagered": "total returned (stakes included) / total wagered"},
         "enumeration": {
-            "deck_cards": len(rules.cards),
-            "situations": str(table.raw_situations),
-            "situation_classes": len(table),
-            "dealer_completions_per_situation": table.completions,
-            "deals": str(analysis.total_deals),
+            "deck_cards": len(rules.cards), "situations": str(table.raw_situations), "situation_classes": len(table),
+            "dealer_completions_per_situation": table.completions, "deals": str(analysis.total_deals),
             "exact_ties_between_raise_and_fold": {"classes": int(np.count_nonzero(ties)),
-                                                  "situations": exact_masked_sum(table.weights, ties)},
-        },
+                                                  "situations": exact_masked_sum(table.weights, ties)}},
         "strategies": {name: strategy_entry(f, analysis.raises(name)) for name, f in st.items()},
         "published": {key: published_check(rules.published.get(key), getattr(st["optimal"], field))
                       for key, field in (("house_edge", "house_edge"), ("raise_probability", "p_play"))},
         "rule_in_words": {
-            "rule": check.strategy.lines(),
-            "clauses": fitted_rule.clauses(check.strategy),
-            "exceptions": {"classes": len(check.exceptions),
-                           "situations": exact_sum(table.weights[check.exceptions])},
-            "cost_per_ante": figure(check.cost),
-            "least_cost_of_any_rank_only_rule": figure(check.best_rank_only_cost),
-            "rank_patterns_whose_best_play_depends_on_suits": check.mixed_rank_patterns,
-        },
+            "rule": check.strategy.lines(), "clauses": fitted_rule.clauses(check.strategy),
+            "exceptions": {"classes": len(check.exceptions), "situations": exact_sum(table.weights[check.exceptions])},
+            "cost_per_ante": figure(check.cost), "least_cost_of_any_rank_only_rule": figure(check.best_rank_only_cost),
+            "rank_patterns_whose_best_play_depends_on_suits": check.mixed_rank_patterns},
         "progressive": progressive_summary(rules.progressive, analysis.progressive),
-        "round_statistics": round_statistics(par_statistics(analysis)),
-    }
+        "round_statistics": round_statistics(par_statistics(analysis))}
 
 
 WAGER_DEFINITIONS = {
@@ -88,8 +72,7 @@ WAGER_DEFINITIONS = {
                    "currency); paid on the player's five cards whatever he decides; counted over the deck's "
                    "five-card hands",
     "combined": "ANTE + raise with the progressive staked progressive_stake_per_ante x ANTE: net per ANTE; "
-                "wagered ANTE (+ raise on a raise) + the progressive's stake",
-}
+                "wagered ANTE (+ raise on a raise) + the progressive's stake"}
 PROGRESSIVE_NOTE = ("combined play is per ANTE with the progressive staked r = progressive_stake_per_ante x ANTE "
                     "(r = 1: an ANTE equal to the progressive's stake); for another r, Var(main + r X) = Var(main) "
                     "+ r^2 Var(X) + 2 r Cov(main, X) with the functions of J given (X: the progressive per unit "
@@ -164,14 +147,11 @@ def par_statistics(analysis: StudAnalysis) -> ParStatistics:
 
 def progressive_summary(p: Progressive, prog) -> dict:
     """The progressive's entry of summary.json."""
-    return {
-        "stake": decimal_str(p.stake, 2),
-        "stake_returned_with_win": p.stake_returned,
-        "rtp_as_function_of_jackpot": prog.rtp_text,
-        "break_even_jackpot": figure(prog.break_even, 2) if prog.break_even is not None else None,
-        "rtp_at_jackpot": {decimal_str(level, 2): figure(rtp) for level, rtp in prog.table},
-        "hands": {CATEGORIES[c]: str(prog.counts[c]) for c in range(N_CATEGORIES)},
-    }
+    return {"stake": decimal_str(p.stake, 2), "stake_returned_with_win": p.stake_returned,
+            "rtp_as_function_of_jackpot": prog.rtp_text,
+            "break_even_jackpot": figure(prog.break_even, 2) if prog.break_even is not None else None,
+            "rtp_at_jackpot": {jackpot_key(level): figure(rtp) for level, rtp in prog.table},
+            "hands": {CATEGORIES[c]: str(prog.counts[c]) for c in range(N_CATEGORIES)}}
 
 
 def par_lines(analysis: StudAnalysis) -> list[dict]:
@@ -193,9 +173,8 @@ def par_lines(analysis: StudAnalysis) -> list[dict]:
     return lines
 
 
-PAR_HEADERS = ["section", "action", "player_hand", "outcome", "combinations", "probability",
-               "probability_decimal", "wagered_per_ante", "net_per_ante", "contribution_to_ev",
-               "contribution_to_ev_decimal"]
+PAR_HEADERS = ["section", "action", "player_hand", "outcome", "combinations", "probability", "probability_decimal",
+               "wagered_per_ante", "net_per_ante", "contribution_to_ev", "contribution_to_ev_decimal"]
 
 
 def main_lines(analysis: StudAnalysis, lines: list) -> list[tuple]:
@@ -277,8 +256,7 @@ def par_markdown(analysis: StudAnalysis, lines: list) -> str:
                                                         decimal_str(level, 2), percent_str(rtp, 4)]
                                                        for level, rtp in analysis.progressive.table]),
             "\nThe optimal decision of every situation class is in `strategy.bin.gz`; the rule in words and "
-            "its exceptions are in `strategy_rule.md`.\n",
-            statistics_markdown(par_statistics(analysis))]
+            "its exceptions are in `strategy_rule.md`.\n", statistics_markdown(par_statistics(analysis))]
     return "\n".join(out)
 
 
@@ -291,8 +269,7 @@ def strategy_rule_markdown(analysis: StudAnalysis) -> str:
            "The first line that applies decides:\n",
            "\n".join(f"{i}. {line}" for i, line in enumerate(check.strategy.lines(), 1)),
            "\nCards are counted by place, highest first (in A-K-9-5-2 the third card is the 9); the up card "
-           "pairs a card when it has the same rank.\n",
-           "## Proof\n",
+           "pairs a card when it has the same rank.\n", "## Proof\n",
            f"The rule was evaluated on every one of the {thousands(len(table))} situation classes "
            f"({thousands(table.raw_situations)} situations) and compared with the exact optimal decision.\n"]
     if not len(check.exceptions):
@@ -311,11 +288,9 @@ def strategy_rule_markdown(analysis: StudAnalysis) -> str:
                    "ANTE per hand.\n")
         patterns = {}
         for i, gain in zip(check.exceptions.tolist(), check.exception_gains.tolist()):
-            ranks = tuple(int(r) for r in table.keys[i, :5] // 4)
-            key = (ranks, int(table.keys[i, 5] // 4), bool(check.raises[i]))
-            entry = patterns.setdefault(key, [0, 0])
-            entry[0] += int(table.weights[i])
-            entry[1] += abs(int(gain))
+            key = (tuple(int(r) for r in table.keys[i, :5] // 4), int(table.keys[i, 5] // 4), bool(check.raises[i]))
+            weight, cost = patterns.get(key, (0, 0))
+            patterns[key] = (weight + int(table.weights[i]), cost + abs(int(gain)))
         rows = [[" ".join("23456789TJQKA"[r] for r in ranks), "23456789TJQKA"[up],
                  "raise" if rule_raises else "fold", "fold" if rule_raises else "raise", thousands(w),
                  decimal_str(Fraction(cost, scale), 12)]
@@ -406,15 +381,13 @@ def strategy_rule_exceptions_csv(analysis: StudAnalysis) -> str:
     def texts(numerator: int, denominator: int, places: int) -> tuple:
         value = Fraction(numerator, denominator)
         return fraction_str(value), decimal_str(value, places)
-    exceptions = check.exceptions
-    rows = []
+    exceptions, rows = check.exceptions, []
     for key, weight, raises, ev, gain in zip(table.keys[exceptions].tolist(), table.weights[exceptions].tolist(),
                                              check.raises[exceptions].tolist(), priced.ev_raise[exceptions].tolist(),
                                              check.exception_gains.tolist()):
         ev_exact, ev_decimal = texts(int(ev), priced.denominator, 10)
-        cost_exact, cost_decimal = texts(abs(int(gain)), scale, 15)
         rows.append([cards_str(key[:5]), card_str(key[5]), weight, "raise" if raises else "fold",
-                     "fold" if raises else "raise", ev_exact, "-1/1", ev_decimal, cost_exact, cost_decimal])
+                     "fold" if raises else "raise", ev_exact, "-1/1", ev_decimal, *texts(abs(int(gain)), scale, 15)])
     return csv_text(EXCEPTION_HEADERS, rows)
 
 
@@ -442,8 +415,7 @@ def outputs(analysis: StudAnalysis) -> Outputs:
                                                 for level, rtp in analysis.progressive.table]),
         "strategy_rule.md": lambda: strategy_rule_markdown(analysis),
         "strategy_rule_exceptions.csv": lambda: strategy_rule_exceptions_csv(analysis),
-        OPTIMAL_FILE: lambda: strategies.data(OPTIMAL_FILE),
-    }
+        OPTIMAL_FILE: lambda: strategies.data(OPTIMAL_FILE)}
     if analysis.basic is not None:
         files["basic_strategy.toml"] = lambda: Path(analysis.basic.source).read_bytes()
         files["basic_strategy.md"] = lambda: basic_strategy.stud_basic_strategy_markdown(

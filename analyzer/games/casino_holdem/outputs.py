@@ -27,18 +27,11 @@ from analyzer.strategy.language import strategy_card_markdown
 
 def strategy_summary(f: HoldemStrategy) -> dict:
     """One strategy's entry of summary.json."""
-    entry = {
-        "description": f.description,
-        "probability_of_calling": figure(f.p_call),
-        "ev_per_ante": figure(f.ev),
-        "house_edge_per_ante": figure(f.house_edge),
-        "average_wager_per_ante": figure(f.average_wager),
-        "rtp_returned_over_wagered": figure(f.rtp),
-        "return_per_ante": figure(f.return_per_ante),
-        "aa_bonus_rtp": figure(f.aa_rtp),
-        "situation_classes_called": int(f.call.sum()),
-        "situation_classes_folded": int((~f.call).sum()),
-    }
+    entry = {"description": f.description, "probability_of_calling": figure(f.p_call), "ev_per_ante": figure(f.ev),
+             "house_edge_per_ante": figure(f.house_edge), "average_wager_per_ante": figure(f.average_wager),
+             "rtp_returned_over_wagered": figure(f.rtp), "return_per_ante": figure(f.return_per_ante),
+             "aa_bonus_rtp": figure(f.aa_rtp), "situation_classes_called": int(f.call.sum()),
+             "situation_classes_folded": int((~f.call).sum())}
     if f.aa_ratio is not None:
         total_ev = f.ev + f.aa_ratio * (f.aa_rtp - 1)
         entry["aa_bonus_ratio"] = fraction_str(f.aa_ratio)
@@ -51,57 +44,44 @@ def summary(analysis: HoldemAnalysis) -> dict:
     """summary.json: every figure exact, with its decimal."""
     rules, table, st = analysis.rules, analysis.table, analysis.strategies
     optimal, ties = analysis.priced.optimal_call()
-    published = rules.published
-    comparisons = {
-        "optimal_main_rtp": st["optimal"].rtp,
-        "optimal_house_edge": st["optimal"].house_edge,
-        "optimal_aa_bonus_rtp": st["optimal"].aa_rtp,
-        "every_hand_calls_aa_bonus_rtp": st["always_call"].aa_rtp,
-        "basic_main_rtp": st["basic"].rtp,
-        "basic_aa_bonus_rtp": st["basic"].aa_rtp,
-        "call_on_aa_win_main_rtp": st["call_on_aa_win_basic"].rtp,
-        "call_on_aa_win_aa_bonus_rtp": st["call_on_aa_win_basic"].aa_rtp,
-    }
+
+    def classes(mask: np.ndarray) -> dict:
+        return {"situation_classes": int(mask.sum()), "situations": str(exact_sum(table.weights[mask]))}
+    comparisons = {"optimal_main_rtp": st["optimal"].rtp, "optimal_house_edge": st["optimal"].house_edge,
+                   "optimal_aa_bonus_rtp": st["optimal"].aa_rtp,
+                   "every_hand_calls_aa_bonus_rtp": st["always_call"].aa_rtp,
+                   "basic_main_rtp": st["basic"].rtp, "basic_aa_bonus_rtp": st["basic"].aa_rtp,
+                   "call_on_aa_win_main_rtp": st["call_on_aa_win_basic"].rtp,
+                   "call_on_aa_win_aa_bonus_rtp": st["call_on_aa_win_basic"].aa_rtp}
     return {
         **summary_head(GAME, analysis.rule_file),
         "dealer_qualifies_with": qualifier_words(rules.qualifier),
         "enumeration": {
-            "deck_cards": len(rules.cards),
-            "situations": str(analysis.total_weight),
-            "situation_classes": len(table),
-            "canonical_flops": table.n_flops,
-            "canonical_boards": table.n_boards,
-            "continuations_per_situation": str(table.continuations),
-            "deals": str(analysis.total_deals),
-            "what": "every (2 hole cards, 3-card flop) situation x every turn/river pair x every dealer hole pair",
-        },
+            "deck_cards": len(rules.cards), "situations": str(analysis.total_weight), "situation_classes": len(table),
+            "canonical_flops": table.n_flops, "canonical_boards": table.n_boards,
+            "continuations_per_situation": str(table.continuations), "deals": str(analysis.total_deals),
+            "what": "every (2 hole cards, 3-card flop) situation x every turn/river pair x every dealer hole pair"},
         "rtp_definitions": {
             "rtp_returned_over_wagered": "total returned / total wagered; a called hand wagers ANTE + CALL "
                                          "(this definition reproduces the operator's 99.18%)",
             "return_per_ante": "total returned / ANTEs placed (1 + EV per ANTE)",
             "house_edge_per_ante": "minus the EV per ANTE",
-            "aa_bonus_rtp": "AA Bonus total returned / AA Bonus staked; lost on a fold",
-        },
+            "aa_bonus_rtp": "AA Bonus total returned / AA Bonus staked; lost on a fold"},
         "strategies": {name: strategy_summary(f) for name, f in st.items()},
-        "optimal_exact_ties": {"situation_classes": int(ties.sum()),
-                               "situations": str(exact_sum(table.weights[ties]))},
-        "joint_optimal_differs_from_optimal": {
-            "situation_classes": int((st["joint_optimal"].call != optimal).sum()),
-            "situations": str(exact_sum(table.weights[st["joint_optimal"].call != optimal]))},
-        "published": {key: {"exact": figure(value), **(published_check(published.get(key), value) or {})}
+        "optimal_exact_ties": classes(ties),
+        "joint_optimal_differs_from_optimal": classes(st["joint_optimal"].call != optimal),
+        "published": {key: {"exact": figure(value), **(published_check(rules.published.get(key), value) or {})}
                       for key, value in comparisons.items()},
         "published_note": ("the operator's basic strategy is unknown: basic_* and call_on_aa_win_* compare the "
                            "operator's figures with this project's basic strategy (basic_strategy.md)"),
-        "round_statistics": round_statistics(par_statistics(analysis)),
-    }
+        "round_statistics": round_statistics(par_statistics(analysis))}
 
 
 WAGER_DEFINITIONS = {
     "main": "ANTE + CALL: net per ANTE (a fold -1, a push 0); wagered ANTE on a fold, ANTE + CALL on a call",
     "aa_bonus": "the AA Bonus alone: net per unit staked on it, staked every round, lost on a fold",
     "combined": "ANTE + CALL with the AA Bonus staked aa_bonus_stake_per_ante x ANTE: net per ANTE; wagered "
-                "ANTE (+ CALL on a call) + the AA Bonus stake",
-}
+                "ANTE (+ CALL on a call) + the AA Bonus stake"}
 COMBINED_COLUMNS = [("AA Bonus stake per ANTE", EXACT), ("EV ANTE + CALL", EXACT), ("EV AA Bonus", EXACT),
                     ("Covariance", EXACT), ("EV combined", "ev_per_initial_bet"), ("Variance combined", "variance"),
                     ("SD combined", "standard_deviation"), ("Mean wagered", "mean_wagered"), ("RTP", "rtp"),
@@ -189,8 +169,7 @@ def par_markdown(analysis: HoldemAnalysis, lines: list, aa_lines: list) -> str:
             f"{thousands(analysis.total_weight)} of them, {thousands(len(table))} classes under suit "
             f"renaming) x every turn/river pair x every dealer hole pair ({thousands(table.continuations)} "
             f"continuations each): {thousands(total)} deals, every one counted once. The dealer qualifies "
-            f"with {qualifier_words(rules.qualifier)}.\n",
-            "## ANTE + CALL\n",
+            f"with {qualifier_words(rules.qualifier)}.\n", "## ANTE + CALL\n",
             lines_markdown(["final hand", "outcome", "combinations", "probability", "wagered", "net (per ANTE)",
                             "contribution to EV"],
                            [((line["hand"], line["outcome"]), line["combinations"],
@@ -246,8 +225,7 @@ def key_figures(analysis: HoldemAnalysis) -> list[KeyFigure]:
         KeyFigure("AA Bonus RTP, every hand calls", st["always_call"].aa_rtp, note("every_hand_calls_aa_bonus_rtp")),
         KeyFigure("RTP (returned / wagered), call on every AA Bonus win", st["call_on_aa_win"].rtp),
         KeyFigure("house edge per ANTE, always call", st["always_call"].house_edge),
-        KeyFigure("main RTP (returned / wagered), basic strategy", st["basic"].rtp, note("basic_main_rtp")),
-    ]
+        KeyFigure("main RTP (returned / wagered), basic strategy", st["basic"].rtp, note("basic_main_rtp"))]
 
 
 def strategies_table(strategies: dict) -> str:
@@ -329,7 +307,6 @@ def outputs(analysis: HoldemAnalysis) -> Outputs:
         "basic_strategy.toml": lambda: Path(analysis.basic.source).read_bytes(),
         "basic_strategy.md": lambda: basic_strategy.basic_strategy_markdown(analysis.priced, analysis.basic, three_rows,
                                                                             known, analysis.basic_costs),
-        BASIC_FILE: lambda: strategies.data(BASIC_FILE),
-    }
+        BASIC_FILE: lambda: strategies.data(BASIC_FILE)}
     return Outputs(lambda: summary(analysis), files, report_content(analysis, par_sheet, three_rows),
                    lambda: workbook_sheets(analysis, lines, aa_lines), strategies.columns())
