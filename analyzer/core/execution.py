@@ -466,10 +466,9 @@ def scheduler_address(text: str) -> str:
 
 
 def make_executor(jobs: int | None = None, scheduler: str | None = None) -> Executor:
-    """The executor the command line asks for: a Dask cluster, N local processes, or (default) this
-    process with every core as kernel threads (faster and smaller on one machine: chunks add in place;
-    benchmarks/bench_scaling.py).  InputError, naming the option, for a bad --jobs or --scheduler.
-    """
+    """The executor the command line asks for: a Dask cluster, N local processes, or (default, the fastest and
+    smallest on one machine: chunks add in place) this process, every core as kernel threads.  InputError, naming
+    the option, for a bad --jobs or --scheduler."""
     if jobs is not None and scheduler is not None:
         raise InputError("--jobs and --scheduler exclude each other: --jobs N runs N local processes, "
                          "--scheduler runs on the Dask cluster's workers")
