@@ -403,9 +403,8 @@ def pipeline_run(args, argv=None, drawer=None):
     from analyzer.publish.options import CheckOptions
     from analyzer.publish.pipeline import Run
     from analyzer.core.execution import make_executor
-    publishing = {} if argv is None else dict(
-        argv=argv, checks=CheckOptions(args.check_samples, args.check_rounds, args.seed), replace=args.replace,
-        drawer=drawer)
+    publishing = {} if argv is None else dict(argv=argv, replace=args.replace, drawer=drawer,
+                                              checks=CheckOptions(args.check_samples, args.check_rounds, args.seed))
     if not hasattr(args, "_executor"):        # made once per command, reused by every analysis; closed by main
         args._executor = make_executor(args.jobs, args.scheduler)
     cache = None if args.no_cache else Path(args.cache) if args.cache else Path(args.out) / ".cache"
