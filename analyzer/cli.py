@@ -226,18 +226,16 @@ def build_parser() -> argparse.ArgumentParser:
                "  analyzer advise caribbean-stud --hand \"Ah Kd 9s 5c 2h\" --up Qd --seen 7h\n"
                "  analyzer advise baccarat --remove 5,5,9,K")
     games = advise.add_subparsers(dest="game", required=True, metavar="GAME")
-    for game in registry.GAMES:
+    for game in (game for game in registry.GAMES if game.has(DecisionTable) or game.has(LiveShoe)):
         if game.has(DecisionTable):
             sub = games.add_parser(game.name, help=f"{game.name}: " + ", ".join(f"--{flag}" for flag, _ in game.advise_groups))
             for flag, what in game.advise_groups:
                 sub.add_argument(f"--{flag}", required=True, metavar="CARDS", help=what)
             if game.has(SeenCards):
                 sub.add_argument("--seen", metavar="CARDS", help=game.seen_help + ": the exploit's decision")
-        elif game.has(LiveShoe):
+        else:                                # a live shoe
             sub = games.add_parser(game.name, help=f"{game.name}: the best bet for a (depleted) shoe")
             add_options(sub, game.query_options, exclusive=True)
-        else:
-            continue
         sub.add_argument("--rule-set", default="operator", type=folder_name,
                          help="rule set (results subfolder; default operator)")
         sub.add_argument("--results", default="results", metavar="DIR", help="results root (default ./results)")
@@ -260,9 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
                "  analyzer protect baccarat --edge-sort 6789 --cards 4 --json\n"
                "  analyzer protect baccarat --best-grouping")
     protected = protect.add_subparsers(dest="game", required=True, metavar="GAME")
-    for game in registry.GAMES:
-        if not game.has(Protection):
-            continue
+    for game in (game for game in registry.GAMES if game.has(Protection)):
         sub = protected.add_parser(game.name, help=f"{game.name}: " + ", ".join(o.flag for o in game.protect_scenarios))
         sub.add_argument("--rules", metavar="FILE", help=RULES_HELP + game.rules_help)
         add_options(sub, game.protect_scenarios, exclusive=True, required=True)

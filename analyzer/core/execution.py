@@ -193,10 +193,9 @@ class LocalExecutor(Executor):
             for name, (shape, dtype) in totals.shapes.items():
                 outputs.put(name, shape, dtype)
             context = get_context("forkserver" if sys.platform != "win32" else "spawn")
-            placed = []
+            placed, pending = [], set()
             with ProcessPoolExecutor(self.workers, mp_context=context, initializer=_attach,
                                      initargs=(inputs.descriptions, outputs.descriptions)) as pool:
-                pending = set()
                 try:
                     with _deferred_signals() as act:      # from before the first chunk starts on a worker
                         pending = {pool.submit(_call, chunk.function, chunk.args) for chunk in chunks}
