@@ -1,12 +1,9 @@
-"""The `analyzer` command line: one subcommand per game (from the registry), plus advise, audit, verify, all, sweep,
-design and derive-basic.
+"""The `analyzer` command line: one subcommand per game (from the registry), plus advise, protect, audit, verify,
+all, sweep, design and derive-basic.
 
-Exit status: 0 on success, 2 on bad input (rule file, cards, options, an --out or target
-folder that cannot or must not be written; one line on stderr, nothing written), 1 on any
-other failure (a failed verification, a full disk; one line), 130 on Ctrl-C and 143 on
-SIGTERM (what was staged is removed).  Results are written under --out (default
-./results), one folder per game and rule set, atomically.  Every option is checked while
-parsing, and everything else that could refuse a run before any counting starts.
+Exit status (docs/command-line.md): 0 on success, 2 on bad input (one line on stderr, nothing written), 1 on any
+other failure, 130 on Ctrl-C and 143 on SIGTERM.  Results are written under --out, atomically.  Everything that
+could refuse a run is checked before any counting starts.
 """
 from __future__ import annotations
 
@@ -50,13 +47,15 @@ RULES_HELP = ("TOML rule file describing a variant (deck, paytables, qualifier, 
               "default: the operator's built-in rules")
 
 
-def _exact_number(text: str):
+def _exact_number(text: str, positive: bool = False):
     try:
         value = to_fraction(text)
     except (TypeError, ValueError):
         raise argparse.ArgumentTypeError(f"{text!r} is not a number (e.g. 1, 0.5 or 1/2)") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text!r} must not be negative")
+    if positive and value == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
     return value
 
 
@@ -79,12 +78,8 @@ def monte_carlo_rounds(text: str) -> int:
     return value
 
 
-def deals_count(text: str) -> int:
-    """--deals: at least 2 sampled deals (an estimate's variance needs them)."""
-    return whole_number(text, 2, "a number of deals")
-
-
-OPTION_TYPES = {"exact": _exact_number, "whole": whole_number, "deals": deals_count}
+OPTION_TYPES = {"exact": _exact_number, "whole": whole_number,     # --deals: an estimate's variance needs 2 or more
+                "deals": lambda text: whole_number(text, 2, "a number of deals")}
 
 
 def jobs_count(text: str) -> int:
@@ -118,12 +113,15 @@ def folder_name(text: str) -> str:
     return check_folder_name(text, argparse.ArgumentTypeError)
 
 
-def add_option(parser: argparse.ArgumentParser, option: registry.Option) -> None:
-    """A game's own option, as the registry declares it."""
-    keywords = dict(option.keywords)
-    if "type" in keywords:
-        keywords["type"] = OPTION_TYPES[keywords["type"]]
-    parser.add_argument(option.flag, **keywords)
+def add_options(parser: argparse.ArgumentParser, options, exclusive: bool = False, required: bool = False) -> None:
+    """A game's own options, as the registry declares them; with `exclusive`, in a group taking one at most
+    (exactly one when `required`)."""
+    group = parser.add_mutually_exclusive_group(required=required) if exclusive else parser
+    for option in options:
+        keywords = dict(option.keywords)
+        if "type" in keywords:
+            keywords["type"] = OPTION_TYPES[keywords["type"]]
+        group.add_argument(option.flag, **keywords)
 
 
 def add_light(parser: argparse.ArgumentParser, out_help: str) -> None:
@@ -152,13 +150,16 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--replace", action="store_true",
                         help="replace results of the same rule set computed from another rule file (without it "
                              "such a folder is refused; folders the analyzer did not write are never replaced)")
-    parser.add_argument("--check-samples", type=whole_number, default=200, metavar="N",
-                        help="situations re-enumerated by direct dealing before publishing (default 200)")
-    parser.add_argument("--check-rounds", type=monte_carlo_rounds, metavar="N",
-                        help=f"Monte Carlo rounds played before publishing (default: the game's, ~20 s; 0 skips, "
-                             f"else at least {MIN_MONTE_CARLO_ROUNDS})")
-    parser.add_argument("--seed", type=whole_number, default=1,
-                        help="seed of the pre-publication checks, >= 0 (default 1)")
+    add_checks(parser, "--check-", "situations re-enumerated by direct dealing before publishing (default 200)",
+               f"Monte Carlo rounds played before publishing (default: the game's, ~20 s; 0 skips, else at least "
+               f"{MIN_MONTE_CARLO_ROUNDS})", "seed of the pre-publication checks, >= 0 (default 1)")
+
+
+def add_checks(parser: argparse.ArgumentParser, prefix: str, samples: str, rounds: str, seed: str) -> None:
+    """The seeded checks' options, with these helps: PREFIXsamples, PREFIXrounds and --seed."""
+    parser.add_argument(f"{prefix}samples", type=whole_number, default=200, metavar="N", help=samples)
+    parser.add_argument(f"{prefix}rounds", type=monte_carlo_rounds, metavar="N", help=rounds)
+    parser.add_argument("--seed", type=whole_number, default=1, help=seed)
 
 
 def _once(action_class):
@@ -203,12 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
     for game in registry.GAMES:
         sub = commands.add_parser(game.name, help=game.help, description=game.description, epilog=game.epilog)
         sub.add_argument("--rules", metavar="FILE", help=RULES_HELP + game.rules_help)
-        for option in game.options:
-            add_option(sub, option)
+        add_options(sub, game.options)
         if game.query_options:
-            query = sub.add_mutually_exclusive_group()
-            for option in game.query_options:
-                add_option(query, option)
+            add_options(sub, game.query_options, exclusive=True)
             sub.add_argument("--json", action="store_true", help="with a live-shoe question: print one JSON object")
         add_common(sub)
 
@@ -228,20 +226,16 @@ def build_parser() -> argparse.ArgumentParser:
                "  analyzer advise caribbean-stud --hand \"Ah Kd 9s 5c 2h\" --up Qd --seen 7h\n"
                "  analyzer advise baccarat --remove 5,5,9,K")
     games = advise.add_subparsers(dest="game", required=True, metavar="GAME")
-    for game in registry.GAMES:
+    for game in (game for game in registry.GAMES if game.has(DecisionTable) or game.has(LiveShoe)):
         if game.has(DecisionTable):
             sub = games.add_parser(game.name, help=f"{game.name}: " + ", ".join(f"--{flag}" for flag, _ in game.advise_groups))
             for flag, what in game.advise_groups:
                 sub.add_argument(f"--{flag}", required=True, metavar="CARDS", help=what)
             if game.has(SeenCards):
                 sub.add_argument("--seen", metavar="CARDS", help=game.seen_help + ": the exploit's decision")
-        elif game.has(LiveShoe):
+        else:                                # a live shoe
             sub = games.add_parser(game.name, help=f"{game.name}: the best bet for a (depleted) shoe")
-            shoe = sub.add_mutually_exclusive_group()
-            for option in game.query_options:
-                add_option(shoe, option)
-        else:
-            continue
+            add_options(sub, game.query_options, exclusive=True)
         sub.add_argument("--rule-set", default="operator", type=folder_name,
                          help="rule set (results subfolder; default operator)")
         sub.add_argument("--results", default="results", metavar="DIR", help="results root (default ./results)")
@@ -264,16 +258,11 @@ def build_parser() -> argparse.ArgumentParser:
                "  analyzer protect baccarat --edge-sort 6789 --cards 4 --json\n"
                "  analyzer protect baccarat --best-grouping")
     protected = protect.add_subparsers(dest="game", required=True, metavar="GAME")
-    for game in registry.GAMES:
-        if not game.has(Protection):
-            continue
+    for game in (game for game in registry.GAMES if game.has(Protection)):
         sub = protected.add_parser(game.name, help=f"{game.name}: " + ", ".join(o.flag for o in game.protect_scenarios))
         sub.add_argument("--rules", metavar="FILE", help=RULES_HELP + game.rules_help)
-        scenario = sub.add_mutually_exclusive_group(required=True)
-        for option in game.protect_scenarios:
-            add_option(scenario, option)
-        for option in game.protect_options:
-            add_option(sub, option)
+        add_options(sub, game.protect_scenarios, exclusive=True, required=True)
+        add_options(sub, game.protect_options)
         sub.add_argument("--json", action="store_true", help="print one JSON object: {rule set: figures}")
         add_light(sub, "results root (default ./results): OUT/protection/...; checked before any work")
 
@@ -320,13 +309,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n  analyzer verify\n  analyzer verify results/casino_holdem/operator --rounds 200000")
     check.add_argument("paths", nargs="*", default=["results"], metavar="PATH",
                        help="results root or results/<game>/<rule set> folders (default: results)")
-    check.add_argument("--samples", type=whole_number, default=200, metavar="N",
-                       help="situations to re-enumerate per game (default 200)")
-    check.add_argument("--rounds", type=monte_carlo_rounds, metavar="N",
-                       help=f"Monte Carlo rounds per game (default: about a minute for all games; 0 skips, else at "
-                            f"least {MIN_MONTE_CARLO_ROUNDS})")
-    check.add_argument("--seed", type=whole_number, default=1,
-                       help="random seed of the samples and the Monte Carlo, >= 0")
+    add_checks(check, "--", "situations to re-enumerate per game (default 200)",
+               f"Monte Carlo rounds per game (default: about a minute for all games; 0 skips, else at least "
+               f"{MIN_MONTE_CARLO_ROUNDS})", "random seed of the samples and the Monte Carlo, >= 0")
     check.add_argument("--no-recount", action="store_true",
                        help="skip re-deriving the round statistics (variance, hit frequency, net distribution) "
                             "by re-counting every deal with the game's kernel (Casino Hold'em: about 25 s)")
@@ -397,10 +382,7 @@ def _target(text: str):
 
 
 def _positive_number(text: str):
-    value = _exact_number(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
-    return value
+    return _exact_number(text, positive=True)
 
 
 def progress_bar(quiet: bool):
@@ -417,9 +399,8 @@ def pipeline_run(args, argv=None, drawer=None):
     from analyzer.publish.options import CheckOptions
     from analyzer.publish.pipeline import Run
     from analyzer.core.execution import make_executor
-    publishing = {} if argv is None else dict(
-        argv=argv, checks=CheckOptions(args.check_samples, args.check_rounds, args.seed), replace=args.replace,
-        drawer=drawer)
+    publishing = {} if argv is None else dict(argv=argv, replace=args.replace, drawer=drawer,
+                                              checks=CheckOptions(args.check_samples, args.check_rounds, args.seed))
     if not hasattr(args, "_executor"):        # made once per command, reused by every analysis; closed by main
         args._executor = make_executor(args.jobs, args.scheduler)
     cache = None if args.no_cache else Path(args.cache) if args.cache else Path(args.out) / ".cache"
@@ -575,9 +556,8 @@ def main(argv: list[str] | None = None) -> int:
             from analyzer.publish import design
             kind, target = ("house_edge", args.target_house_edge) if args.target_house_edge is not None \
                 else ("rtp", args.target_rtp)
-            lo, hi = args.range or (None, None)
             answer = design.solve(registry.game(args.game), args.rules, args.vary, pipeline_run(args), target, kind,
-                                  lo, hi, args.step, args.jackpot)
+                                  *(args.range or (None, None)), args.step, args.jackpot)
             folder = design.write(answer)
             print("\n".join([*design.summary_lines(answer), f"design: wrote {folder}/design.md"]))
         elif args.command == "verify":

@@ -1,11 +1,10 @@
 """One chunked execution model for every enumeration: local processes or a Dask cluster.
 
-A chunk is a module-level function and its small arguments; it returns integer arrays placed at
-offsets of named totals (`Part`), merged exactly, so the result does not depend on how the work
-was split or where it ran.  In this process a chunk may add straight into the totals
-(`Chunk.in_place`).  Data every chunk reads goes once per worker (shared memory, or scattered to
-Dask).  A Dask chunk lost with its worker is rerun, lost shared data scattered again, and a stalled
-stage cancelled with a one-line error; Ctrl-C stops local workers at once and quietly.
+A chunk is a module-level function and its small arguments; it returns integer arrays placed at offsets of named
+totals (`Part`), merged exactly, so the result does not depend on how the work was split or where it ran.  In this
+process a chunk may add straight into the totals (`Chunk.in_place`).  Data every chunk reads goes once per worker
+(shared memory, or scattered to Dask).  A Dask chunk lost with its worker is rerun, lost shared data scattered
+again, and a stalled stage cancelled with a one-line error; Ctrl-C stops local workers at once and quietly.
 """
 from __future__ import annotations
 
@@ -30,11 +29,9 @@ from analyzer.core.errors import InputError, InvariantError
 
 @dataclass(frozen=True)
 class Chunk:
-    """function(shared, *args) -> list of Part; `shared` is the stage's read-only arrays (or {}).
-
-    In place: function(shared, out, *args) -> None adds into `out` (name -> whole total) itself,
-    within its dtypes' bounds; only `in_process` executors accept it.
-    """
+    """function(shared, *args) -> list of Part; `shared` is the stage's read-only arrays (or {}).  In place:
+    function(shared, out, *args) -> None adds into `out` (name -> whole total) itself, within its dtypes' bounds;
+    only `in_process` executors accept it."""
 
     function: Callable
     args: tuple = ()
@@ -196,10 +193,9 @@ class LocalExecutor(Executor):
             for name, (shape, dtype) in totals.shapes.items():
                 outputs.put(name, shape, dtype)
             context = get_context("forkserver" if sys.platform != "win32" else "spawn")
-            placed = []
+            placed, pending = [], set()
             with ProcessPoolExecutor(self.workers, mp_context=context, initializer=_attach,
                                      initargs=(inputs.descriptions, outputs.descriptions)) as pool:
-                pending = set()
                 try:
                     with _deferred_signals() as act:      # from before the first chunk starts on a worker
                         pending = {pool.submit(_call, chunk.function, chunk.args) for chunk in chunks}
@@ -292,8 +288,7 @@ class DaskExecutor(Executor):
         self.stall_limit = stall_limit
         self.poll = min(1.0, stall_limit / 10)         # how often the stage looks for lost data and stalls
         self.workers = max(1, len(self.client.scheduler_info()["workers"]))
-        self.reruns = 0                                # chunks submitted again after a loss
-        self.handovers = 0                             # times shared data was scattered
+        self.reruns = self.handovers = 0               # chunks submitted again after a loss; shared data scatters
 
     def run(self, chunks, totals, shared=None, progress=None, label="chunks"):
         self._refuse_in_place(chunks)
@@ -466,10 +461,9 @@ def scheduler_address(text: str) -> str:
 
 
 def make_executor(jobs: int | None = None, scheduler: str | None = None) -> Executor:
-    """The executor the command line asks for: a Dask cluster, N local processes, or (default) this
-    process with every core as kernel threads (faster and smaller on one machine: chunks add in place;
-    benchmarks/bench_scaling.py).  InputError, naming the option, for a bad --jobs or --scheduler.
-    """
+    """The executor the command line asks for: a Dask cluster, N local processes, or (default, the fastest and
+    smallest on one machine: chunks add in place) this process, every core as kernel threads.  InputError, naming
+    the option, for a bad --jobs or --scheduler."""
     if jobs is not None and scheduler is not None:
         raise InputError("--jobs and --scheduler exclude each other: --jobs N runs N local processes, "
                          "--scheduler runs on the Dask cluster's workers")

@@ -112,9 +112,8 @@ def signing_key() -> bytes:
             with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="ascii") as handle:
                 handle.write(secrets.token_hex(DIGEST_BYTES) + "\n")
             try:
-                os.link(temp, path)             # the whole key appears at once, or another run's stays
-            except FileExistsError:
-                pass
+                with contextlib.suppress(FileExistsError):
+                    os.link(temp, path)         # the whole key appears at once, or another run's stays
             finally:
                 temp.unlink()
         text = path.read_text(encoding="ascii").strip()
@@ -156,9 +155,8 @@ def open_folder(folder) -> None:
 def cache_files(folder) -> list[Path]:
     """The cache files of a folder: the names the cache makes (not temporary files, nothing else)."""
     folder = Path(folder)
-    if not folder.is_dir():
-        return []
-    return sorted(path for path in folder.iterdir() if ENTRY.fullmatch(path.name) and path.is_file())
+    return sorted(path for path in folder.iterdir() if ENTRY.fullmatch(path.name) and path.is_file()) \
+        if folder.is_dir() else []
 
 
 # --- store -------------------------------------------------------------------------------
@@ -190,13 +188,10 @@ def store(folder, key: str, arrays: dict, meta: dict | None = None, *, prefix: s
     for (_, array), start in zip(prepared, starts):
         pieces += [bytes(start - at), array.reshape(-1).view(np.uint8)]
         at = start + array.nbytes
-    size = end + DIGEST_BYTES
-    if size > max_bytes:
-        print(f"count not cached: {path}: {size} bytes exceed the cache's bound of {max_bytes} bytes",
-              file=sys.stderr)
-        return None
-    temp = None
+    size, temp = end + DIGEST_BYTES, None
     try:
+        if size > max_bytes:
+            raise Unusable(f"{size} bytes exceed the cache's bound of {max_bytes} bytes")
         mac = hmac.new(signing_key(), digestmod=hashlib.sha256)
         fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".partial")
         with open(fd, "wb") as handle:
@@ -230,11 +225,9 @@ def evict(folder, max_bytes: int = DEFAULT_MAX_BYTES, keep: Path | None = None) 
     `keep`; the deleted paths."""
     entries = []
     for path in cache_files(folder):
-        try:
+        with contextlib.suppress(FileNotFoundError):
             status = path.stat()
-        except FileNotFoundError:
-            continue
-        entries.append((status.st_mtime_ns, path.name, path, status.st_size))
+            entries.append((status.st_mtime_ns, path.name, path, status.st_size))
     entries.sort()                      # oldest first; the name breaks mtime ties deterministically
     total, deleted = sum(size for *_, size in entries), []
     for _, _, path, size in entries:
