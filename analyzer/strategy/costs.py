@@ -76,13 +76,10 @@ def rule_costs(strategy: Strategy, values: dict, decisions: DecisionTable,
         rows = slice(start, min(n, start + CHUNK_ROWS))
         part = {name: values[name][rows] for name in read}
         first, second = _first_two_rules([rule.holds(part, strategy.features) for rule in rules], rows.stop - start)
-        if groups is None:
-            weights, gains = _sums_by_rule(first, second, plays, decisions, rows)
-        else:
-            weights, gains = _group_sums_by_rule(first, second, plays, groups.take(rows))
+        weights, gains = _sums_by_rule(first, second, plays, decisions, rows) if groups is None \
+            else _group_sums_by_rule(first, second, plays, groups.take(rows))
         weight_sums, gain_sums = weight_sums + weights, gain_sums + gains
-    weight_sums = weight_sums.reshape(len(actions), 2, 3).tolist()
-    gain_sums = gain_sums.reshape(len(actions), 2, 3).tolist()
+    weight_sums, gain_sums = (sums.reshape(len(actions), 2, 3).tolist() for sums in (weight_sums, gain_sums))
 
     def total(sums, rule, next_plays=(0, 1), signs=(0, 1, 2)):
         return sum(int(sums[rule][a][b]) for a in next_plays for b in signs)
@@ -135,9 +132,7 @@ def _sums_by_rule(first: np.ndarray, second: np.ndarray, plays: np.ndarray, deci
         group_sums.add_rule_sums(first, second, plays.astype(np.uint8), weights, gain, weight_sums, gain_sums)
         return weight_sums, gain_sums
     groups = first.astype(np.int64) * 6 + 1
-    groups += 3 * plays[second]
-    groups += gain > 0
-    groups -= gain < 0
+    groups += 3 * plays[second] + (gain > 0) - (gain < 0)
     return exact_group_sums(groups, weights, cells), exact_group_sums(groups, gain, cells)
 
 

@@ -1,10 +1,10 @@
 """Basic strategies as data: ordered "if <conditions> then <action>" rules over named features.
 
 Each rule is a conjunction of conditions on *features* (what the player sees) and an action; the
-first rule that holds decides, else the default.  A game supplies a `FeatureSet` (actions,
-features with their word templates, and their computation as integer arrays per situation
-class).  One `Strategy` gives the decisions (`decide`), the rules in words (`lines`; `chained` for "Otherwise fold if ...") and its TOML (`to_toml`, read back by
-`load_strategy`), which looks like::
+first rule that holds decides, else the default.  A game supplies a `FeatureSet` (actions, features with their
+word templates, and their computation as integer arrays per situation class).  One `Strategy` gives the decisions
+(`decide`), the rules in words (`lines`; `chained` for "Otherwise fold if ...") and its TOML (`to_toml`, read back
+by `load_strategy`), which looks like::
 
     [strategy]
     game = "casino-holdem"
@@ -16,10 +16,6 @@ class).  One `Strategy` gives the decisions (`decide`), the rules in words (`lin
     then = "call"
     if = { hand = { min = "one_pair" } }
 
-    [[rule]]
-    then = "call"
-    if = { flush_draw = true }
-
 A condition is `feature = value`, or a table with `min`, `max` (both: an inclusive range),
 `below`, `not`, `in` or `not_in`, values spelled as the feature's kind spells them.  A condition
 on a feature that does not apply to a situation never holds.
@@ -27,7 +23,7 @@ on a feature that does not apply to a situation never holds.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Callable
@@ -148,9 +144,7 @@ class Feature:
     searched: bool = True       # whether the derivation search may use it (False: for stating fitted rules)
 
     def template(self, op: str, value) -> str:
-        if isinstance(self.kind, Flag):
-            return self.templates["true" if value else "false"]
-        return self.templates[op]
+        return self.templates[("true" if value else "false") if isinstance(self.kind, Flag) else op]
 
 
 @dataclass(frozen=True)
@@ -161,10 +155,9 @@ class FeatureSet:
     actions: tuple                                   # action names; decisions are indices into this
     features: dict                                   # name -> Feature
     compute: Callable[[np.ndarray], dict]            # keys -> {name: int array}
-    action_words: dict = field(default_factory=dict)  # action -> capitalised verb for the card
 
     def verb(self, action: str) -> str:
-        return self.action_words.get(action, action.capitalize())
+        return action.capitalize()
 
 
 def computed_in_chunks(compute_rows: Callable[[np.ndarray], dict], keys: np.ndarray, declared: dict,
@@ -173,8 +166,7 @@ def computed_in_chunks(compute_rows: Callable[[np.ndarray], dict], keys: np.ndar
     arrays; the features computed must be the `declared` ones."""
     keys = np.ascontiguousarray(keys, dtype=np.uint8)
     parts = [compute_rows(keys[start:start + rows]) for start in range(0, len(keys), rows)] or [compute_rows(keys)]
-    missing = set(declared) ^ set(parts[0])
-    if missing:
+    if missing := set(declared) ^ set(parts[0]):
         raise InvariantError(f"features computed and declared differ: {sorted(missing)}")
     return {name: np.concatenate([part[name] for part in parts], dtype=np.int8) for name in parts[0]}
 
@@ -190,12 +182,9 @@ class Condition:
     value: object
 
     def holds(self, values: dict, features: FeatureSet) -> np.ndarray:
-        v, x = values[self.feature], self.value
-        result = HOLDS[self.op](v, x)
-        missing = features.features[self.feature].missing
-        if missing is not None:
-            result = result & (v != missing)
-        return result
+        v, missing = values[self.feature], features.features[self.feature].missing
+        result = HOLDS[self.op](v, self.value)
+        return result if missing is None else result & (v != missing)
 
     def words(self, features: FeatureSet) -> str:
         feature = features.features[self.feature]
@@ -284,11 +273,8 @@ class Strategy:
         out += ["[strategy]", f"game = {_quote(self.game)}", f"name = {_quote(self.name)}",
                 f"title = {_quote(self.title)}", f"default = {_quote(self.default)}"]
         for index, (rule, line) in enumerate(zip(self.rules, self.lines())):
-            out += ["", f"# {index + 1}. {line}", "[[rule]]",
-                    f"then = {_quote(rule.action)}"]
-            note = self.notes[index] if index < len(self.notes) else ""
-            if note:
-                out.append(f"note = {_quote(note)}")
+            out += ["", f"# {index + 1}. {line}", "[[rule]]", f"then = {_quote(rule.action)}"]
+            out += [f"note = {_quote(note)}" for note in self.notes[index:index + 1] if note]
             conditions = ", ".join(f"{c.feature} = {c.toml(self.features)}" for c in rule.conditions)
             out.append(f"if = {{ {conditions} }}")
         return "\n".join(out) + "\n"
@@ -296,8 +282,7 @@ class Strategy:
 
 def strategy_card_markdown(strategy: Strategy) -> str:
     """The rules on one page: numbered sentences, the default, and a glossary of the terms they use."""
-    out = [f"# {strategy.title}", "",
-           "Go down the list: the first rule that fits your cards decides.", ""]
+    out = [f"# {strategy.title}", "", "Go down the list: the first rule that fits your cards decides.", ""]
     out += [f"{i}. {line}" for i, line in enumerate(strategy.lines(), 1)]
     features = strategy.features.features
     named = dict.fromkeys(condition.feature for rule in strategy.rules for condition in rule.conditions)
@@ -317,9 +302,7 @@ def join_words(parts: list[str], conjunction: str) -> str:
     >>> join_words(["x", "y", "z"], "or")
     'x, y or z'
     """
-    if len(parts) == 1:
-        return parts[0]
-    return ", ".join(parts[:-1]) + f" {conjunction} " + parts[-1]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f" {conjunction} " + parts[-1]
 
 
 # --- reading and checking ------------------------------------------------------------------------
@@ -385,8 +368,7 @@ def strategy_from_data(data: dict, features: FeatureSet, file: str) -> Strategy:
         raise RuleListError(error.file, error.key, error.problem) from None
     header = data["strategy"]
     if header["game"] != features.game:
-        raise RuleListError(file, "strategy.game", f"this is a {header['game']!r} strategy; "
-                                                   f"expected {features.game!r}")
+        raise RuleListError(file, "strategy.game", f"this is a {header['game']!r} strategy; expected {features.game!r}")
     rules, notes = [], []
     for index, raw in enumerate(data.get("rule", [])):
         key = f"rule {index + 1}"
@@ -400,8 +382,7 @@ def strategy_from_data(data: dict, features: FeatureSet, file: str) -> Strategy:
 def load_strategy(path, features: FeatureSet) -> Strategy:
     """Read and check a TOML rule list; raise RuleListError naming the file and the key."""
     path = Path(path)
-    _, data = read_toml(path, RuleListError)
-    return strategy_from_data(data, features, str(path))
+    return strategy_from_data(read_toml(path, RuleListError)[1], features, str(path))
 
 
 def loads_strategy(text: str, features: FeatureSet, file: str = "<text>") -> Strategy:

@@ -69,8 +69,7 @@ def feature_atoms(features: FeatureSet, name: str, observed: np.ndarray) -> Feat
             conditions += [Condition(name, op, (lo, hi)) for i, lo in enumerate(inner) for hi in inner[i + 1:]]
     offset = min(min(values), int(observed.min()))
     bins = max(max(values), int(observed.max())) - offset + 1
-    every = np.arange(offset, offset + bins)
-    probe = {name: every}
+    probe = {name: np.arange(offset, offset + bins)}
     matrix = np.array([c.holds(probe, features) for c in conditions], dtype=np.float64)
     first = np.sort(np.unique(matrix, axis=0, return_index=True)[1])     # equal tests: keep the first spelling
     return FeatureAtoms(name, [conditions[i] for i in first], matrix[first], offset, bins)
@@ -104,8 +103,7 @@ class RuleSearch:
         size = np.abs(self.cells.margin).astype(np.float64) + 1.0
         total = size.sum()
         for name, atoms in self.atoms.items():
-            share_held = atoms.matrix @ np.bincount(self.bins[name], size, atoms.bins) / total
-            keep = share_held < share
+            keep = atoms.matrix @ np.bincount(self.bins[name], size, atoms.bins) / total < share
             atoms.conditions = [c for c, k in zip(atoms.conditions, keep) if k]
             atoms.matrix = atoms.matrix[keep]
 
@@ -151,9 +149,8 @@ class RuleSearch:
             hopeful = np.flatnonzero(bounds - self.penalty * (level + 2) > best.score)
             if not len(hopeful):
                 break
-            keep = min(self.beam, len(hopeful))
-            chosen = np.concatenate([hopeful[np.argsort(-bounds[hopeful], kind="stable")[:keep]],
-                                     hopeful[np.argsort(-sums[hopeful], kind="stable")[:keep]]])
+            chosen = np.concatenate([hopeful[np.argsort(-bounds[hopeful], kind="stable")[:self.beam]],
+                                     hopeful[np.argsort(-sums[hopeful], kind="stable")[:self.beam]]])
             next_parents, seen = [], set()
             for k in chosen.tolist():
                 conditions, idx = parents[parent_of[k]]
@@ -211,15 +208,11 @@ def derive(search: RuleSearch, name: str, title: str, max_rules: int = 12, log=N
 
 def _derive_from(search: RuleSearch, strategy: Strategy, max_rules: int, log=None,
                  pinned: frozenset = frozenset()) -> Strategy:
-    while len(strategy.rules) < max_rules:
-        found = search.best_insertion(strategy)
-        if found is None:
-            break
-        score, position, rule = found
+    while len(strategy.rules) < max_rules and (found := search.best_insertion(strategy)) is not None:
+        _, position, rule = found
         rules = list(strategy.rules)
         rules.insert(position, rule)
-        strategy = with_rules(strategy, rules)
-        strategy = refit(search, strategy, log, pinned=pinned)
+        strategy = refit(search, with_rules(strategy, rules), log, pinned=pinned)
         if log:
             log(f"{len(strategy.rules)} rules: value {search.value(strategy):.6f} per ANTE; "
                 + " | ".join(r.words(search.features) for r in strategy.rules))
@@ -239,11 +232,10 @@ def refit(search: RuleSearch, strategy: Strategy, log=None, passes: int = 3,
             current = penalised(strategy)
             rules = list(strategy.rules)
             removed = rules.pop(index)
-            without = with_rules(strategy, rules)
-            found = search.best_insertion(without)
+            found = search.best_insertion(with_rules(strategy, rules))
             if found is None:
                 continue
-            score, position, rule = found
+            _, position, rule = found
             rules.insert(position, rule)
             candidate = with_rules(strategy, rules)
             value = penalised(candidate)
