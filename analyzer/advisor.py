@@ -130,9 +130,8 @@ def _read_checked(path: Path, check_manifest: bool, staged: bool, columns=None, 
             header, decoded = strategy_file.decode(data, str(path), columns)
     except strategy_file.StrategyFileError as error:
         raise StrategyError(str(error)) from None
-    if manifest is not None and (header.get("rule_sha256") != manifest["rule_file"]["sha256"]
-                                 or header.get("game") != manifest["game"]
-                                 or header.get("rule_set") != manifest["rule_set"]):
+    if manifest is not None and (header.get("rule_sha256"), header.get("game"), header.get("rule_set")) != (
+            manifest["rule_file"]["sha256"], manifest["game"], manifest["rule_set"]):
         raise StrategyError(f"{path}: header names game {header.get('game')!r}, rule set "
                             f"{header.get('rule_set')!r} and rule file {header.get('rule_sha256')}, the manifest "
                             f"{manifest['game']!r}, {manifest['rule_set']!r} and {manifest['rule_file']['sha256']}")
@@ -218,8 +217,7 @@ def _check_against_manifest(path: Path, data: bytes, staged: bool = False) -> di
 
 def _field(header: dict, name: str, kind, check=lambda v: True, what: str = ""):
     value = header.get(name)
-    if value is None or isinstance(value, bool) and kind is not bool or not isinstance(value, kind) \
-            or not check(value):
+    if value is None or isinstance(value, bool) and kind is not bool or not isinstance(value, kind) or not check(value):
         raise StrategyError(f"header field {name!r} is {'missing' if value is None else repr(value)}"
                             + (f", not {what}" if what else ""))
     return value

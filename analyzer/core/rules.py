@@ -164,14 +164,11 @@ def table(fields: dict[str, Spec], optional: tuple[str, ...] = ()) -> Spec:
         checked = {}
         for name, spec in fields.items():
             where = f"{key}.{name}" if key else name
-            if name not in value:
-                if name in optional:
-                    continue
-                kind = "table" if getattr(spec, "is_table", False) else "key"
-                raise RuleError(file, where, f"missing {kind}")
-            checked[name] = spec(value[name], file, where)
+            if name in value:
+                checked[name] = spec(value[name], file, where)
+            elif name not in optional:
+                raise RuleError(file, where, f"missing {'table' if hasattr(spec, 'fields') else 'key'}")
         return checked
-    check.is_table = True
     check.fields = fields
     return check
 
@@ -236,53 +233,39 @@ def check_folder_name(name: str, error) -> str:
     return name
 
 
-GAME_HEADER = table({
-    "game": text(),
-    "rule_set": text(),
-    "title": text(),
-    "source": text(),
-}, optional=("source",))
+GAME_HEADER = table({"game": text(), "rule_set": text(), "title": text(), "source": text()}, optional=("source",))
 
 
 # --- one payout varied (analyzer design) -----------------------------------------------------
 
 def numeric_keys(data: dict, sections: tuple[str, ...]) -> list[str]:
     """The dotted keys of every exact number under the given top-level tables of checked rule data."""
-    keys = []
-
     def walk(prefix, node):
         for name, value in node.items():
             if isinstance(value, dict):
-                walk(f"{prefix}{name}.", value)
+                yield from walk(f"{prefix}{name}.", value)
             elif isinstance(value, Fraction):
-                keys.append(f"{prefix}{name}")
-    for section in sections:
-        if isinstance(data.get(section), dict):
-            walk(f"{section}.", data[section])
-    return keys
+                yield f"{prefix}{name}"
+    return list(walk("", {section: data[section] for section in sections if isinstance(data.get(section), dict)}))
 
 
 def with_value(rule_file: RuleFile, key: str, value: Fraction) -> RuleFile:
     """The rule file with the exact number at dotted `key` replaced (for pricing a variant; not for publishing)."""
     data = copy.deepcopy(rule_file.data)
-    node, *path, leaf = [data, *key.split(".")]
-    for name in path:
-        node = node[name]
-    node[leaf] = Fraction(value)
+    parent, _, leaf = key.rpartition(".")
+    value_at(data, parent)[leaf] = Fraction(value)
     return RuleFile(path=rule_file.path, raw=rule_file.raw, data=data)
 
 
 def allowed_range(schema: Spec, key: str) -> tuple:
     """(minimum, maximum) of the number the schema allows at dotted `key` (None where it sets no bound)."""
-    spec = schema
     for name in key.split("."):
-        spec = spec.fields[name]
-    return spec.bounds
+        schema = schema.fields[name]
+    return schema.bounds
 
 
 def value_at(data: dict, key: str):
     """The value at a dotted key of checked rule data."""
-    node = data
     for name in key.split("."):
-        node = node[name]
-    return node
+        data = data[name]
+    return data

@@ -44,11 +44,10 @@ def git_commit() -> dict:
         return subprocess.run(["git", "-C", str(source), *args], capture_output=True, text=True,
                               timeout=10, check=True).stdout.strip()
     try:
-        commit = git("rev-parse", "HEAD")
-        dirty = bool(git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!results"))
+        return {"commit": git("rev-parse", "HEAD"),
+                "dirty": bool(git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!results"))}
     except (OSError, subprocess.SubprocessError):
         return {"commit": None, "dirty": None}
-    return {"commit": commit, "dirty": dirty}
 
 
 class ResultFolder:
@@ -60,10 +59,7 @@ class ResultFolder:
         self.root = Path(root)
         self.counts = counts                   # {"from_cache": True, "key": ...} for counts read from the count cache
         self.source = source                   # the built-in rule file of these bytes, if they are one
-        self.game = game
-        self.folder = folder
-        self.rules = rules
-        self.replace = replace
+        self.game, self.folder, self.rules, self.replace = game, folder, rules, replace
         self.command = " ".join(["analyzer", *(sys.argv[1:] if argv is None else argv)])
         self.files: dict[str, bytes] = {}      # name -> its bytes, until written into the staging folder
         self.hashes: dict[str, str] = {}       # name -> sha256 of every file added
@@ -82,9 +78,7 @@ class ResultFolder:
     def manifest(self, published: bool = True) -> dict:
         """The manifest; a staged folder's says "published": false (the published one carries no such key)."""
         return {
-            "format": MANIFEST_FORMAT,
-            "game": self.game,
-            "rule_set": self.rules.name,
+            "format": MANIFEST_FORMAT, "game": self.game, "rule_set": self.rules.name,
             "rule_file": {"name": RULES_COPY_NAME, **({"source": self.source} if self.source else {}),
                           "sha256": self.rules.sha256},
             "package": {"name": "table-game-analyzer", "version": analyzer.__version__},
