@@ -189,9 +189,10 @@ def store(folder, key: str, arrays: dict, meta: dict | None = None, *, prefix: s
         pieces += [bytes(start - at), array.reshape(-1).view(np.uint8)]
         at = start + array.nbytes
     size, temp = end + DIGEST_BYTES, None
+    if size > max_bytes:
+        print(f"count not cached: {path}: {size} bytes exceed the cache's bound of {max_bytes} bytes", file=sys.stderr)
+        return None
     try:
-        if size > max_bytes:
-            raise Unusable(f"{size} bytes exceed the cache's bound of {max_bytes} bytes")
         mac = hmac.new(signing_key(), digestmod=hashlib.sha256)
         fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".partial")
         with open(fd, "wb") as handle:

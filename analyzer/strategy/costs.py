@@ -132,7 +132,9 @@ def _sums_by_rule(first: np.ndarray, second: np.ndarray, plays: np.ndarray, deci
         group_sums.add_rule_sums(first, second, plays.astype(np.uint8), weights, gain, weight_sums, gain_sums)
         return weight_sums, gain_sums
     groups = first.astype(np.int64) * 6 + 1
-    groups += 3 * plays[second] + (gain > 0) - (gain < 0)
+    groups += 3 * plays[second]                  # in place: no temporary of the chunk's size per term
+    groups += gain > 0
+    groups -= gain < 0
     return exact_group_sums(groups, weights, cells), exact_group_sums(groups, gain, cells)
 
 

@@ -45,7 +45,7 @@ class Progressive:
 
     def returned(self, category: int, jackpot) -> object:
         """Total returned on one stake by a hand of this category (the side bet's settlement): its share of the
-        jackpot (a number or the sympy symbol J), its fixed amount and the stake if returned; 0 if it loses."""
+        jackpot (a number, or J as a sympy polynomial), its fixed amount and the stake if returned; 0 if it loses."""
         share, pays = self.jackpot_share[category], self.pays[category]
         if not (share or pays):
             return Fraction(0)
